@@ -1,0 +1,51 @@
+package io.viewbase.api;
+
+import java.util.Optional;
+
+/**
+ * A named set of items addressed by partition key and id.
+ *
+ * <p>Writes, by whether the item exists and by {@code ifMatch} (null = unconditional, {@code "*"} =
+ * any version, otherwise an ETag):
+ *
+ * <pre>
+ * operation     | absent                | present, ifMatch null/"*" | present, ifMatch = current | ifMatch stale
+ * --------------+-----------------------+---------------------------+----------------------------+-------------------
+ * insert        | stored                | 409 ItemAlreadyExists     | n/a                        | n/a
+ * replace       | 404 ItemNotFound      | replaced                  | replaced                   | 412 PreconditionFailed
+ * upsert        | stored                | replaced                  | n/a                        | n/a
+ * merge         | 404 ItemNotFound      | properties merged         | properties merged          | 412 PreconditionFailed
+ * upsertMerge   | stored                | properties merged         | n/a                        | n/a
+ * delete        | 404 ItemNotFound      | deleted                   | deleted                    | 412 PreconditionFailed
+ * </pre>
+ *
+ * A write with an ETag on an absent item fails with 412 for replace and merge when the ETag is
+ * not "*" (the version asked for is not there), and 404 for "*". Every write returns the stored
+ * item with its new {@code etag} and {@code timestamp}; each is durable when it returns unless the
+ * database was opened with {@code sync=false}.
+ */
+@Stability(Stability.Level.EXPERIMENTAL)
+public interface Table {
+  String name();
+
+  /** Point read: one storage lookup. */
+  Optional<Item> get(String partitionKey, String id);
+
+  Item insert(Item item);
+
+  Item replace(Item item, String ifMatch);
+
+  Item upsert(Item item);
+
+  Item merge(Item item, String ifMatch);
+
+  Item upsertMerge(Item item);
+
+  void delete(String partitionKey, String id, String ifMatch);
+
+  /** One page of a partition query or table scan. */
+  Page query(Query query);
+
+  /** Every item the query matches, page after page; close it. */
+  ItemCursor cursor(Query query);
+}

@@ -1,0 +1,33 @@
+package io.viewbase.storage.spi;
+
+import java.util.List;
+
+/**
+ * A partition-aware ordered key-value store: (partition bytes, sort-key bytes) to (version,
+ * value bytes). A Viewbase partition is the backend's unit of locality (a RocksDB key prefix, a
+ * Cassandra partition); the sort key orders entries within it.
+ *
+ * <p>Writes happen only through {@link #commit}: a batch of mutations, each with a
+ * {@link Condition}, applied all or nothing. What "all or nothing" means across partitions, and
+ * whether a batch is isolated from concurrent ones, is declared by {@link #capabilities()}.
+ * Thread-safe.
+ */
+public interface Store extends ReadView, AutoCloseable {
+  Capabilities capabilities();
+
+  /** A consistent point-in-time view of the data; close it. */
+  Snapshot snapshot();
+
+  /**
+   * Applies the batch atomically if every condition holds, else writes nothing and throws.
+   * A key may appear at most once in a batch. Returns once the batch is durable, if the store
+   * was opened with {@code sync=true}.
+   *
+   * @throws ConditionFailedException naming the first mutation whose condition did not hold
+   * @throws IllegalArgumentException if the batch is empty or names a key twice
+   */
+  void commit(List<Mutation> batch) throws ConditionFailedException;
+
+  @Override
+  void close();
+}

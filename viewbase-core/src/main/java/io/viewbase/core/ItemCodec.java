@@ -1,0 +1,271 @@
+package io.viewbase.core;
+
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The stored form of an item's user properties: a compact, typed binary encoding. The identity
+ * lives in the storage key and the version (which is also the timestamp) in the storage version,
+ * so neither is repeated here.
+ *
+ * <pre>
+ * item     := FORMAT(1) count:varint property*
+ * property := name:string value
+ * value    := tag:byte payload   (NULL, FALSE, TRUE: no payload; STRING, BINARY: varint length + bytes;
+ *             INT32: zigzag varint; INT64, DOUBLE, DATETIME: 8 bytes big-endian; GUID: 16 bytes;
+ *             OBJECT: count:varint property*; ARRAY: count:varint value*)
+ * </pre>
+ */
+final class ItemCodec {
+  static final byte FORMAT = 1;
+
+  private static final byte NULL = 0;
+  private static final byte STRING = 1;
+  private static final byte FALSE = 2;
+  private static final byte TRUE = 3;
+  private static final byte INT32 = 4;
+  private static final byte INT64 = 5;
+  private static final byte DOUBLE = 6;
+  private static final byte DATETIME = 7;
+  private static final byte GUID = 8;
+  private static final byte BINARY = 9;
+  private static final byte OBJECT = 10;
+  private static final byte ARRAY = 11;
+
+  private ItemCodec() {
+  }
+
+  static byte[] encode(Map<String, Value> properties) {
+    ByteWriter out = new ByteWriter(64 + properties.size() * 24);
+    out.writeByte(FORMAT);
+    writeProperties(out, properties);
+    return out.toByteArray();
+  }
+
+  static Map<String, Value> decode(byte[] bytes) {
+    ByteReader in = new ByteReader(bytes);
+    byte format = in.readByte();
+    if (format != FORMAT) {
+      throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown format " + format);
+    }
+    return readProperties(in);
+  }
+
+  private static void writeProperties(ByteWriter out, Map<String, Value> properties) {
+    out.writeVarint(properties.size());
+    for (Map.Entry<String, Value> e : properties.entrySet()) {
+      out.writeString(e.getKey());
+      writeValue(out, e.getValue());
+    }
+  }
+
+  private static void writeValue(ByteWriter out, Value value) {
+    // Java 17 has no pattern switch; the type enum keeps this exhaustive and fast.
+    switch (value.type()) {
+      case NULL -> out.writeByte(NULL);
+      case STRING -> {
+        out.writeByte(STRING);
+        out.writeString(((Value.Str) value).value());
+      }
+      case BOOLEAN -> out.writeByte(((Value.Bool) value).value() ? TRUE : FALSE);
+      case INT32 -> {
+        int i = ((Value.Int32) value).value();
+        out.writeByte(INT32);
+        out.writeVarint((i << 1) ^ (i >> 31));
+      }
+      case INT64 -> {
+        out.writeByte(INT64);
+        out.writeLong(((Value.Int64) value).value());
+      }
+      case DOUBLE -> {
+        out.writeByte(DOUBLE);
+        out.writeLong(java.lang.Double.doubleToRawLongBits(((Value.Double) value).value()));
+      }
+      case DATETIME -> {
+        out.writeByte(DATETIME);
+        out.writeLong(((Value.DateTime) value).ticks());
+      }
+      case GUID -> {
+        UUID g = ((Value.Guid) value).value();
+        out.writeByte(GUID);
+        out.writeLong(g.getMostSignificantBits());
+        out.writeLong(g.getLeastSignificantBits());
+      }
+      case BINARY -> {
+        byte[] bytes = ((Value.Binary) value).value();
+        out.writeByte(BINARY);
+        out.writeVarint(bytes.length);
+        out.writeBytes(bytes);
+      }
+      case OBJECT -> {
+        out.writeByte(OBJECT);
+        writeProperties(out, ((Value.Obj) value).properties());
+      }
+      case ARRAY -> {
+        List<Value> elements = ((Value.Arr) value).elements();
+        out.writeByte(ARRAY);
+        out.writeVarint(elements.size());
+        for (Value v : elements) {
+          writeValue(out, v);
+        }
+      }
+    }
+  }
+
+  private static Map<String, Value> readProperties(ByteReader in) {
+    int count = in.readVarint();
+    Map<String, Value> properties = new LinkedHashMap<>(Math.max(4, count * 4 / 3 + 1));
+    for (int i = 0; i < count; i++) {
+      String name = in.readString();
+      properties.put(name, readValue(in));
+    }
+    return Collections.unmodifiableMap(properties);
+  }
+
+  private static Value readValue(ByteReader in) {
+    byte tag = in.readByte();
+    return switch (tag) {
+      case NULL -> Value.Null.INSTANCE;
+      case STRING -> new Value.Str(in.readString());
+      case FALSE -> new Value.Bool(false);
+      case TRUE -> new Value.Bool(true);
+      case INT32 -> {
+        int zz = in.readVarint();
+        yield new Value.Int32((zz >>> 1) ^ -(zz & 1));
+      }
+      case INT64 -> new Value.Int64(in.readLong());
+      case DOUBLE -> new Value.Double(java.lang.Double.longBitsToDouble(in.readLong()));
+      case DATETIME -> new Value.DateTime(in.readLong());
+      case GUID -> new Value.Guid(new UUID(in.readLong(), in.readLong()));
+      case BINARY -> new Value.Binary(in.readBytes(in.readVarint()));
+      case OBJECT -> new Value.Obj(readProperties(in));
+      case ARRAY -> {
+        int n = in.readVarint();
+        List<Value> elements = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+          elements.add(readValue(in));
+        }
+        yield new Value.Arr(elements);
+      }
+      default -> throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown value tag " + tag);
+    };
+  }
+
+  /** A growable big-endian byte buffer. */
+  static final class ByteWriter {
+    private byte[] buf;
+    private int len;
+
+    ByteWriter(int capacity) {
+      buf = new byte[capacity];
+    }
+
+    private void ensure(int extra) {
+      if (len + extra > buf.length) {
+        buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, len + extra));
+      }
+    }
+
+    void writeByte(int b) {
+      ensure(1);
+      buf[len++] = (byte) b;
+    }
+
+    void writeVarint(int v) {
+      ensure(5);
+      while ((v & ~0x7F) != 0) {
+        buf[len++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      buf[len++] = (byte) v;
+    }
+
+    void writeLong(long v) {
+      ensure(8);
+      for (int shift = 56; shift >= 0; shift -= 8) {
+        buf[len++] = (byte) (v >>> shift);
+      }
+    }
+
+    void writeBytes(byte[] bytes) {
+      ensure(bytes.length);
+      System.arraycopy(bytes, 0, buf, len, bytes.length);
+      len += bytes.length;
+    }
+
+    void writeString(String s) {
+      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+      writeVarint(utf8.length);
+      writeBytes(utf8);
+    }
+
+    byte[] toByteArray() {
+      return java.util.Arrays.copyOf(buf, len);
+    }
+  }
+
+  /** Reads what {@link ByteWriter} wrote; a truncated buffer is corruption, reported as such. */
+  static final class ByteReader {
+    private final byte[] buf;
+    private int pos;
+
+    ByteReader(byte[] buf) {
+      this.buf = buf;
+    }
+
+    private void need(int n) {
+      if (n < 0 || pos + n > buf.length) {
+        throw new ViewbaseException(ErrorCode.InternalError, "Stored item is truncated");
+      }
+    }
+
+    byte readByte() {
+      need(1);
+      return buf[pos++];
+    }
+
+    int readVarint() {
+      int result = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        byte b = readByte();
+        result |= (b & 0x7F) << shift;
+        if (b >= 0) {
+          return result;
+        }
+      }
+      throw new ViewbaseException(ErrorCode.InternalError, "Stored item has a malformed varint");
+    }
+
+    long readLong() {
+      need(8);
+      long v = 0;
+      for (int i = 0; i < 8; i++) {
+        v = (v << 8) | (buf[pos++] & 0xFF);
+      }
+      return v;
+    }
+
+    byte[] readBytes(int n) {
+      need(n);
+      byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + n);
+      pos += n;
+      return out;
+    }
+
+    String readString() {
+      int n = readVarint();
+      need(n);
+      String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+      pos += n;
+      return s;
+    }
+  }
+}

@@ -1,0 +1,349 @@
+package io.viewbase.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Item;
+import io.viewbase.api.ItemCursor;
+import io.viewbase.api.Page;
+import io.viewbase.api.Query;
+import io.viewbase.api.Table;
+import io.viewbase.api.TableInfo;
+import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The behaviour of the embedded engine, run against each storage backend by a one-method subclass. */
+abstract class DatabaseContract {
+  @TempDir
+  Path dir;
+
+  Database db;
+  Table people;
+
+  protected abstract Database open(Path directory);
+
+  @BeforeEach
+  void setUp() {
+    db = open(dir);
+    db.createTable("People");
+    people = db.table("people");
+  }
+
+  @AfterEach
+  void tearDown() {
+    db.close();
+  }
+
+  static Item person(String pk, String id, String name) {
+    return Item.builder(pk, id).put("name", name).put("age", 42).build();
+  }
+
+  static void assertCode(ThrowingCallable call, ErrorCode code) {
+    assertThatThrownBy(call).isInstanceOf(ViewbaseException.class)
+        .satisfies(e -> assertThat(((ViewbaseException) e).code()).isEqualTo(code));
+  }
+
+  // --- tables
+
+  @Test
+  void createTableWhenNameTakenInAnyCaseFailsWithTableAlreadyExists() {
+    assertCode(() -> db.createTable("PEOPLE"), ErrorCode.TableAlreadyExists);
+  }
+
+  @Test
+  void createTableWithInvalidNameFailsWithInvalidTableName() {
+    for (String bad : List.of("ab", "1abc", "a-b-c", "x".repeat(64), "")) {
+      assertCode(() -> db.createTable(bad), ErrorCode.InvalidTableName);
+    }
+    assertThat(db.listTables()).extracting(TableInfo::name).containsExactly("People");
+  }
+
+  @Test
+  void listTablesKeepsTheCaseGivenAndSortsByName() {
+    db.createTable("accounts");
+    db.createTable("Zebras");
+    assertThat(db.listTables()).extracting(TableInfo::name).containsExactly("accounts", "People", "Zebras");
+  }
+
+  @Test
+  void dropTableRemovesItsItemsAndARecreatedTableIsEmpty() {
+    people.insert(person("p", "1", "Ann"));
+    db.dropTable("People");
+    assertCode(() -> db.table("People"), ErrorCode.TableNotFound);
+    assertCode(() -> people.get("p", "1"), ErrorCode.TableNotFound);
+    assertCode(() -> people.insert(person("p", "2", "Bo")), ErrorCode.TableNotFound);
+    db.createTable("People");
+    assertThat(db.table("People").get("p", "1")).isEmpty();
+    assertThat(db.table("People").query(Query.all()).items()).isEmpty();
+  }
+
+  @Test
+  void unknownTableFailsWithTableNotFound() {
+    assertCode(() -> db.table("Nope"), ErrorCode.TableNotFound);
+    assertCode(() -> db.dropTable("Nope"), ErrorCode.TableNotFound);
+  }
+
+  // --- writes: the behaviour table of Table
+
+  @Test
+  void insertThenGetReturnsTheItemWithEtagAndTimestamp() {
+    Item stored = people.insert(person("p", "1", "Ann"));
+    assertThat(stored.etag()).startsWith("W/\"datetime'");
+    Item read = people.get("p", "1").orElseThrow();
+    assertThat(read).isEqualTo(stored);
+    assertThat(read.properties()).containsEntry("name", Value.of("Ann")).containsEntry("age", Value.of(42));
+  }
+
+  @Test
+  void insertWhenPresentFailsWithItemAlreadyExistsAndKeepsTheItem() {
+    Item first = people.insert(person("p", "1", "Ann"));
+    assertCode(() -> people.insert(person("p", "1", "Bo")), ErrorCode.ItemAlreadyExists);
+    assertThat(people.get("p", "1")).contains(first);
+  }
+
+  @Test
+  void replaceWhenAbsentFailsWithItemNotFound() {
+    assertCode(() -> people.replace(person("p", "1", "Ann"), null), ErrorCode.ItemNotFound);
+    assertCode(() -> people.replace(person("p", "1", "Ann"), "*"), ErrorCode.ItemNotFound);
+    assertThat(people.get("p", "1")).isEmpty();
+  }
+
+  @Test
+  void replaceWithCurrentEtagReplacesAndChangesTheEtag() {
+    Item first = people.insert(person("p", "1", "Ann"));
+    Item second = people.replace(Item.builder("p", "1").put("name", "Bo").build(), first.etag());
+    assertThat(second.etag()).isNotEqualTo(first.etag());
+    assertThat(people.get("p", "1").orElseThrow().properties()).isEqualTo(Map.of("name", Value.of("Bo")));
+  }
+
+  @Test
+  void replaceWhenEtagIsStaleFailsWithPreconditionFailed() {
+    Item first = people.insert(person("p", "1", "Ann"));
+    Item second = people.replace(person("p", "1", "Bo"), first.etag());
+    assertCode(() -> people.replace(person("p", "1", "Cy"), first.etag()), ErrorCode.PreconditionFailed);
+    assertCode(() -> people.replace(person("p", "1", "Cy"), "\"garbage\""), ErrorCode.PreconditionFailed);
+    assertThat(people.get("p", "1")).contains(second);
+  }
+
+  @Test
+  void upsertInsertsThenReplaces() {
+    people.upsert(person("p", "1", "Ann"));
+    people.upsert(Item.builder("p", "1").put("city", "Oslo").build());
+    assertThat(people.get("p", "1").orElseThrow().properties()).isEqualTo(Map.of("city", Value.of("Oslo")));
+  }
+
+  @Test
+  void mergeKeepsOtherPropertiesAndOverwritesGivenOnes() {
+    people.insert(person("p", "1", "Ann"));
+    people.merge(Item.builder("p", "1").put("age", 43).put("city", "Oslo").build(), null);
+    assertThat(people.get("p", "1").orElseThrow().properties())
+        .containsEntry("name", Value.of("Ann")).containsEntry("age", Value.of(43)).containsEntry("city", Value.of("Oslo"));
+  }
+
+  @Test
+  void mergeWhenAbsentFailsWithItemNotFoundAndUpsertMergeInserts() {
+    assertCode(() -> people.merge(person("p", "1", "Ann"), null), ErrorCode.ItemNotFound);
+    people.upsertMerge(person("p", "1", "Ann"));
+    people.upsertMerge(Item.builder("p", "1").put("city", "Oslo").build());
+    assertThat(people.get("p", "1").orElseThrow().properties()).containsKeys("name", "age", "city");
+  }
+
+  @Test
+  void mergeWhenEtagIsStaleFailsWithPreconditionFailed() {
+    Item first = people.insert(person("p", "1", "Ann"));
+    Item second = people.merge(Item.builder("p", "1").put("age", 1).build(), first.etag());
+    assertCode(() -> people.merge(Item.builder("p", "1").put("age", 2).build(), first.etag()),
+        ErrorCode.PreconditionFailed);
+    assertThat(people.get("p", "1").orElseThrow().etag()).isEqualTo(second.etag());
+  }
+
+  @Test
+  void deleteRemovesAndDeleteWhenAbsentFailsWithItemNotFound() {
+    Item first = people.insert(person("p", "1", "Ann"));
+    people.delete("p", "1", first.etag());
+    assertThat(people.get("p", "1")).isEmpty();
+    assertCode(() -> people.delete("p", "1", null), ErrorCode.ItemNotFound);
+  }
+
+  @Test
+  void deleteWhenEtagIsStaleFailsWithPreconditionFailedAndKeepsTheItem() {
+    Item first = people.insert(person("p", "1", "Ann"));
+    people.replace(person("p", "1", "Bo"), "*");
+    assertCode(() -> people.delete("p", "1", first.etag()), ErrorCode.PreconditionFailed);
+    assertThat(people.get("p", "1")).isPresent();
+  }
+
+  // --- rules
+
+  @Test
+  void keysWithControlCharactersOrOver1KiBAreRejectedAndNothingIsWritten() {
+    assertCode(() -> people.insert(person("p\n", "1", "Ann")), ErrorCode.InvalidKey);
+    assertCode(() -> people.insert(person("p", "a\u0000b", "Ann")), ErrorCode.InvalidKey);
+    assertCode(() -> people.insert(person("p", "", "Ann")), ErrorCode.InvalidKey);
+    assertCode(() -> people.insert(person("p", "x".repeat(1025), "Ann")), ErrorCode.InvalidKey);
+    assertCode(() -> people.insert(person("é".repeat(513), "1", "Ann")), ErrorCode.InvalidKey);
+    people.insert(person("é".repeat(512), "x".repeat(1024), "Ann"));
+    assertThat(people.query(Query.all()).items()).hasSize(1);
+  }
+
+  @Test
+  void keysMayHoldAnyPrintableTextIncludingSeparators() {
+    String pk = "$platform#organization#id_1";
+    String id = "a/b\\c?d e%2F😀";
+    people.insert(person(pk, id, "Ann"));
+    assertThat(people.get(pk, id)).isPresent();
+  }
+
+  @Test
+  void reservedOrInvalidPropertyNamesAreRejected() {
+    for (String bad : List.of("_etag", "_x", "id", "partitionKey", "", "a@odata.type", "tab\tname", "x".repeat(256))) {
+      assertCode(() -> people.insert(Item.builder("p", "1").put(bad, 1).build()), ErrorCode.InvalidPropertyName);
+    }
+    assertThat(people.get("p", "1")).isEmpty();
+  }
+
+  @Test
+  void tooManyPropertiesOrTooLargeAnItemIsRejected() {
+    Item.Builder many = Item.builder("p", "1");
+    for (int i = 0; i < 256; i++) {
+      many.put("p" + i, i);
+    }
+    assertCode(() -> people.insert(many.build()), ErrorCode.TooManyProperties);
+    Item huge = Item.builder("p", "1").put("blob", new byte[(1 << 20) + 1]).build();
+    assertCode(() -> people.insert(huge), ErrorCode.ItemTooLarge);
+    people.insert(person("p", "1", "Ann"));
+    assertCode(() -> people.merge(huge, null), ErrorCode.ItemTooLarge);
+    assertThat(people.get("p", "1").orElseThrow().properties()).containsOnlyKeys("name", "age");
+  }
+
+  @Test
+  void everyValueTypeRoundTrips() {
+    Item item = Item.builder("p", "types")
+        .put("s", "text").put("b", true).put("i", 7).put("l", 1L << 60).put("d", 1.5)
+        .put("t", java.time.Instant.parse("2026-01-02T03:04:05.1234567Z"))
+        .put("g", java.util.UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e"))
+        .put("bin", new byte[] {1, 2, 3}).put("n", Value.nullValue())
+        .put("o", new Value.Obj(Map.of("x", Value.of(1))))
+        .put("a", new Value.Arr(List.of(Value.of("x"), Value.of(2L))))
+        .build();
+    people.insert(item);
+    assertThat(people.get("p", "types").orElseThrow().properties()).isEqualTo(item.properties());
+  }
+
+  // --- queries
+
+  private void fill(String pk, int n) {
+    for (int i = 0; i < n; i++) {
+      people.upsert(person(pk, String.format("%04d", i), "n" + i));
+    }
+  }
+
+  @Test
+  void partitionQueryReadsOnlyThatPartitionInIdOrder() {
+    fill("a", 5);
+    fill("ab", 3);
+    fill("b", 2);
+    assertThat(people.query(Query.partition("a")).items()).extracting(Item::id)
+        .containsExactly("0000", "0001", "0002", "0003", "0004");
+  }
+
+  @Test
+  void rangePrefixAndDescendingSelectTheRightIds() {
+    fill("a", 30);
+    assertThat(people.query(Query.partition("a").withRange("0005", "0008")).items()).extracting(Item::id)
+        .containsExactly("0005", "0006", "0007");
+    assertThat(people.query(Query.partition("a").withPrefix("001")).items()).hasSize(10);
+    assertThat(people.query(Query.partition("a").withPrefix("001").withRange("0015", null)).items())
+        .extracting(Item::id).containsExactly("0015", "0016", "0017", "0018", "0019");
+    assertThat(people.query(Query.partition("a").withRange("0005", "0008").descending(true)).items())
+        .extracting(Item::id).containsExactly("0007", "0006", "0005");
+    assertThat(people.query(Query.partition("a").withRange("0008", "0005")).items()).isEmpty();
+  }
+
+  @Test
+  void selectReturnsOnlyTheNamedProperties() {
+    fill("a", 2);
+    Page page = people.query(Query.partition("a").withSelect(List.of("name", "missing")));
+    assertThat(page.items()).allSatisfy(i -> assertThat(i.properties()).containsOnlyKeys("name"));
+  }
+
+  @Test
+  void pagingWithContinuationVisitsEveryItemOnceInBothDirections() {
+    fill("a", 2500);
+    for (boolean desc : List.of(false, true)) {
+      List<String> ids = new ArrayList<>();
+      Query q = Query.partition("a").descending(desc).withLimit(1000);
+      int pages = 0;
+      while (true) {
+        Page page = people.query(q);
+        pages++;
+        page.items().forEach(i -> ids.add(i.id()));
+        if (!page.hasMore()) {
+          break;
+        }
+        q = q.withContinuation(page.continuation());
+      }
+      assertThat(pages).isEqualTo(3);
+      assertThat(ids).hasSize(2500).doesNotHaveDuplicates();
+      assertThat(ids.get(0)).isEqualTo(desc ? "2499" : "0000");
+    }
+  }
+
+  @Test
+  void anExactlyFullLastPageHasNoContinuation() {
+    fill("a", 10);
+    assertThat(people.query(Query.partition("a").withLimit(10)).continuation()).isNull();
+  }
+
+  @Test
+  void tableScanPagesAcrossPartitions() {
+    fill("a", 7);
+    fill("b", 7);
+    fill("c", 7);
+    db.createTable("Other");
+    db.table("Other").insert(person("a", "x", "not mine"));
+    List<String> seen = new ArrayList<>();
+    try (ItemCursor cursor = people.cursor(Query.all().withLimit(4))) {
+      cursor.forEachRemaining(i -> seen.add(i.partitionKey() + "/" + i.id()));
+    }
+    assertThat(seen).hasSize(21).doesNotHaveDuplicates().startsWith("a/0000").endsWith("c/0006");
+  }
+
+  @Test
+  void tamperedOrForeignContinuationFailsWithInvalidContinuation() {
+    fill("a", 20);
+    Page page = people.query(Query.partition("a").withLimit(5));
+    String token = page.continuation();
+    char last = token.charAt(token.length() / 2);
+    String tampered = token.substring(0, token.length() / 2) + (last == 'A' ? 'B' : 'A')
+        + token.substring(token.length() / 2 + 1);
+    assertCode(() -> people.query(Query.partition("a").withContinuation(tampered)), ErrorCode.InvalidContinuation);
+    assertCode(() -> people.query(Query.partition("a").withContinuation("!!!")), ErrorCode.InvalidContinuation);
+    assertCode(() -> people.query(Query.partition("b").withContinuation(token)), ErrorCode.InvalidContinuation);
+    assertCode(() -> people.query(Query.all().withContinuation(token)), ErrorCode.InvalidContinuation);
+    assertThat(people.query(Query.partition("a").withLimit(5).withContinuation(token)).items()).hasSize(5);
+  }
+
+  @Test
+  void limitOutOfRangeFailsWithInvalidQuery() {
+    assertCode(() -> people.query(Query.partition("a").withLimit(0)), ErrorCode.InvalidQuery);
+    assertCode(() -> people.query(Query.partition("a").withLimit(1001)), ErrorCode.InvalidQuery);
+    assertCode(() -> people.query(Query.all().withPrefix("x")), ErrorCode.InvalidQuery);
+  }
+
+  @Test
+  void filterIsNotYetImplemented() {
+    assertCode(() -> people.query(Query.all().withFilter("age gt 3")), ErrorCode.NotImplemented);
+  }
+}

@@ -1,0 +1,163 @@
+package io.viewbase.json;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Item;
+import io.viewbase.api.Limits;
+import io.viewbase.api.ViewbaseException;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * Items as JSON: {@code {"partitionKey": ..., "id": ..., "_etag": ..., "_timestamp": ..., props...}}.
+ *
+ * <p>Reading a body, by member name:
+ *
+ * <pre>
+ * name                                  | effect
+ * --------------------------------------+------------------------------------------------------
+ * partitionKey, id                      | returned apart (a string; the caller checks the address)
+ * _etag, _timestamp                     | returned apart, never stored (a client may PUT what it GOT)
+ * _sourcePartitionKey, _sourceId        | ignored (view items carry them)
+ * other name starting with '_'          | 400 InvalidPropertyName
+ * empty, or longer than the limit       | 400 InvalidPropertyName
+ * name@odata.type                       | types the property "name" (before or after it)
+ * anything else                         | a user property, typed as {@link ValueReader} says
+ * </pre>
+ *
+ * Malformed JSON, a top-level value that is not an object, and duplicate names are {@link
+ * ErrorCode#InvalidJson} (with line and column).
+ */
+public final class ItemJson {
+  public static final String PARTITION_KEY = "partitionKey";
+  public static final String ID = "id";
+  public static final String ETAG = "_etag";
+  public static final String TIMESTAMP = "_timestamp";
+
+  /** System names a client may send back unchanged; they never become user properties. */
+  private static final Set<String> IGNORED_SYSTEM = Set.of("_sourcePartitionKey", "_sourceId");
+
+  private ItemJson() {
+  }
+
+  /** Reads an item body (a JSON object). */
+  public static ItemBody read(byte[] json, Limits limits) {
+    return read(json, 0, json.length, limits);
+  }
+
+  public static ItemBody read(byte[] json, int offset, int length, Limits limits) {
+    ValueReader values = new ValueReader(limits);
+    return Json.read(json, offset, length, p -> readObject(p, values, limits));
+  }
+
+  /** Reads a stored item as a server writes it: identity and system properties included. */
+  public static Item readStored(byte[] json, Limits limits) {
+    return read(json, limits).toStoredItem();
+  }
+
+  /** The item as JSON; system properties are written when the item has them. */
+  public static byte[] write(Item item) {
+    return Json.write(g -> write(g, item));
+  }
+
+  static void write(JsonGenerator g, Item item) throws IOException {
+    g.writeStartObject();
+    g.writeStringField(PARTITION_KEY, item.partitionKey());
+    g.writeStringField(ID, item.id());
+    if (item.etag() != null) {
+      g.writeStringField(ETAG, item.etag());
+    }
+    if (item.timestamp() != null) {
+      g.writeStringField(TIMESTAMP, IsoTimes.format(item.timestamp()));
+    }
+    ValueWriter.writeProperties(g, item.properties());
+    g.writeEndObject();
+  }
+
+  /** Reads the object at the parser's current token. */
+  static ItemBody readObject(JsonParser p, ValueReader values, Limits limits) throws IOException {
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw Json.shape(p, "An item must be a JSON object");
+    }
+    String partitionKey = null;
+    String id = null;
+    String etag = null;
+    Instant timestamp = null;
+    Members members = new Members();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      p.nextToken();
+      if (name.endsWith(EdmTypes.ANNOTATION)) {
+        String target = name.substring(0, name.length() - EdmTypes.ANNOTATION.length());
+        String edm = ValueReader.annotation(p, target);
+        if (!isIdentityOrSystem(target)) { // e.g. an Azure client's "Timestamp@odata.type" twin
+          members.annotate(p, checkName(target, limits), edm);
+        }
+        continue;
+      }
+      switch (name) {
+        case PARTITION_KEY -> partitionKey = once(p, name, partitionKey, key(p, name));
+        case ID -> id = once(p, name, id, key(p, name));
+        case ETAG -> etag = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+        case TIMESTAMP -> timestamp = p.currentToken() == JsonToken.VALUE_STRING
+            ? IsoTimes.parseInstant(p.getText()).orElse(null) : skip(p);
+        default -> {
+          if (IGNORED_SYSTEM.contains(name)) {
+            p.skipChildren();
+          } else {
+            members.put(p, checkName(name, limits), values.read(p, name, 1));
+          }
+        }
+      }
+    }
+    return new ItemBody(partitionKey, id, members.resolve(null), etag, timestamp);
+  }
+
+  private static boolean isIdentityOrSystem(String name) {
+    return name.equals(PARTITION_KEY) || name.equals(ID) || name.equals(ETAG) || name.equals(TIMESTAMP)
+        || IGNORED_SYSTEM.contains(name);
+  }
+
+  private static <T> T skip(JsonParser p) throws IOException {
+    p.skipChildren();
+    return null;
+  }
+
+  private static String key(JsonParser p, String name) throws IOException {
+    if (p.currentToken() != JsonToken.VALUE_STRING) {
+      throw ViewbaseException.of(ErrorCode.InvalidKey, "The item's " + name + " must be a JSON string", "field", name);
+    }
+    return p.getText();
+  }
+
+  private static String once(JsonParser p, String name, String previous, String value) {
+    if (previous != null) {
+      throw Json.duplicate(p, name);
+    }
+    return value;
+  }
+
+  /** A user property name: not empty, not reserved, not longer than the limit, valid UTF-16. */
+  static String checkName(String name, Limits limits) {
+    if (name.isEmpty()) {
+      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "A property name is empty");
+    }
+    if (name.charAt(0) == '_') {
+      throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
+          "Property names beginning with '_' are reserved for system properties", "property", name);
+    }
+    if (name.length() > limits.maxPropertyNameLength()) {
+      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "A property name is longer than the limit",
+          "property", name.substring(0, Math.min(64, name.length())) + "…", "length", name.length(),
+          "maxPropertyNameLength", limits.maxPropertyNameLength());
+    }
+    try {
+      return ValueReader.text(name, name);
+    } catch (ViewbaseException e) {
+      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, e.getMessage());
+    }
+  }
+}

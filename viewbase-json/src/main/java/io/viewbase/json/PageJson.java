@@ -1,0 +1,66 @@
+package io.viewbase.json;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.viewbase.api.Item;
+import io.viewbase.api.Limits;
+import io.viewbase.api.Page;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A query page as JSON: {@code {"items": [...], "continuation": "..." | null}}. */
+public final class PageJson {
+  private PageJson() {
+  }
+
+  public static byte[] write(Page page) {
+    return Json.write(g -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("items");
+      for (Item item : page.items()) {
+        ItemJson.write(g, item);
+      }
+      g.writeEndArray();
+      g.writeStringField("continuation", page.continuation());
+      g.writeEndObject();
+    });
+  }
+
+  public static Page read(byte[] json, Limits limits) {
+    ValueReader values = new ValueReader(limits);
+    return Json.read(json, 0, json.length, p -> {
+      expect(p, JsonToken.START_OBJECT, "A page must be a JSON object");
+      List<Item> items = null;
+      String continuation = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        switch (name) {
+          case "items" -> items = readItems(p, values, limits);
+          case "continuation" -> continuation = p.currentToken() == JsonToken.VALUE_NULL ? null : p.getValueAsString();
+          default -> p.skipChildren(); // newer servers may add members
+        }
+      }
+      if (items == null) {
+        throw Json.shape(p, "A page must have an \"items\" array");
+      }
+      return new Page(items, continuation);
+    });
+  }
+
+  private static List<Item> readItems(JsonParser p, ValueReader values, Limits limits) throws IOException {
+    expect(p, JsonToken.START_ARRAY, "\"items\" must be a JSON array");
+    List<Item> items = new ArrayList<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      items.add(ItemJson.readObject(p, values, limits).toStoredItem());
+    }
+    return items;
+  }
+
+  static void expect(JsonParser p, JsonToken token, String message) {
+    if (p.currentToken() != token) {
+      throw Json.shape(p, message);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package io.viewbase.storage.rocksdb;
+
+import io.viewbase.storage.spi.Bytes;
+import io.viewbase.storage.spi.Mutation;
+import io.viewbase.storage.spi.OrderedKeyCodec;
+import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The shape every batch must have before its conditions are even looked at. */
+final class BatchRules {
+  private BatchRules() {
+  }
+
+  /**
+   * Fails with {@link IllegalArgumentException} naming the offending mutation if the batch is
+   * empty, has a null part, or names one (partition, key) twice.
+   */
+  static void validate(List<Mutation> batch) {
+    if (batch == null || batch.isEmpty()) {
+      throw new IllegalArgumentException("a batch needs at least one mutation");
+    }
+    Set<ByteBuffer> seen = new HashSet<>();
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = batch.get(i);
+      if (m == null || m.partition() == null || m.key() == null || m.condition() == null
+          || (m instanceof Mutation.Put put && put.value() == null)) {
+        throw new IllegalArgumentException("mutation " + i + " of the batch has a null part: " + m);
+      }
+      if (!seen.add(ByteBuffer.wrap(OrderedKeyCodec.encode(m.partition(), m.key())))) {
+        throw new IllegalArgumentException("mutation " + i + " names partition " + Bytes.toDisplay(m.partition())
+            + " key " + Bytes.toDisplay(m.key()) + " a second time; a batch may name a key once");
+      }
+    }
+  }
+}

@@ -1,0 +1,166 @@
+package io.viewbase.storage.rocksdb;
+
+import io.viewbase.storage.spi.Bytes;
+import io.viewbase.storage.spi.Cursor;
+import io.viewbase.storage.spi.KeyRange;
+import io.viewbase.storage.spi.OrderedKeyCodec;
+import io.viewbase.storage.spi.PartitionCursor;
+import io.viewbase.storage.spi.ReadView;
+import io.viewbase.storage.spi.StorageException;
+import io.viewbase.storage.spi.Versioned;
+import java.util.Arrays;
+import java.util.Optional;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Snapshot;
+
+/**
+ * Reads of the RocksDB store, live or at a snapshot, translated to encoded key ranges:
+ *
+ * <table>
+ *   <caption>what each read walks</caption>
+ *   <tr><th>read</th><th>from (inclusive)</th><th>to (exclusive)</th></tr>
+ *   <tr><td>scan(p, [lo, hi))</td><td>encode(p, lo), or encode(p, lo) + 0x00 if lo is exclusive</td>
+ *       <td>encode(p, hi), + 0x00 if hi is inclusive; partitionEnd(p) if open</td></tr>
+ *   <tr><td>scanAll(prefix)</td><td>escaped(prefix); resumed: just after (p, k), or partitionEnd(p)</td>
+ *       <td>prefixEnd(escaped(prefix)), none if that does not exist</td></tr>
+ *   <tr><td>partitions(prefix)</td><td>as scanAll, seeking from partition to partition</td>
+ *       <td>as scanAll</td></tr>
+ * </table>
+ *
+ * <p>{@code encode(p, k) + 0x00} is the next possible key after (p, k), since keys follow the
+ * encoded partition unescaped.
+ */
+final class RocksDbReads implements ReadView {
+  private static final byte[] SUCCESSOR = {0x00};
+
+  private final NativeGuard guard;
+  private final RocksDB db;
+  private final ReadOptions pointReads;
+  private final Snapshot snapshot;
+
+  /**
+   * @param pointReads options for {@link #get}, shared by every thread (RocksDB only reads them)
+   * @param snapshot   the snapshot cursors read at, or null for live reads
+   */
+  RocksDbReads(NativeGuard guard, RocksDB db, ReadOptions pointReads, Snapshot snapshot) {
+    this.guard = guard;
+    this.db = db;
+    this.pointReads = pointReads;
+    this.snapshot = snapshot;
+  }
+
+  @Override
+  public Optional<Versioned> get(byte[] partition, byte[] key) {
+    byte[] encoded = OrderedKeyCodec.encode(partition, key);
+    byte[] stored;
+    guard.enter();
+    try {
+      stored = db.get(pointReads, encoded);
+    } catch (RocksDBException e) {
+      throw new StorageException("RocksDB failed to read " + Bytes.toDisplay(partition) + "/"
+          + Bytes.toDisplay(key) + ": " + e.getMessage(), e);
+    } finally {
+      guard.exit();
+    }
+    return stored == null ? Optional.empty()
+        : Optional.of(new Versioned(StoredValue.version(stored), StoredValue.value(stored)));
+  }
+
+  @Override
+  public Cursor scan(byte[] partition, KeyRange range, boolean reverse) {
+    if (range.isEmpty()) {
+      guard.enter(); // still fail on a closed store, like every other read
+      guard.exit();
+      return new EmptyCursor();
+    }
+    byte[] start = OrderedKeyCodec.partitionStart(partition);
+    byte[] lower = range.lower() == null ? start : OrderedKeyCodec.encode(partition, range.lower());
+    if (range.lower() != null && !range.lowerInclusive()) {
+      lower = Bytes.concat(lower, SUCCESSOR);
+    }
+    byte[] upper;
+    if (range.upper() == null) {
+      upper = OrderedKeyCodec.partitionEnd(partition);
+    } else {
+      upper = OrderedKeyCodec.encode(partition, range.upper());
+      if (range.upperInclusive()) {
+        upper = Bytes.concat(upper, SUCCESSOR);
+      }
+    }
+    guard.enter();
+    try {
+      return new RocksDbCursor(guard, db, snapshot, lower, upper, lower, reverse, start.length, true);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  @Override
+  public Cursor scanAll(byte[] partitionPrefix, byte[] afterPartition, byte[] afterKey) {
+    byte[] lower = OrderedKeyCodec.escapedPartition(partitionPrefix);
+    byte[] start = lower;
+    if (afterPartition != null) {
+      byte[] resume = afterKey == null ? OrderedKeyCodec.partitionEnd(afterPartition)
+          : Bytes.concat(OrderedKeyCodec.encode(afterPartition, afterKey), SUCCESSOR);
+      start = max(lower, resume);
+    }
+    guard.enter();
+    try {
+      // a full walk would evict the hot set from the block cache: read it without filling the cache
+      return new RocksDbCursor(guard, db, snapshot, lower, Bytes.prefixEnd(lower), start, false, -1, false);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  @Override
+  public PartitionCursor partitions(byte[] prefix, byte[] afterPartition) {
+    byte[] lower = OrderedKeyCodec.escapedPartition(prefix);
+    byte[] start = afterPartition == null ? lower : max(lower, OrderedKeyCodec.partitionEnd(afterPartition));
+    guard.enter();
+    try {
+      return new RocksDbPartitionCursor(guard, db, snapshot, lower, Bytes.prefixEnd(lower), start);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private static byte[] max(byte[] a, byte[] b) {
+    return Arrays.compareUnsigned(a, b) >= 0 ? a : b;
+  }
+
+  /** The cursor of a range that cannot hold a key: no native iterator needed. */
+  private static final class EmptyCursor implements Cursor {
+    @Override
+    public boolean next() {
+      return false;
+    }
+
+    @Override
+    public byte[] partition() {
+      throw new java.util.NoSuchElementException("an empty range has no entries");
+    }
+
+    @Override
+    public byte[] key() {
+      return partition();
+    }
+
+    @Override
+    public long version() {
+      partition();
+      return 0;
+    }
+
+    @Override
+    public byte[] value() {
+      return partition();
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+}

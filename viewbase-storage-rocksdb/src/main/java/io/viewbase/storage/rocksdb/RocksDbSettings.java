@@ -1,0 +1,119 @@
+package io.viewbase.storage.rocksdb;
+
+import io.viewbase.storage.spi.StoreConfig;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+
+/**
+ * The RocksDB options Viewbase opens a data directory with, and the native objects behind them.
+ *
+ * <table>
+ *   <caption>tuning, from {@link StoreConfig#options()}</caption>
+ *   <tr><th>option</th><th>default</th><th>what</th></tr>
+ *   <tr><td>rocksdb.blockCacheBytes</td><td>128m</td><td>LRU cache of uncompressed blocks</td></tr>
+ *   <tr><td>rocksdb.writeBufferBytes</td><td>64m</td><td>memtable size before a flush</td></tr>
+ *   <tr><td>rocksdb.maxBackgroundJobs</td><td>4</td><td>flush and compaction threads</td></tr>
+ * </table>
+ *
+ * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024).
+ */
+final class RocksDbSettings implements AutoCloseable {
+  static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
+  static final String WRITE_BUFFER_BYTES = "rocksdb.writeBufferBytes";
+  static final String MAX_BACKGROUND_JOBS = "rocksdb.maxBackgroundJobs";
+  private static final Set<String> KNOWN = Set.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_BACKGROUND_JOBS);
+
+  private final LRUCache blockCache;
+  private final BloomFilter bloomFilter;
+  private final Options options;
+
+  RocksDbSettings(StoreConfig config) {
+    rejectUnknown(config.options());
+    long cacheBytes = size(config, BLOCK_CACHE_BYTES, "128m");
+    long writeBufferBytes = size(config, WRITE_BUFFER_BYTES, "64m");
+    int backgroundJobs = (int) number(config, MAX_BACKGROUND_JOBS, "4", 1, 64);
+
+    blockCache = new LRUCache(cacheBytes);
+    // 10 bits per key: about 1% false positives, so a point read of an absent key rarely touches disk
+    bloomFilter = new BloomFilter(10);
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setBlockCache(blockCache)
+        .setFilterPolicy(bloomFilter)
+        .setBlockSize(16 * 1024)
+        .setCacheIndexAndFilterBlocks(true)
+        .setPinL0FilterAndIndexBlocksInCache(true)
+        .setFormatVersion(5);
+    options = new Options()
+        .setCreateIfMissing(true)
+        .setCompactionStyle(CompactionStyle.LEVEL)
+        .setLevelCompactionDynamicLevelBytes(true)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION)
+        .setWriteBufferSize(writeBufferBytes)
+        .setMaxWriteBufferNumber(3)
+        .setMaxBackgroundJobs(backgroundJobs)
+        .setBytesPerSync(1024 * 1024)
+        .setKeepLogFileNum(5)
+        .setTableFormatConfig(table);
+  }
+
+  Options options() {
+    return options;
+  }
+
+  @Override
+  public void close() {
+    options.close();
+    bloomFilter.close();
+    blockCache.close();
+  }
+
+  private static void rejectUnknown(Map<String, String> options) {
+    for (String name : options.keySet()) {
+      if (name.startsWith("rocksdb.") && !KNOWN.contains(name)) {
+        throw new IllegalArgumentException("unknown option " + name + "; the rocksdb backend knows " + KNOWN);
+      }
+    }
+  }
+
+  private static long size(StoreConfig config, String name, String defaultValue) {
+    String text = config.option(name, defaultValue).trim().toLowerCase(Locale.ROOT);
+    long unit = switch (text.isEmpty() ? ' ' : text.charAt(text.length() - 1)) {
+      case 'k' -> 1L << 10;
+      case 'm' -> 1L << 20;
+      case 'g' -> 1L << 30;
+      default -> 1;
+    };
+    String digits = unit == 1 ? text : text.substring(0, text.length() - 1);
+    try {
+      long value = Long.parseLong(digits);
+      if (value < 0 || value > Long.MAX_VALUE / unit) {
+        throw new NumberFormatException();
+      }
+      return value * unit;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a size such as 134217728 or 128m, not '"
+          + config.option(name, defaultValue) + "'");
+    }
+  }
+
+  private static long number(StoreConfig config, String name, String defaultValue, long min, long max) {
+    String text = config.option(name, defaultValue).trim();
+    try {
+      long value = Long.parseLong(text);
+      if (value >= min && value <= max) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    }
+    throw new IllegalArgumentException(name + " must be a whole number from " + min + " to " + max + ", not '"
+        + text + "'");
+  }
+}

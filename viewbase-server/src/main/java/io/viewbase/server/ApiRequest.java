@@ -1,0 +1,55 @@
+package io.viewbase.server;
+
+/**
+ * An HTTP request as the native API sees it, free of any HTTP library: the parts that carry meaning.
+ *
+ * @param method      the HTTP method, upper case
+ * @param target      the request target as sent: raw (percent-encoded) path, optionally {@code ?query}
+ * @param ifMatch     the If-Match header, or null
+ * @param ifNoneMatch the If-None-Match header, or null
+ * @param contentType the Content-Type header, or null
+ * @param body        the body bytes (empty, never null)
+ */
+public record ApiRequest(String method, String target, String ifMatch, String ifNoneMatch, String contentType,
+    byte[] body) {
+  private static final byte[] EMPTY = new byte[0];
+
+  public ApiRequest {
+    body = body == null ? EMPTY : body;
+  }
+
+  public static ApiRequest of(String method, String target) {
+    return new ApiRequest(method, target, null, null, null, EMPTY);
+  }
+
+  /** The raw path: the target without its query, and without scheme and authority if sent in absolute form. */
+  public String rawPath() {
+    String t = target;
+    if (t.startsWith("http://") || t.startsWith("https://")) {
+      int slash = t.indexOf('/', t.indexOf("//") + 2);
+      t = slash < 0 ? "/" : t.substring(slash);
+    }
+    int cut = indexOfAny(t, '?', '#');
+    return cut < 0 ? t : t.substring(0, cut);
+  }
+
+  /** The raw query string (without '?'), or empty. */
+  public String rawQuery() {
+    int q = target.indexOf('?');
+    if (q < 0) {
+      return "";
+    }
+    int hash = target.indexOf('#', q);
+    return hash < 0 ? target.substring(q + 1) : target.substring(q + 1, hash);
+  }
+
+  private static int indexOfAny(String s, char a, char b) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == a || c == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

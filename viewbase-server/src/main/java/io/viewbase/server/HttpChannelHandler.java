@@ -1,0 +1,149 @@
+package io.viewbase.server;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Netty end of one connection: turns each aggregated request into an {@link ApiRequest},
+ * serves it inline or on the worker pool, and writes the {@link ApiResponse} back.
+ *
+ * <p>HTTP/1.1 answers must leave in request order even when a client pipelines, and a write on a
+ * worker may finish after a later read: so a connection serves one request at a time, queues the
+ * rest, and stops reading from the socket while it is busy (backpressure). All state here is
+ * touched on the channel's event loop only.
+ */
+final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpChannelHandler.class);
+
+  private final NativeApi api;
+  private final ServerMetrics metrics;
+  private final Executor workers;
+  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private boolean busy;
+
+  HttpChannelHandler(NativeApi api, ServerMetrics metrics, Executor workers) {
+    this.api = api;
+    this.metrics = metrics;
+    this.workers = workers;
+  }
+
+  /** One request waiting its turn: either to be served, or already answered (a malformed one). */
+  private record Pending(ApiRequest request, RouteMatch match, ApiResponse answer, boolean keepAlive,
+      HttpVersion version) {
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof FullHttpRequest req) {
+      queue.add(toPending(req));
+    } else if (msg instanceof OversizedRequest o) {
+      ApiResponse tooLarge = ApiResponse.error(ViewbaseException.of(ErrorCode.RequestTooLarge,
+          "The request body is larger than the server accepts"));
+      metrics.answered(Route.UNKNOWN, tooLarge.status());
+      queue.add(new Pending(null, null, tooLarge, o.keepAlive(), HttpVersion.HTTP_1_1));
+    } else {
+      return;
+    }
+    if (busy) {
+      ctx.channel().config().setAutoRead(false);
+    } else {
+      serveNext(ctx);
+    }
+  }
+
+  private Pending toPending(FullHttpRequest req) {
+    boolean keepAlive = HttpUtil.isKeepAlive(req);
+    if (req.decoderResult().isFailure()) {
+      Throwable cause = req.decoderResult().cause();
+      ApiResponse bad = ApiResponse.error(ViewbaseException.of(ErrorCode.InvalidInput,
+          "Malformed HTTP request: " + (cause == null ? "unreadable" : cause.getMessage())));
+      metrics.answered(Route.UNKNOWN, bad.status());
+      // After a framing error the next request's start cannot be found: close.
+      return new Pending(null, null, bad, false, HttpVersion.HTTP_1_1);
+    }
+    HttpHeaders h = req.headers();
+    ApiRequest request = new ApiRequest(req.method().name(), req.uri(), h.get(HttpHeaderNames.IF_MATCH),
+        h.get(HttpHeaderNames.IF_NONE_MATCH), h.get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(req.content()));
+    return new Pending(request, RouteMatch.of(request.rawPath()), null, keepAlive, req.protocolVersion());
+  }
+
+  private void serveNext(ChannelHandlerContext ctx) {
+    Pending p = queue.poll();
+    if (p == null) {
+      ctx.channel().config().setAutoRead(true);
+      return;
+    }
+    busy = true;
+    metrics.started();
+    if (p.answer() != null) {
+      write(ctx, p, p.answer());
+    } else if (NativeApi.runsInline(p.request().method(), p.match())) {
+      write(ctx, p, api.handle(p.request(), p.match()));
+    } else {
+      try {
+        workers.execute(() -> {
+          ApiResponse response = api.handle(p.request(), p.match());
+          ctx.executor().execute(() -> write(ctx, p, response));
+        });
+      } catch (RejectedExecutionException shuttingDown) {
+        write(ctx, p, ApiResponse.error(ViewbaseException.of(ErrorCode.StorageUnavailable, "The server is shutting down")));
+      }
+    }
+  }
+
+  private void write(ChannelHandlerContext ctx, Pending p, ApiResponse response) {
+    FullHttpResponse out = new DefaultFullHttpResponse(p.version(), HttpResponseStatus.valueOf(response.status()),
+        Unpooled.wrappedBuffer(response.body()));
+    HttpHeaders h = out.headers();
+    if (response.contentType() != null) {
+      h.set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+    }
+    h.setInt(HttpHeaderNames.CONTENT_LENGTH, response.body().length);
+    for (Map.Entry<String, String> e : response.headers().entrySet()) {
+      h.set(e.getKey(), e.getValue());
+    }
+    boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
+    if (!keepAlive) {
+      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
+      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    }
+    ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> {
+      metrics.finished();
+      busy = false;
+      if (!keepAlive || !f.isSuccess()) {
+        queue.clear();
+        ctx.close();
+      } else {
+        serveNext(ctx);
+      }
+    });
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // Mostly peers resetting connections; nothing to answer on a broken channel.
+    LOG.debug("Closing connection {} after {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+}

@@ -1,0 +1,115 @@
+package io.viewbase.server;
+
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Query;
+import io.viewbase.api.ViewbaseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Translates the query string of a query endpoint into an api {@link Query}. Only the shape is
+ * checked here (numbers, booleans, unknown or repeated names); what a query means is the engine's
+ * to judge, so it answers the same through every interface.
+ *
+ * <pre>
+ * parameter    | value                       | default
+ * -------------+-----------------------------+--------
+ * prefix       | id prefix                   | none
+ * from, to     | id range, from incl, to excl| none
+ * desc         | true / false                | false
+ * filter       | OData $filter               | none
+ * select       | comma-separated names       | all
+ * limit        | 1..maxPageSize              | maxPageSize
+ * continuation | token from the previous page| none
+ * explain      | false (true is not built)   | false
+ * </pre>
+ */
+final class QueryParameters {
+  private static final Set<String> KNOWN =
+      Set.of("prefix", "from", "to", "desc", "filter", "select", "limit", "continuation", "explain");
+
+  private QueryParameters() {
+  }
+
+  /** Decoded name/value pairs; a name given twice, or an unknown one, is an InvalidQuery. */
+  static Map<String, String> parse(String rawQuery) {
+    Map<String, String> params = new LinkedHashMap<>();
+    if (rawQuery.isEmpty()) {
+      return params;
+    }
+    for (String pair : rawQuery.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String name = PercentDecoding.queryComponent(eq < 0 ? pair : pair.substring(0, eq));
+      String value = eq < 0 ? "" : PercentDecoding.queryComponent(pair.substring(eq + 1));
+      if (!KNOWN.contains(name)) {
+        throw ViewbaseException.of(ErrorCode.InvalidQuery,
+            "Unknown query parameter; known are prefix, from, to, desc, filter, select, limit, continuation",
+            "parameter", name);
+      }
+      if (params.putIfAbsent(name, value) != null) {
+        throw ViewbaseException.of(ErrorCode.InvalidQuery, "A query parameter is given twice", "parameter", name);
+      }
+    }
+    return params;
+  }
+
+  static Query toQuery(String partitionKey, String rawQuery, int maxPageSize) {
+    Map<String, String> p = parse(rawQuery);
+    if (bool(p, "explain")) {
+      throw ViewbaseException.of(ErrorCode.NotImplemented, "explain=true (the query plan) is not built yet",
+          "feature", "explain");
+    }
+    return new Query(partitionKey, p.get("from"), p.get("to"), p.get("prefix"), bool(p, "desc"),
+        select(p.get("select")), p.get("filter"), limit(p.get("limit"), maxPageSize), p.get("continuation"));
+  }
+
+  private static boolean bool(Map<String, String> p, String name) {
+    String v = p.get(name);
+    if (v == null || v.equals("false")) {
+      return false;
+    }
+    if (v.equals("true")) {
+      return true;
+    }
+    throw ViewbaseException.of(ErrorCode.InvalidQuery, "A flag must be true or false", "parameter", name, "value", v);
+  }
+
+  private static int limit(String v, int maxPageSize) {
+    if (v == null) {
+      return maxPageSize;
+    }
+    int limit;
+    try {
+      limit = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      limit = -1;
+    }
+    if (limit < 1 || limit > maxPageSize) {
+      throw ViewbaseException.of(ErrorCode.InvalidQuery, "limit must be a whole number from 1 to " + maxPageSize,
+          "parameter", "limit", "value", v);
+    }
+    return limit;
+  }
+
+  private static List<String> select(String v) {
+    if (v == null) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    for (String name : v.split(",", -1)) {
+      String trimmed = name.trim();
+      if (trimmed.isEmpty()) {
+        throw ViewbaseException.of(ErrorCode.InvalidQuery, "select has an empty property name",
+            "parameter", "select", "value", v);
+      }
+      names.add(trimmed);
+    }
+    return names;
+  }
+}

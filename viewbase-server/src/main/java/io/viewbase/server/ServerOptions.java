@@ -1,0 +1,58 @@
+package io.viewbase.server;
+
+/**
+ * How a {@link ViewbaseServer} listens and how many threads it uses.
+ *
+ * @param bindAddress     the address to listen on (default {@code 127.0.0.1}: local only)
+ * @param port            the TCP port (default 8080); 0 picks a free one, see {@link ViewbaseServer#port()}
+ * @param maxRequestBytes the largest request body accepted (default 8 MiB); larger ones get 413
+ * @param ioThreads       event-loop threads that parse HTTP and serve point reads (default: cores)
+ * @param workerThreads   threads that run writes and queries (default 64). Durable writes block for
+ *                        an fsync and group commit shares one sync among many concurrent writers,
+ *                        so this is sized for concurrency, not for cores.
+ */
+public record ServerOptions(String bindAddress, int port, int maxRequestBytes, int ioThreads, int workerThreads) {
+  public static final int DEFAULT_PORT = 8080;
+  public static final int DEFAULT_MAX_REQUEST_BYTES = 8 << 20;
+  public static final int DEFAULT_WORKER_THREADS = 64;
+
+  public ServerOptions {
+    if (bindAddress == null || bindAddress.isBlank()) {
+      throw new IllegalArgumentException("bindAddress must name an address, for example 127.0.0.1");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be 0..65535, was " + port);
+    }
+    if (maxRequestBytes < 1) {
+      throw new IllegalArgumentException("maxRequestBytes must be positive, was " + maxRequestBytes);
+    }
+    if (ioThreads < 1 || workerThreads < 1) {
+      throw new IllegalArgumentException("ioThreads and workerThreads must be at least 1");
+    }
+  }
+
+  public static ServerOptions defaults() {
+    return new ServerOptions("127.0.0.1", DEFAULT_PORT, DEFAULT_MAX_REQUEST_BYTES,
+        Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_WORKER_THREADS);
+  }
+
+  public ServerOptions withBindAddress(String address) {
+    return new ServerOptions(address, port, maxRequestBytes, ioThreads, workerThreads);
+  }
+
+  public ServerOptions withPort(int newPort) {
+    return new ServerOptions(bindAddress, newPort, maxRequestBytes, ioThreads, workerThreads);
+  }
+
+  public ServerOptions withMaxRequestBytes(int bytes) {
+    return new ServerOptions(bindAddress, port, bytes, ioThreads, workerThreads);
+  }
+
+  public ServerOptions withIoThreads(int threads) {
+    return new ServerOptions(bindAddress, port, maxRequestBytes, threads, workerThreads);
+  }
+
+  public ServerOptions withWorkerThreads(int threads) {
+    return new ServerOptions(bindAddress, port, maxRequestBytes, ioThreads, threads);
+  }
+}

@@ -1,0 +1,97 @@
+package io.viewbase.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Query;
+import io.viewbase.api.ViewbaseException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Path matching, percent-decoding and query translation: the parts of the API that need no database. */
+class RoutingTest {
+
+  @ParameterizedTest
+  @CsvSource({
+      "/v1/health, HEALTH",
+      "/metrics, METRICS",
+      "/v1/tables, TABLES",
+      "/v1/tables/People, TABLE",
+      "/v1/tables/People/items, TABLE_QUERY",
+      "/v1/tables/People/items/p1, PARTITION_QUERY",
+      "/v1/tables/People/items/p1/i1, ITEM",
+      "/v1/batch, BATCH",
+      "/v1/views/ByEmail, VIEW",
+      "/v1/views/ByEmail/verify, VIEW_VERIFY",
+      "/v1/tables/People/rows/p1, UNKNOWN",
+      "/v1/tables/People/items/p/i/x, UNKNOWN",
+      "/v2/tables, UNKNOWN",
+      "/, UNKNOWN",
+      "/v1/health/x, UNKNOWN",
+  })
+  void matchMapsPathsToRoutes(String path, Route route) {
+    assertThat(RouteMatch.of(path).route()).isEqualTo(route);
+  }
+
+  @Test
+  void paramDecodesEachSegmentOnItsOwn() {
+    RouteMatch m = RouteMatch.of("/v1/tables/T/items/a%2Fb%23c%20d+e/%E2%82%AC%F0%9F%98%80");
+    assertThat(m.route()).isEqualTo(Route.ITEM);
+    assertThat(m.param(1)).isEqualTo("a/b#c d+e");
+    assertThat(m.param(2)).isEqualTo("€😀");
+  }
+
+  @Test
+  void targetSplitsPathAndQuery() {
+    ApiRequest r = ApiRequest.of("GET", "/v1/tables/T/items/p?limit=5&prefix=a%2Bb+c");
+    assertThat(r.rawPath()).isEqualTo("/v1/tables/T/items/p");
+    assertThat(r.rawQuery()).isEqualTo("limit=5&prefix=a%2Bb+c");
+    assertThat(ApiRequest.of("GET", "http://host:8080/v1/health").rawPath()).isEqualTo("/v1/health");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"a%2", "a%zz", "%FF", "%C3%28"})
+  void segmentWithBrokenEncodingFailsWithInvalidInput(String raw) {
+    assertThatThrownBy(() -> PercentDecoding.segment(raw))
+        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidInput));
+  }
+
+  @Test
+  void queryComponentReadsPlusAsSpaceAndPathSegmentAsPlus() {
+    assertThat(PercentDecoding.queryComponent("a+b%2Bc")).isEqualTo("a b+c");
+    assertThat(PercentDecoding.segment("a+b")).isEqualTo("a+b");
+  }
+
+  @Test
+  void toQueryTranslatesEveryParameter() {
+    Query q = QueryParameters.toQuery("p",
+        "prefix=x&from=a&to=z&desc=true&filter=age+gt+3&select=a,+b&limit=10&continuation=tok", 1000);
+    assertThat(q).isEqualTo(new Query("p", "a", "z", "x", true, List.of("a", "b"), "age gt 3", 10, "tok"));
+    assertThat(QueryParameters.toQuery(null, "", 1000)).isEqualTo(Query.all());
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "limit=0", "limit=1001", "limit=ten", "limit=", "desc=yes", "select=a,,b", "top=5", "limit=1&limit=2"})
+  void toQueryWithBadParameterFailsWithInvalidQuery(String raw) {
+    assertThatThrownBy(() -> QueryParameters.toQuery("p", raw, 1000))
+        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidQuery));
+  }
+
+  @Test
+  void metricsRenderCountsByRouteAndStatusClass() {
+    ServerMetrics metrics = new ServerMetrics();
+    metrics.answered(Route.ITEM, 200);
+    metrics.answered(Route.ITEM, 201);
+    metrics.answered(Route.ITEM, 412);
+    metrics.started();
+    assertThat(metrics.render())
+        .contains("viewbase_http_requests_total{route=\"item\",status=\"2xx\"} 2\n")
+        .contains("viewbase_http_requests_total{route=\"item\",status=\"4xx\"} 1\n")
+        .contains("viewbase_http_requests_in_flight 1\n")
+        .doesNotContain("status=\"5xx\"");
+  }
+}

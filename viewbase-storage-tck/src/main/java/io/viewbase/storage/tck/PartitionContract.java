@@ -116,6 +116,20 @@ public interface PartitionContract extends StoreFixture {
     }
   }
 
+  /** Resuming with a partition but no key skips that whole partition, as {@code partitions()} does. */
+  @Test
+  default void scanAllResumedAfterAPartitionWithoutAKeySkipsThatPartition() {
+    writeAll();
+    if (!ordered()) {
+      return;
+    }
+
+    List<Entry> rest = Entry.drain(store().scanAll(b("a"), b("a\0"), null));
+
+    assertThat(rest).extracting(Entry::partition).doesNotContain("a", "a\0").contains("a\0\0", "ab");
+    assertThat(rest).first().isEqualTo(new Entry("a\0\0", "", 1, "a\0\0|"));
+  }
+
   @Test
   default void scanAllResumedAfterAKeyThatIsGoneContinuesAtTheNextOne() {
     writeAll();

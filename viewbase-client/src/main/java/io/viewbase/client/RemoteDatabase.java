@@ -1,0 +1,85 @@
+package io.viewbase.client;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.Limits;
+import io.viewbase.api.Stability;
+import io.viewbase.api.Table;
+import io.viewbase.api.TableInfo;
+import io.viewbase.json.TableInfoJson;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A Viewbase database on a server, reached over the native HTTP API v1. It behaves as the embedded
+ * engine does, errors included: a server's JSON error comes back as a {@code ViewbaseException}
+ * with the same code and context. Thread-safe; one instance shares its connections among threads.
+ *
+ * <p>{@link #limits()} answers the default limits: the v1 API does not publish a server's own, and
+ * the server enforces whichever it has.
+ */
+@Stability(Stability.Level.EXPERIMENTAL)
+public final class RemoteDatabase implements Database {
+  /** Long enough for a query page or a durable write on a busy server; a hung server still fails. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  private final HttpTransport http;
+
+  private RemoteDatabase(HttpTransport http) {
+    this.http = http;
+  }
+
+  /** The server at this base address, for example {@code http://127.0.0.1:8080}. Connects lazily. */
+  public static RemoteDatabase connect(URI base) {
+    return connect(base, DEFAULT_TIMEOUT);
+  }
+
+  public static RemoteDatabase connect(URI base, Duration requestTimeout) {
+    if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
+      throw new IllegalArgumentException("A Viewbase server address starts with http:// or https://, not " + base);
+    }
+    HttpClient client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1) // the server speaks HTTP/1.1; skip the h2c upgrade dance
+        .connectTimeout(Duration.ofSeconds(10))
+        .build();
+    return new RemoteDatabase(new HttpTransport(client, base, requestTimeout));
+  }
+
+  @Override
+  public TableInfo createTable(String name) {
+    return TableInfoJson.read(http.send("PUT", tablePath(name), null).body());
+  }
+
+  @Override
+  public void dropTable(String name) {
+    http.send("DELETE", tablePath(name), null);
+  }
+
+  @Override
+  public List<TableInfo> listTables() {
+    return TableInfoJson.readList(http.send("GET", "/v1/tables", null).body());
+  }
+
+  /** Asks the server, so a missing table fails here with TableNotFound, as embedded. */
+  @Override
+  public Table table(String name) {
+    TableInfo info = TableInfoJson.read(http.send("GET", tablePath(name), null).body());
+    return new RemoteTable(http, info.name());
+  }
+
+  @Override
+  public Limits limits() {
+    return Limits.DEFAULT;
+  }
+
+  /** Stops further calls; the HTTP client's idle connections close on their own. */
+  @Override
+  public void close() {
+    http.close();
+  }
+
+  static String tablePath(String name) {
+    return "/v1/tables/" + UriEncoding.encode(name);
+  }
+}

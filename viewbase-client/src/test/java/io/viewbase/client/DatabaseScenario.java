@@ -1,0 +1,179 @@
+package io.viewbase.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Item;
+import io.viewbase.api.ItemCursor;
+import io.viewbase.api.Page;
+import io.viewbase.api.Query;
+import io.viewbase.api.Table;
+import io.viewbase.api.TableInfo;
+import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * One scenario of the {@link Database} contract, run against the embedded engine and against a
+ * {@link RemoteDatabase} talking to a server over it: code must behave the same on both.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class DatabaseScenario {
+  private static final AtomicInteger NAMES = new AtomicInteger();
+
+  /** The database under test. */
+  abstract Database db();
+
+  Table newTable() {
+    return db().table(db().createTable("Scenario" + NAMES.incrementAndGet()).name());
+  }
+
+  static void assertCode(ThrowingCallable call, ErrorCode code) {
+    assertThatThrownBy(call).isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(code));
+  }
+
+  @Test
+  void tablesAreCreatedListedFoundAndDropped() {
+    String name = "Life" + NAMES.incrementAndGet();
+    TableInfo info = db().createTable(name);
+    assertThat(info.name()).isEqualTo(name);
+    assertThat(info.kind()).isEqualTo(TableInfo.TABLE);
+    assertCode(() -> db().createTable(name.toLowerCase()), ErrorCode.TableAlreadyExists);
+    assertThat(db().listTables()).contains(info);
+    assertThat(db().table(name.toUpperCase()).name()).isEqualTo(name);
+    db().dropTable(name);
+    assertCode(() -> db().table(name), ErrorCode.TableNotFound);
+    assertCode(() -> db().dropTable(name), ErrorCode.TableNotFound);
+    assertCode(() -> db().createTable("no"), ErrorCode.InvalidTableName);
+  }
+
+  @Test
+  void writesFollowTheTableOfConditions() {
+    Table t = newTable();
+    Item inserted = t.insert(Item.builder("p", "i").put("v", 1).build());
+    assertThat(inserted.etag()).isNotNull();
+    assertThat(inserted.timestamp()).isNotNull();
+    assertThat(t.get("p", "i")).contains(inserted);
+    assertCode(() -> t.insert(Item.builder("p", "i").build()), ErrorCode.ItemAlreadyExists);
+
+    Item replaced = t.replace(Item.builder("p", "i").put("v", 2).build(), inserted.etag());
+    assertThat(replaced.etag()).isNotEqualTo(inserted.etag());
+    assertCode(() -> t.replace(Item.builder("p", "i").put("v", 3).build(), inserted.etag()),
+        ErrorCode.PreconditionFailed);
+    assertCode(() -> t.replace(Item.builder("p", "absent").build(), null), ErrorCode.ItemNotFound);
+    assertThat(t.get("p", "i")).contains(replaced);
+
+    Item merged = t.merge(Item.builder("p", "i").put("w", "x").build(), "*");
+    assertThat(merged.properties()).containsEntry("v", Value.of(2)).containsEntry("w", Value.of("x"));
+    assertCode(() -> t.merge(Item.builder("p", "i").build(), replaced.etag()), ErrorCode.PreconditionFailed);
+    assertCode(() -> t.merge(Item.builder("p", "absent").build(), null), ErrorCode.ItemNotFound);
+
+    assertThat(t.upsert(Item.builder("p", "u").put("a", 1).build()).properties()).containsOnlyKeys("a");
+    assertThat(t.upsertMerge(Item.builder("p", "u").put("b", 2).build()).properties()).containsOnlyKeys("a", "b");
+
+    assertCode(() -> t.delete("p", "i", replaced.etag()), ErrorCode.PreconditionFailed);
+    t.delete("p", "i", merged.etag());
+    assertThat(t.get("p", "i")).isEmpty();
+    assertThatThrownBy(() -> t.delete("p", "i", null)).isInstanceOfSatisfying(ViewbaseException.class, e -> {
+      assertThat(e.code()).isEqualTo(ErrorCode.ItemNotFound);
+      assertThat(e.context()).containsEntry("partitionKey", "p").containsEntry("id", "i");
+    });
+  }
+
+  @Test
+  void everyValueTypeKeepsItsType() {
+    Table t = newTable();
+    Map<String, Value> props = Map.ofEntries(
+        Map.entry("s", Value.of("text")), Map.entry("b", Value.of(true)), Map.entry("i32", Value.of(7)),
+        Map.entry("i64", Value.of(7L)), Map.entry("big", Value.of(Long.MIN_VALUE)), Map.entry("d", Value.of(1.0)),
+        Map.entry("nan", Value.of(Double.NaN)), Map.entry("when", Value.of(Instant.parse("2026-11-30T12:00:00.1234567Z"))),
+        Map.entry("g", Value.of(new UUID(1, 2))), Map.entry("bin", Value.of(new byte[] {0, 1, (byte) 255})),
+        Map.entry("n", Value.nullValue()),
+        Map.entry("o", new Value.Obj(Map.of("deep", new Value.Arr(List.of(Value.of(1L), Value.of("x")))))));
+    Item written = t.upsert(Item.of("p", "types", props));
+    assertThat(written.properties()).isEqualTo(props);
+    assertThat(t.get("p", "types").orElseThrow().properties()).isEqualTo(props);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"a/b", "a#b", "a?b=c&d", "100%", "a b+c", "é€😀", "..", ".", "$platform#org#id_1", "~-_."})
+  void keysWithSpecialCharactersAddressExactlyThemselves(String key) {
+    Table t = newTable();
+    t.upsert(Item.builder(key, key).put("k", key).build());
+    t.upsert(Item.builder(key + "x", key).build());
+    assertThat(t.get(key, key).orElseThrow().properties()).containsEntry("k", Value.of(key));
+    assertThat(t.query(Query.partition(key)).items()).extracting(Item::id).containsExactly(key);
+  }
+
+  @Test
+  void invalidKeysFailWithInvalidKey() {
+    Table t = newTable();
+    assertCode(() -> t.upsert(Item.builder("a\u0001", "i").build()), ErrorCode.InvalidKey);
+    assertCode(() -> t.upsert(Item.builder("p", "k".repeat(1025)).build()), ErrorCode.InvalidKey);
+    assertCode(() -> t.upsert(Item.builder("", "i").build()), ErrorCode.InvalidKey);
+    assertThat(t.query(Query.all()).items()).isEmpty();
+  }
+
+  @Test
+  void queriesPageAndCursorsReadEverything() {
+    Table t = newTable();
+    for (int i = 0; i < 25; i++) {
+      t.upsert(Item.builder("p", String.format("id%03d", i)).put("i", i).put("other", "x").build());
+    }
+    t.upsert(Item.builder("q", "id000").build());
+
+    Page first = t.query(Query.partition("p").withLimit(10));
+    assertThat(first.items()).hasSize(10);
+    assertThat(first.continuation()).isNotNull();
+    Page second = t.query(Query.partition("p").withLimit(10).withContinuation(first.continuation()));
+    assertThat(second.items().get(0).id()).isEqualTo("id010");
+
+    List<String> ids = new ArrayList<>();
+    try (ItemCursor c = t.cursor(Query.partition("p").withLimit(7))) {
+      c.forEachRemaining(item -> ids.add(item.id()));
+    }
+    assertThat(ids).hasSize(25).isSorted();
+
+    assertThat(t.query(Query.partition("p").withPrefix("id01")).items()).hasSize(10);
+    assertThat(t.query(Query.partition("p").withRange("id005", "id008")).items()).extracting(Item::id)
+        .containsExactly("id005", "id006", "id007");
+    assertThat(t.query(Query.partition("p").descending(true).withLimit(1)).items().get(0).id()).isEqualTo("id024");
+    assertThat(t.query(Query.partition("p").withSelect(List.of("i")).withLimit(1)).items().get(0).properties())
+        .containsOnlyKeys("i");
+    List<String> partitions = new ArrayList<>();
+    try (ItemCursor c = t.cursor(Query.all().withLimit(5))) {
+      c.forEachRemaining(item -> partitions.add(item.partitionKey()));
+    }
+    assertThat(partitions).hasSize(26).endsWith("q");
+  }
+
+  @Test
+  void badQueriesFailWithTheEnginesCodes() {
+    Table t = newTable();
+    t.upsert(Item.builder("p", "a").build());
+    t.upsert(Item.builder("p", "b").build());
+    assertCode(() -> t.query(Query.partition("p").withLimit(0)), ErrorCode.InvalidQuery);
+    assertCode(() -> t.query(Query.partition("p").withLimit(1001)), ErrorCode.InvalidQuery);
+    String token = t.query(Query.partition("p").withLimit(1)).continuation();
+    String tampered = (token.charAt(0) == 'A' ? "B" : "A") + token.substring(1);
+    assertCode(() -> t.query(Query.partition("p").withLimit(1).withContinuation(tampered)),
+        ErrorCode.InvalidContinuation);
+  }
+
+  @Test
+  void tableOfAMissingNameFailsWithTableNotFound() {
+    assertCode(() -> db().table("Missing" + NAMES.incrementAndGet()), ErrorCode.TableNotFound);
+  }
+}

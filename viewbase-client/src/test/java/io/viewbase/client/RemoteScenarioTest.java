@@ -1,0 +1,67 @@
+package io.viewbase.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.OpenOptions;
+import io.viewbase.api.Viewbase;
+import io.viewbase.server.ServerOptions;
+import io.viewbase.server.ViewbaseServer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The scenario through a real server on an ephemeral port, plus what only a remote database can do. */
+class RemoteScenarioTest extends DatabaseScenario {
+  private Database embedded;
+  private ViewbaseServer server;
+  private RemoteDatabase remote;
+
+  @BeforeAll
+  void start() {
+    embedded = Viewbase.open(OpenOptions.inMemory());
+    server = ViewbaseServer.start(embedded, ServerOptions.defaults().withPort(0).withWorkerThreads(8).withIoThreads(1));
+    remote = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + server.port() + "/"));
+  }
+
+  @AfterAll
+  void stop() {
+    remote.close();
+    server.close();
+    embedded.close();
+  }
+
+  @Override
+  Database db() {
+    return remote;
+  }
+
+  @Test
+  void writesThroughTheClientAreTheServersData() {
+    var t = newTable();
+    var written = t.upsert(io.viewbase.api.Item.builder("p", "i").put("v", 1).build());
+    assertThat(embedded.table(t.name()).get("p", "i")).contains(written);
+  }
+
+  @Test
+  void unreachableServerFailsWithStorageUnavailable() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    try (RemoteDatabase nowhere = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(5))) {
+      assertCode(nowhere::listTables, ErrorCode.StorageUnavailable);
+    }
+  }
+
+  @Test
+  void closedDatabaseFailsWithStorageUnavailable() {
+    RemoteDatabase other = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + server.port()));
+    other.close();
+    assertCode(other::listTables, ErrorCode.StorageUnavailable);
+  }
+}

@@ -1,0 +1,128 @@
+package io.viewbase.benchmarks.http;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.OpenOptions;
+import io.viewbase.api.Viewbase;
+import io.viewbase.benchmarks.Dataset;
+import io.viewbase.server.ServerOptions;
+import io.viewbase.server.ViewbaseServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The server side of {@code http-bench.sh}: starts one HTTP server on a free loopback port, writes
+ * the port to a file and serves until it is terminated (or {@code --max-seconds} pass, so a
+ * forgotten one never lingers).
+ *
+ * <pre>
+ * kind        | serves
+ * ------------+---------------------------------------------------------------------------------
+ * viewbase    | ViewbaseServer over a durable RocksDB-backed database preloaded with BenchItems
+ * netty-noop  | a bare Netty 4.2 server answering every request with {"status":"ok"}
+ * jdk-noop    | the JDK's com.sun.net.httpserver.HttpServer answering the same
+ * </pre>
+ *
+ * Usage: {@code HttpBenchServer KIND [--items N] [--io-threads N] [--port-file PATH] [--max-seconds N]}
+ */
+public final class HttpBenchServer {
+  private HttpBenchServer() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    Arguments a = Arguments.parse(args);
+    Running running = start(a);
+    Runtime.getRuntime().addShutdownHook(new Thread(running::close, "bench-server-shutdown"));
+    System.out.println(a.kind() + " listening on 127.0.0.1:" + running.port());
+    if (a.portFile() != null) {
+      // Written last and atomically: the script starts the load once the file exists.
+      Path tmp = a.portFile().resolveSibling(a.portFile().getFileName() + ".tmp");
+      Files.writeString(tmp, Integer.toString(running.port()), StandardCharsets.US_ASCII);
+      Files.move(tmp, a.portFile(), StandardCopyOption.ATOMIC_MOVE);
+    }
+    Thread.sleep(a.maxSeconds() * 1000L);
+    System.exit(0);
+  }
+
+  /** Starts the server that {@code a} asks for on a free loopback port. */
+  static Running start(Arguments a) throws Exception {
+    List<AutoCloseable> resources = new ArrayList<>();
+    try {
+      int port = switch (a.kind()) {
+        case "viewbase" -> startViewbase(a, resources);
+        case "netty-noop" -> keep(new NettyNoopServer(0, a.ioThreads()), resources).port();
+        case "jdk-noop" -> keep(new JdkNoopServer(0, a.ioThreads()), resources).port();
+        default -> throw new IllegalArgumentException("unknown server kind '" + a.kind()
+            + "': use viewbase, netty-noop or jdk-noop");
+      };
+      return new Running(port, resources);
+    } catch (Exception | Error e) {
+      new Running(0, resources).close();
+      throw e;
+    }
+  }
+
+  private static int startViewbase(Arguments a, List<AutoCloseable> resources) throws IOException {
+    Path dir = Files.createTempDirectory("viewbase-http-bench");
+    resources.add(() -> Dataset.deleteTree(dir));
+    // Load without syncing each write (faster), then serve the way a server runs: durable.
+    try (Database loading = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
+      Dataset.load(loading, a.items());
+    }
+    Database db = keep(Viewbase.open(OpenOptions.at(dir)), resources);
+    ServerOptions options = ServerOptions.defaults().withPort(0).withIoThreads(a.ioThreads());
+    return keep(ViewbaseServer.start(db, options), resources).port();
+  }
+
+  /** Remembers a resource to close at exit, most recent first. */
+  private static <T extends AutoCloseable> T keep(T resource, List<AutoCloseable> resources) {
+    resources.add(0, resource);
+    return resource;
+  }
+
+  /** A started server and what to close when it stops, most recent first. */
+  record Running(int port, List<AutoCloseable> resources) implements AutoCloseable {
+    @Override
+    public void close() {
+      for (AutoCloseable r : resources) {
+        try {
+          r.close();
+        } catch (Exception e) {
+          System.err.println("while stopping: " + e);
+        }
+      }
+    }
+  }
+
+  /** The command line. */
+  record Arguments(String kind, int items, int ioThreads, Path portFile, int maxSeconds) {
+    static Arguments parse(String[] args) {
+      if (args.length == 0) {
+        throw new IllegalArgumentException(
+            "usage: HttpBenchServer viewbase|netty-noop|jdk-noop [--items N] [--io-threads N] [--port-file PATH] [--max-seconds N]");
+      }
+      int items = 100_000;
+      int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+      Path portFile = null;
+      int maxSeconds = 900;
+      for (int i = 1; i < args.length; i += 2) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(args[i] + " needs a value");
+        }
+        String value = args[i + 1];
+        switch (args[i]) {
+          case "--items" -> items = Integer.parseInt(value);
+          case "--io-threads" -> ioThreads = Integer.parseInt(value);
+          case "--port-file" -> portFile = Path.of(value);
+          case "--max-seconds" -> maxSeconds = Integer.parseInt(value);
+          default -> throw new IllegalArgumentException("unknown option " + args[i]);
+        }
+      }
+      return new Arguments(args[0], items, ioThreads, portFile, maxSeconds);
+    }
+  }
+}

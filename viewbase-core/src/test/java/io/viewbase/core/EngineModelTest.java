@@ -53,7 +53,6 @@ class EngineModelTest {
     db.createTable("Things");
     Table table = db.table("Things");
     int step = 0;
-    String op = "";
     try {
       for (step = 0; step < STEPS; step++) {
         if (random.nextInt(500) == 0) {
@@ -61,17 +60,19 @@ class EngineModelTest {
           db = Viewbase.open(OpenOptions.at(dir).withSync(false));
           table = db.table("things");
         }
-        op = step(table, random);
+        step(table, random);
       }
     } catch (AssertionError | RuntimeException e) {
-      throw new AssertionError("seed=" + seed + " step=" + step + " op=" + op + ": " + e.getMessage(), e);
+      throw new AssertionError("seed=" + seed + " step=" + step + " op=" + currentOp + ": " + e.getMessage(), e);
     } finally {
       db.close();
     }
     System.out.println("EngineModelTest passed with seed " + seed);
   }
 
-  private String step(Table table, Random random) {
+  private String currentOp = "";
+
+  private void step(Table table, Random random) {
     String pk = PARTITIONS.get(random.nextInt(PARTITIONS.size()));
     String id = "k" + random.nextInt(40);
     Stored current = model.getOrDefault(pk, new TreeMap<>()).get(id);
@@ -81,6 +82,7 @@ class EngineModelTest {
     int kind = random.nextInt(10);
     String op = List.of("insert", "replace", "upsert", "merge", "upsertMerge", "delete", "get", "query", "query",
         "scan").get(kind) + " " + pk + "/" + id + " ifMatch=" + ifMatch;
+    currentOp = op;
     switch (kind) {
       case 0 -> expect(() -> table.insert(item), current != null ? ErrorCode.ItemAlreadyExists : null,
           r -> put(pk, id, props, r.etag()));
@@ -114,7 +116,6 @@ class EngineModelTest {
       case 7, 8 -> checkPartitionQuery(table, random, pk);
       default -> checkScan(table, random);
     }
-    return op;
   }
 
   private void checkPartitionQuery(Table table, Random random, String pk) {

@@ -74,6 +74,7 @@ public final class NativeApi {
     } catch (ViewbaseException e) {
       response = ApiResponse.error(e);
     } catch (RuntimeException | Error e) {
+      // Errors too: a request that dies without an answer would leave its connection waiting forever.
       LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
       response = ApiResponse.error(new ViewbaseException(ErrorCode.InternalError,
           "Internal error; the server log has the details"));

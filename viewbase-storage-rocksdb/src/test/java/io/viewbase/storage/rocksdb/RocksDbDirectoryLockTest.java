@@ -25,6 +25,7 @@ class RocksDbDirectoryLockTest {
   @Test
   void openWhenAlreadyOpenInThisProcessFailsUnavailableNamingTheDirectory() {
     try (RocksDbStore first = open()) {
+      assertThat(first.directory()).isEqualTo(dir.toAbsolutePath());
       StorageException e = catchThrowableOfType(StorageException.class, this::open);
 
       assertThat(e).isNotNull();
@@ -36,6 +37,7 @@ class RocksDbDirectoryLockTest {
   @Test
   void openWhenAnotherProcessHoldsTheDirectoryFailsUnavailableNamingTheDirectory() throws Exception {
     try (RocksDbStore first = open()) {
+      assertThat(first.directory()).isEqualTo(dir.toAbsolutePath());
       String output = runTryOpen();
 
       assertThat(output).startsWith("unavailable=true").contains("in use by another Viewbase process")

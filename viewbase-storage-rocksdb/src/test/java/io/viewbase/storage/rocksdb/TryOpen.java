@@ -15,7 +15,7 @@ public final class TryOpen {
 
   public static void main(String[] args) {
     try (RocksDbStore store = RocksDbStore.open(new StoreConfig(Path.of(args[0]), false, Map.of()))) {
-      System.out.println("opened");
+      System.out.println(store.directory() == null ? "no directory" : "opened");
     } catch (StorageException e) {
       System.out.println("unavailable=" + e.isUnavailable() + " " + e.getMessage());
     }

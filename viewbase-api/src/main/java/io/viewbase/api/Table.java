@@ -19,8 +19,9 @@ import java.util.Optional;
  * delete        | 404 ItemNotFound      | deleted                   | deleted                    | 412 PreconditionFailed
  * </pre>
  *
- * A write with an ETag on an absent item fails with 412 for replace and merge when the ETag is
- * not "*" (the version asked for is not there), and 404 for "*". Every write returns the stored
+ * A write that needs the item to exist fails with 404 when it is absent, whatever {@code ifMatch}
+ * says (as Azure does). An {@code ifMatch} that is not an ETag this database issued matches no
+ * version. Every write returns the stored
  * item with its new {@code etag} and {@code timestamp}; each is durable when it returns unless the
  * database was opened with {@code sync=false}.
  */

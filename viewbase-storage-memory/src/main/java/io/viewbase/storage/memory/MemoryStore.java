@@ -1,5 +1,6 @@
 package io.viewbase.storage.memory;
 
+import io.viewbase.storage.spi.BatchRules;
 import io.viewbase.storage.spi.Capabilities;
 import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.ConditionFailedException;

@@ -1,5 +1,6 @@
 package io.viewbase.storage.rocksdb;
 
+import io.viewbase.storage.spi.BatchRules;
 import io.viewbase.storage.spi.Capabilities;
 import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Cursor;

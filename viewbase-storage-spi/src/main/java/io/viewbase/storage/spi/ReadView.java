@@ -18,7 +18,8 @@ public interface ReadView {
    * Entries of every partition whose key starts with {@code partitionPrefix}, partition by
    * partition (in byte order when {@link Capabilities#orderedPartitions()}, else in the backend's
    * order), keys ascending within each partition. With {@code afterPartition}/{@code afterKey}
-   * non-null the walk resumes strictly after that entry, as a previous walk reported it.
+   * non-null the walk resumes strictly after that entry, as a previous walk reported it; with
+   * {@code afterPartition} non-null and {@code afterKey} null it resumes after that whole partition.
    */
   Cursor scanAll(byte[] partitionPrefix, byte[] afterPartition, byte[] afterKey);
 

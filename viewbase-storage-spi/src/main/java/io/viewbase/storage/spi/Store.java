@@ -10,7 +10,8 @@ import java.util.List;
  * <p>Writes happen only through {@link #commit}: a batch of mutations, each with a
  * {@link Condition}, applied all or nothing. What "all or nothing" means across partitions, and
  * whether a batch is isolated from concurrent ones, is declared by {@link #capabilities()}.
- * Thread-safe.
+ * Thread-safe. After {@link #close()}, calls on the store and on its open cursors and snapshots
+ * throw {@link StorageException} with {@code isUnavailable()}; closing anything twice does nothing.
  */
 public interface Store extends ReadView, AutoCloseable {
   Capabilities capabilities();

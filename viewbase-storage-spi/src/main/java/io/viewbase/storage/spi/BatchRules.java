@@ -1,15 +1,12 @@
-package io.viewbase.storage.rocksdb;
+package io.viewbase.storage.spi;
 
-import io.viewbase.storage.spi.Bytes;
-import io.viewbase.storage.spi.Mutation;
-import io.viewbase.storage.spi.OrderedKeyCodec;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The shape every batch must have before its conditions are even looked at. */
-final class BatchRules {
+/** The shape every batch must have before its conditions are even looked at; backends call {@link #validate} first. */
+public final class BatchRules {
   private BatchRules() {
   }
 
@@ -17,7 +14,7 @@ final class BatchRules {
    * Fails with {@link IllegalArgumentException} naming the offending mutation if the batch is
    * empty, has a null part, or names one (partition, key) twice.
    */
-  static void validate(List<Mutation> batch) {
+  public static void validate(List<Mutation> batch) {
     if (batch == null || batch.isEmpty()) {
       throw new IllegalArgumentException("a batch needs at least one mutation");
     }

@@ -1,0 +1,43 @@
+package io.viewbase.cli;
+
+import io.viewbase.api.Database;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that reads or writes data: it opens the database its options name (a server, or a
+ * data directory), runs, and closes it again, whatever happened.
+ */
+abstract class DataCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  DatabaseTarget target;
+
+  @Mixin
+  Output output;
+
+  @Override
+  public final Integer call() {
+    try (Database db = target.open()) {
+      run(db);
+      return 0;
+    } catch (RuntimeException failure) {
+      throw target.explain(failure);
+    }
+  }
+
+  abstract void run(Database db);
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+}

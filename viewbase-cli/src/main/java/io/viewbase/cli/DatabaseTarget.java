@@ -1,0 +1,90 @@
+package io.viewbase.cli;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.OpenOptions;
+import io.viewbase.api.ViewbaseException;
+import io.viewbase.client.RemoteDatabase;
+import java.net.ConnectException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * Where a data command runs: against a running server (the default, {@code --server URL}) or
+ * directly on a data directory ({@code --data DIR}), which only works while no server holds it.
+ *
+ * <pre>
+ * options              | database
+ * ---------------------+---------------------------------------------------------------
+ * (none)               | the server at $VIEWBASE_SERVER, else http://127.0.0.1:8080
+ * --server URL         | the server at URL
+ * --data DIR           | the RocksDB database in DIR, opened in this process (DIR must exist)
+ * --server and --data  | usage error
+ * </pre>
+ */
+final class DatabaseTarget {
+  static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec spec;
+
+  @Option(names = "--server", paramLabel = "URL",
+      description = "A running Viewbase server (default: $VIEWBASE_SERVER or " + DEFAULT_SERVER + ").")
+  URI server;
+
+  @Option(names = "--data", paramLabel = "DIR",
+      description = "Open this data directory directly instead of talking to a server; "
+          + "only while no server holds it.")
+  Path data;
+
+  Database open() {
+    if (server != null && data != null) {
+      throw new ParameterException(spec.commandLine(), "--server and --data are alternatives: give one of them");
+    }
+    return data != null ? openDirectory(data) : RemoteDatabase.connect(serverUri());
+  }
+
+  /**
+   * Rewrites the failures whose cause the user can fix with a better message: a server that is
+   * not running, and a data directory that a server holds.
+   */
+  RuntimeException explain(RuntimeException failure) {
+    if (data == null && causedBy(failure, ConnectException.class)) {
+      return new ViewbaseException(ErrorCode.StorageUnavailable,
+          "No Viewbase server answers at " + serverUri()
+              + "; start one with 'viewbase serve', or open a data directory with --data DIR");
+    }
+    return failure;
+  }
+
+  private URI serverUri() {
+    if (server != null) {
+      return server;
+    }
+    String fromEnvironment = System.getenv("VIEWBASE_SERVER");
+    return URI.create(fromEnvironment == null || fromEnvironment.isBlank() ? DEFAULT_SERVER : fromEnvironment);
+  }
+
+  private static Database openDirectory(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      // Opening would create an empty database: a typo in DIR must not silently do that.
+      throw ViewbaseException.of(ErrorCode.InvalidInput,
+          "Data directory does not exist; create it (mkdir) to start a new database", "data", dir);
+    }
+    return DataDirectory.open(OpenOptions.at(dir));
+  }
+
+  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,61 @@
+package io.viewbase.cli;
+
+import io.viewbase.api.Item;
+import io.viewbase.api.Limits;
+import io.viewbase.api.TableInfo;
+import io.viewbase.json.ItemJson;
+import io.viewbase.json.TableInfoJson;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The CLI's JSON, through viewbase-json, so it is the same text the HTTP API speaks; plus the
+ * string quoting that the human table format uses for nested values.
+ */
+final class JsonText {
+  private JsonText() {
+  }
+
+  /** One item on one line, with its system properties. */
+  static String item(Item item) {
+    return new String(ItemJson.write(item), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The item a write body describes, at the address given on the command line; a body naming
+   * another partitionKey or id fails with KeyMismatch, as it does over HTTP.
+   */
+  static Item readItem(String json, String partitionKey, String id, Limits limits) {
+    return ItemJson.read(json.getBytes(StandardCharsets.UTF_8), limits).addressedTo(partitionKey, id);
+  }
+
+  /** A table or view description, as {@code GET /v1/tables} lists them. */
+  static String table(TableInfo table) {
+    return new String(TableInfoJson.write(table), StandardCharsets.UTF_8);
+  }
+
+  /** A JSON string literal, or {@code null}. */
+  static String quote(String text) {
+    if (text == null) {
+      return "null";
+    }
+    StringBuilder json = new StringBuilder(text.length() + 2).append('"');
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '"' -> json.append("\\\"");
+        case '\\' -> json.append("\\\\");
+        case '\n' -> json.append("\\n");
+        case '\r' -> json.append("\\r");
+        case '\t' -> json.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            json.append(String.format("\\u%04x", (int) c));
+          } else {
+            json.append(c);
+          }
+        }
+      }
+    }
+    return json.append('"').toString();
+  }
+}

@@ -1,0 +1,116 @@
+package io.viewbase.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code viewbase serve}, run on a thread of this JVM and stopped by interrupting it. */
+class ServeCommandTest {
+  private static final Pattern LISTENING =
+      Pattern.compile("Viewbase listening on (http://127\\.0\\.0\\.1:(\\d+)) \\(data: (.+), storage: (\\w+)\\)");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void serveOnPortZeroPrintsTheRealPortAndServesTheCommands() throws Exception {
+    try (Served served = Served.start("serve", "--data", dir.resolve("data").toString(), "--port", "0")) {
+      Matcher line = served.awaitListening();
+
+      assertThat(Integer.parseInt(line.group(2))).isPositive();
+      assertThat(line.group(3)).isEqualTo(dir.resolve("data").toAbsolutePath().toString());
+      assertThat(line.group(4)).isEqualTo("rocksdb");
+      List<String> remote = List.of("--server", line.group(1));
+      assertThat(Cli.run(remote, "table", "create", "People").exitCode()).isZero();
+      assertThat(Cli.run(remote, "tables").out()).contains("\"name\":\"People\"");
+    }
+  }
+
+  @Test
+  void serveWithMemoryStorageSaysSo() throws Exception {
+    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0")) {
+      Matcher line = served.awaitListening();
+
+      assertThat(line.group(3)).isEqualTo("none");
+      assertThat(line.group(4)).isEqualTo("memory");
+    }
+  }
+
+  @Test
+  void aStoppedServerReleasesItsDataDirectory() throws Exception {
+    String data = dir.resolve("data").toString();
+    try (Served served = Served.start("serve", "--data", data, "--port", "0")) {
+      served.awaitListening();
+      Cli whileServing = Cli.run("tables", "--data", data);
+      assertThat(whileServing.err()).startsWith("error: StorageUnavailable: Data directory is in use");
+    }
+
+    Cli afterStop = Cli.run("tables", "--data", data);
+
+    assertThat(afterStop.exitCode()).as(afterStop.toString()).isZero();
+  }
+
+  @Test
+  void anUnknownStorageIsAUsageError() {
+    Cli serve = Cli.run("serve", "--storage", "floppy");
+
+    assertThat(serve.exitCode()).isEqualTo(2);
+    assertThat(serve.err()).startsWith("error: Usage: ").contains("floppy");
+  }
+
+  /** A serve command on its own thread; closing interrupts it and waits for it to stop. */
+  private static final class Served implements AutoCloseable {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private final AtomicInteger exitCode = new AtomicInteger(-1);
+    private final Thread thread;
+
+    private Served(String... args) {
+      thread = new Thread(() -> exitCode.set(
+          Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args)), "serve");
+    }
+
+    static Served start(String... args) {
+      Served served = new Served(args);
+      served.thread.start();
+      return served;
+    }
+
+    Matcher awaitListening() throws InterruptedException {
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+      while (Instant.now().isBefore(deadline)) {
+        Matcher line = LISTENING.matcher(out.toString());
+        if (line.find()) {
+          return line;
+        }
+        if (!thread.isAlive()) {
+          throw new AssertionError("serve ended (exit " + exitCode.get() + "): " + out + err);
+        }
+        Thread.sleep(20);
+      }
+      throw new AssertionError("serve printed no listening line: " + out + err);
+    }
+
+    @Override
+    public void close() {
+      thread.interrupt();
+      try {
+        thread.join(Duration.ofSeconds(30).toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      assertThat(thread.isAlive()).as("serve stopped").isFalse();
+      assertThat(exitCode.get()).as("serve's exit code\n" + out + err).isZero();
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package io.viewbase.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code viewbase serve} in a child JVM with this test JVM's class path, for tests that must kill
+ * a server the hard way. Its stdout and stderr go to files next to the data directory, so a failed
+ * test can show what the server said.
+ */
+final class ServerProcess implements AutoCloseable {
+  private static final Pattern LISTENING = Pattern.compile("Viewbase listening on (http://\\S+) ");
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Process process;
+  private final Path stdout;
+  private final Path stderr;
+  private final URI uri;
+
+  private ServerProcess(Process process, Path stdout, Path stderr) throws IOException, InterruptedException {
+    this.process = process;
+    this.stdout = stdout;
+    this.stderr = stderr;
+    this.uri = awaitListening();
+  }
+
+  /** Starts a durable RocksDB server on a free port of 127.0.0.1 and waits until it listens. */
+  static ServerProcess serve(Path data, Path logs, String name) throws IOException, InterruptedException {
+    Path stdout = logs.resolve(name + ".out");
+    Path stderr = logs.resolve(name + ".err");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process process = new ProcessBuilder(List.of(java, "-Xmx256m",
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+        "-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "serve", "--data", data.toString(), "--port", "0"))
+        .redirectOutput(stdout.toFile())
+        .redirectError(stderr.toFile())
+        .start();
+    try {
+      return new ServerProcess(process, stdout, stderr);
+    } catch (IOException | InterruptedException | RuntimeException | AssertionError failure) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw failure;
+    }
+  }
+
+  URI uri() {
+    return uri;
+  }
+
+  /** SIGKILL on Linux and macOS: no shutdown hook runs, nothing is flushed or closed. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("the killed server process did not end");
+    }
+  }
+
+  /** What the server printed, for failure messages. */
+  String output() {
+    try {
+      return Files.readString(stdout, StandardCharsets.UTF_8) + Files.readString(stderr, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(output unreadable: " + e + ")";
+    }
+  }
+
+  /** Kills the server if a test left it running (a failed assertion, say). */
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      try {
+        kill();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private URI awaitListening() throws IOException, InterruptedException {
+    Instant deadline = Instant.now().plus(START_TIMEOUT);
+    while (Instant.now().isBefore(deadline)) {
+      Matcher line = LISTENING.matcher(Files.readString(stdout, StandardCharsets.UTF_8));
+      if (line.find()) {
+        return URI.create(line.group(1));
+      }
+      if (!process.isAlive()) {
+        throw new AssertionError("the server exited with " + process.exitValue() + " before listening:\n" + output());
+      }
+      Thread.sleep(25);
+    }
+    throw new AssertionError("the server printed no listening line within " + START_TIMEOUT + ":\n" + output());
+  }
+}

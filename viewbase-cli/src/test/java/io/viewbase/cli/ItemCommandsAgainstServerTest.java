@@ -9,7 +9,10 @@ import io.viewbase.api.Value;
 import io.viewbase.api.Viewbase;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -133,6 +136,29 @@ class ItemCommandsAgainstServerTest {
 
     assertThat(put.exitCode()).as(put.toString()).isZero();
     assertThat(Items.parse(put.out()).properties()).containsEntry("fromFile", Value.of(true));
+  }
+
+  @Test
+  void putWithADashReadsTheBodyFromStandardInput() {
+    InputStream stdin = System.in;
+    Cli put;
+    try {
+      System.setIn(new ByteArrayInputStream("{\"fromStdin\": 1}".getBytes(StandardCharsets.UTF_8)));
+      put = Cli.run(remote, "put", table, "p", "i", "-");
+    } finally {
+      System.setIn(stdin);
+    }
+
+    assertThat(put.exitCode()).as(put.toString()).isZero();
+    assertThat(Items.parse(put.out()).properties()).containsEntry("fromStdin", Value.of(1));
+  }
+
+  @Test
+  void putOfAMissingBodyFileFailsNamingTheFile(@TempDir Path dir) {
+    Cli put = Cli.run(remote, "put", table, "p", "i", "@" + dir.resolve("absent.json"));
+
+    assertThat(put.exitCode()).isEqualTo(1);
+    assertThat(put.err()).startsWith("error: InvalidInput: Body file not found").contains("absent.json");
   }
 
   @Test

@@ -18,8 +18,37 @@ public interface Database extends AutoCloseable {
   /** Tables and views, ordered by name. */
   List<TableInfo> listTables();
 
-  /** The table or view with this name (case-insensitive); fails with {@link ErrorCode#TableNotFound}. */
+  /**
+   * The table or view with this name (case-insensitive); fails with {@link ErrorCode#TableNotFound}.
+   * A view is read-only: its writes fail with {@link ErrorCode#ViewIsReadOnly}, and its reads with
+   * {@link ErrorCode#ViewNotReady} until it is ready.
+   */
   Table table(String name);
+
+  /**
+   * Creates a view and starts its backfill; writes to the source maintain it from this moment.
+   * Fails with {@link ErrorCode#TableAlreadyExists} if the name is taken, {@link
+   * ErrorCode#TableNotFound} for an unknown source, {@link ErrorCode#InvalidView} for a bad template,
+   * filter or projection.
+   */
+  default ViewStatus createView(ViewDefinition definition) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+  }
+
+  /** The view's definition, state and backfill progress; {@link ErrorCode#TableNotFound} if there is none. */
+  default ViewStatus viewStatus(String name) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+  }
+
+  /** Drops a view and its data. */
+  default void dropView(String name) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+  }
+
+  /** Compares every view entry with a recomputation from the source; repairs the drift if asked. */
+  default VerifyReport verifyView(String name, boolean repair) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+  }
 
   /** The limits this database enforces. */
   Limits limits();

@@ -35,6 +35,8 @@ public enum ErrorCode {
   InvalidQuery(400, "InvalidInput"),
   /** A $filter expression does not parse or does not type-check. */
   InvalidFilter(400, "InvalidInput"),
+  /** A view definition is invalid: a template, where filter or projection does not parse or names nothing. */
+  InvalidView(400, "InvalidInput"),
   /** A header value is malformed (for example an If-Match that is not an ETag). */
   InvalidHeader(400, "InvalidHeaderValue"),
   /** The named table (or view) does not exist. */

@@ -20,25 +20,38 @@ public final class Item {
   private final Map<String, Value> properties;
   private final String etag;
   private final Instant timestamp;
+  private final String sourcePartitionKey;
+  private final String sourceId;
 
-  private Item(String partitionKey, String id, Map<String, Value> properties, String etag, Instant timestamp) {
+  private Item(String partitionKey, String id, Map<String, Value> properties, String etag, Instant timestamp,
+      String sourcePartitionKey, String sourceId) {
     this.partitionKey = Objects.requireNonNull(partitionKey, "partitionKey");
     this.id = Objects.requireNonNull(id, "id");
     this.properties = properties;
     this.etag = etag;
     this.timestamp = timestamp;
+    this.sourcePartitionKey = sourcePartitionKey;
+    this.sourceId = sourceId;
   }
 
   /** An item with the given identity and properties and no system properties (not yet stored). */
   public static Item of(String partitionKey, String id, Map<String, Value> properties) {
-    return new Item(partitionKey, id, Collections.unmodifiableMap(new LinkedHashMap<>(properties)), null, null);
+    return new Item(partitionKey, id, Collections.unmodifiableMap(new LinkedHashMap<>(properties)), null, null, null,
+        null);
   }
 
   /** A stored item: for engines and codecs, which have already copied the property map. */
   @Stability(Stability.Level.INTERNAL)
   public static Item stored(String partitionKey, String id, Map<String, Value> unmodifiableProperties,
       String etag, Instant timestamp) {
-    return new Item(partitionKey, id, unmodifiableProperties, etag, timestamp);
+    return new Item(partitionKey, id, unmodifiableProperties, etag, timestamp, null, null);
+  }
+
+  /** A stored view item, which records the identity of the source item it was copied from. */
+  @Stability(Stability.Level.INTERNAL)
+  public static Item storedView(String partitionKey, String id, Map<String, Value> unmodifiableProperties,
+      String etag, Instant timestamp, String sourcePartitionKey, String sourceId) {
+    return new Item(partitionKey, id, unmodifiableProperties, etag, timestamp, sourcePartitionKey, sourceId);
   }
 
   public static Builder builder(String partitionKey, String id) {
@@ -72,9 +85,20 @@ public final class Item {
     return timestamp;
   }
 
+  /** For an item read from a view: the partition key of the source item it copies; otherwise null. */
+  public String sourcePartitionKey() {
+    return sourcePartitionKey;
+  }
+
+  /** For an item read from a view: the id of the source item it copies; otherwise null. */
+  public String sourceId() {
+    return sourceId;
+  }
+
   /** The same identity and system properties with other user properties. */
   public Item withProperties(Map<String, Value> newProperties) {
-    return new Item(partitionKey, id, Collections.unmodifiableMap(new LinkedHashMap<>(newProperties)), etag, timestamp);
+    return new Item(partitionKey, id, Collections.unmodifiableMap(new LinkedHashMap<>(newProperties)), etag, timestamp,
+        sourcePartitionKey, sourceId);
   }
 
   /** A builder preloaded with this item's identity and properties. */
@@ -91,7 +115,9 @@ public final class Item {
         && id.equals(other.id)
         && properties.equals(other.properties)
         && Objects.equals(etag, other.etag)
-        && Objects.equals(timestamp, other.timestamp);
+        && Objects.equals(timestamp, other.timestamp)
+        && Objects.equals(sourcePartitionKey, other.sourcePartitionKey)
+        && Objects.equals(sourceId, other.sourceId);
   }
 
   @Override
@@ -101,7 +127,8 @@ public final class Item {
 
   @Override
   public String toString() {
-    return "Item[" + partitionKey + "/" + id + " " + properties + (etag == null ? "" : " etag=" + etag) + "]";
+    return "Item[" + partitionKey + "/" + id + " " + properties + (etag == null ? "" : " etag=" + etag)
+        + (sourceId == null ? "" : " source=" + sourcePartitionKey + "/" + sourceId) + "]";
   }
 
   /** Collects properties for a new item. */

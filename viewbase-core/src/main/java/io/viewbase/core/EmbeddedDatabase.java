@@ -8,7 +8,13 @@ import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
+import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewDefinition;
+import io.viewbase.api.ViewStatus;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded engine: a {@link Database} over a storage {@link Store}, with the catalog, the
@@ -21,6 +27,12 @@ public final class EmbeddedDatabase implements Database {
   private final VersionClock clock = new VersionClock();
   private final Catalog catalog;
   private final QueryExecutor queries;
+  private final ViewMaintainer viewMaintainer;
+  private final ExecutorService backfills = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "viewbase-backfill");
+    t.setDaemon(true);
+    return t;
+  });
   private volatile boolean closed;
 
   EmbeddedDatabase(Store store, Limits limits) {
@@ -35,6 +47,65 @@ public final class EmbeddedDatabase implements Database {
       throw storageError(e);
     }
     this.queries = new QueryExecutor(store, new ContinuationCodec(catalog.tokenSecret()), limits, rules);
+    this.viewMaintainer = new ViewMaintainer(limits);
+    for (ViewHandle view : catalog.buildingViews()) {
+      startBackfill(view);
+    }
+  }
+
+  @Override
+  public ViewStatus createView(ViewDefinition definition) {
+    checkOpen();
+    if (definition == null || definition.name() == null) {
+      throw new ViewbaseException(ErrorCode.InvalidView, "A view needs a name");
+    }
+    try {
+      ViewHandle view = catalog.createView(definition);
+      startBackfill(view);
+      return view.status();
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
+  }
+
+  @Override
+  public ViewStatus viewStatus(String name) {
+    checkOpen();
+    return requireView(name).status();
+  }
+
+  @Override
+  public void dropView(String name) {
+    checkOpen();
+    try {
+      catalog.dropView(name);
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
+  }
+
+  @Override
+  public VerifyReport verifyView(String name, boolean repair) {
+    checkOpen();
+    ViewHandle view = requireView(name);
+    view.checkReadable();
+    try {
+      return new ViewVerifier(store, view, repair).run();
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
+  }
+
+  private ViewHandle requireView(String name) {
+    TableEntry entry = catalog.require(name);
+    if (!entry.isView()) {
+      throw ViewbaseException.of(ErrorCode.InvalidView, "This is a table, not a view", "view", name);
+    }
+    return entry.view();
+  }
+
+  private void startBackfill(ViewHandle view) {
+    backfills.execute(new ViewBackfill(store, catalog, view, rules, () -> closed));
   }
 
   @Override
@@ -78,6 +149,12 @@ public final class EmbeddedDatabase implements Database {
   public void close() {
     if (!closed) {
       closed = true;
+      backfills.shutdownNow();
+      try {
+        backfills.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       store.close();
     }
   }
@@ -92,6 +169,14 @@ public final class EmbeddedDatabase implements Database {
 
   VersionClock clock() {
     return clock;
+  }
+
+  Catalog catalogForTests() {
+    return catalog;
+  }
+
+  ViewMaintainer viewMaintainer() {
+    return viewMaintainer;
   }
 
   QueryExecutor queries() {

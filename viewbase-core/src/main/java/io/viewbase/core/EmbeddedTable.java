@@ -12,8 +12,8 @@ import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Mutation;
 import io.viewbase.storage.spi.StorageException;
-import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.Versioned;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,16 +22,18 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A table of the embedded engine: validates, encodes and commits writes with the storage
- * conditions that make them safe under concurrency (see {@link Table} for the behaviour table).
+ * A table (or a view, read-only) of the embedded engine: validates, encodes and commits writes
+ * with the storage conditions that make them safe under concurrency (see {@link Table} for the
+ * behaviour table), and keeps the table's views in step inside the same atomic batch.
  *
- * <p>No write holds a lock across its read and its commit. Insert, replace, upsert and delete need
- * no read at all: their rule is a storage condition (absent, exists, at version). Merge reads the
- * current version, merges, and commits on the condition that the version is unchanged, retrying
- * when another writer got there first, so no update is ever lost, on one process or many.
+ * <p>No write holds a lock across its read and its commit. On a table without views, insert,
+ * replace, upsert and delete need no read at all: their rule is a storage condition (absent,
+ * exists, at version). Otherwise the write reads the current item, decides, and commits on the
+ * condition that nothing it read has changed, retrying when another writer got there first, so
+ * no update is ever lost, on one process or many.
  */
 final class EmbeddedTable implements Table {
-  private static final int MAX_MERGE_ATTEMPTS = 1000;
+  private static final int MAX_ATTEMPTS = 1000;
 
   private final EmbeddedDatabase db;
   private final TableEntry entry;
@@ -48,8 +50,7 @@ final class EmbeddedTable implements Table {
 
   @Override
   public Optional<Item> get(String partitionKey, String id) {
-    db.checkOpen();
-    entry.checkLive();
+    checkReadable();
     db.rules().checkKey("partitionKey", partitionKey);
     db.rules().checkKey("id", id);
     Optional<Versioned> stored = read(partitionKey, id);
@@ -58,56 +59,40 @@ final class EmbeddedTable implements Table {
 
   @Override
   public Item insert(Item item) {
-    byte[] value = validate(item);
-    return write(item, value, Condition.ABSENT, null);
+    return write(WriteKind.INSERT, item, null);
   }
 
   @Override
   public Item replace(Item item, String ifMatch) {
-    byte[] value = validate(item);
-    return write(item, value, conditionFor(ifMatch), ifMatch);
+    return write(WriteKind.REPLACE, item, ifMatch);
   }
 
   @Override
   public Item upsert(Item item) {
-    byte[] value = validate(item);
-    return write(item, value, Condition.NONE, null);
+    return write(WriteKind.UPSERT, item, null);
   }
 
   @Override
   public Item merge(Item item, String ifMatch) {
-    return mergeInto(item, ifMatch, false);
+    return write(WriteKind.MERGE, item, ifMatch);
   }
 
   @Override
   public Item upsertMerge(Item item) {
-    return mergeInto(item, null, true);
+    return write(WriteKind.UPSERT_MERGE, item, null);
   }
 
   @Override
   public void delete(String partitionKey, String id, String ifMatch) {
-    db.checkOpen();
+    checkWritable();
     db.rules().checkKey("partitionKey", partitionKey);
     db.rules().checkKey("id", id);
-    Condition condition = conditionFor(ifMatch);
-    byte[] partition = KeyLayout.partition(entry.id(), partitionKey);
-    byte[] key = KeyLayout.sortKey(id);
-    entry.beginWrite();
-    try {
-      db.store().commit(List.of(new Mutation.Delete(partition, key, condition)));
-    } catch (ConditionFailedException e) {
-      throw conditionError(e, partitionKey, id);
-    } catch (StorageException e) {
-      throw EmbeddedDatabase.storageError(e);
-    } finally {
-      entry.endWrite();
-    }
+    write(WriteKind.DELETE, Item.of(partitionKey, id, Map.of()), null, ifMatch);
   }
 
   @Override
   public Page query(Query query) {
-    db.checkOpen();
-    entry.checkLive();
+    checkReadable();
     try {
       return db.queries().run(entry, query);
     } catch (StorageException e) {
@@ -120,68 +105,136 @@ final class EmbeddedTable implements Table {
     return new PagedCursor(this, query);
   }
 
-  private Item mergeInto(Item patch, String ifMatch, boolean upsert) {
-    validate(patch);
-    OptionalLong expected = expectedVersion(ifMatch);
-    for (int attempt = 0; attempt < MAX_MERGE_ATTEMPTS; attempt++) {
-      Optional<Versioned> current = read(patch.partitionKey(), patch.id());
-      if (current.isEmpty()) {
-        if (!upsert) {
-          throw notFound(patch.partitionKey(), patch.id());
-        }
-        try {
-          return writeOrThrow(patch, ItemCodec.encode(patch.properties()), Condition.ABSENT);
-        } catch (ConditionFailedException e) {
-          continue; // inserted meanwhile: merge into it
-        }
-      }
-      Versioned stored = current.get();
-      if (expected.isPresent() && expected.getAsLong() != stored.version()) {
-        throw preconditionFailed(patch.partitionKey(), patch.id());
-      }
-      Map<String, Value> merged = new LinkedHashMap<>(ItemCodec.decode(stored.value()));
-      merged.putAll(patch.properties());
-      db.rules().checkProperties(merged);
-      Item mergedItem = Item.stored(patch.partitionKey(), patch.id(), Collections.unmodifiableMap(merged), null, null);
-      byte[] value = ItemCodec.encode(merged);
-      db.rules().checkEncodedSize(value, patch.partitionKey(), patch.id());
-      try {
-        return writeOrThrow(mergedItem, value, Condition.version(stored.version()));
-      } catch (ConditionFailedException e) {
-        // Another writer changed the item between our read and commit: read again and re-decide.
-      }
-    }
-    throw ViewbaseException.of(ErrorCode.StorageUnavailable,
-        "The item is changing too fast to merge into; retry", "table", entry.name(),
-        "partitionKey", patch.partitionKey(), "id", patch.id());
+  private Item write(WriteKind kind, Item item, String ifMatch) {
+    checkWritable();
+    byte[] value = validate(item);
+    return write(kind, item, value, ifMatch);
   }
 
-  private Item write(Item item, byte[] value, Condition condition, String ifMatch) {
-    try {
-      return writeOrThrow(item, value, condition);
-    } catch (ConditionFailedException e) {
-      if (condition.kind() == Condition.Kind.ABSENT) {
-        throw ViewbaseException.of(ErrorCode.ItemAlreadyExists, "An item with this partition key and id exists",
-            "table", entry.name(), "partitionKey", item.partitionKey(), "id", item.id());
-      }
-      throw conditionError(e, item.partitionKey(), item.id());
-    }
-  }
-
-  private Item writeOrThrow(Item item, byte[] value, Condition condition) throws ConditionFailedException {
-    long version = db.clock().next();
-    byte[] partition = KeyLayout.partition(entry.id(), item.partitionKey());
-    byte[] key = KeyLayout.sortKey(item.id());
+  private Item write(WriteKind kind, Item item, byte[] value, String ifMatch) {
     entry.beginWrite();
     try {
-      db.store().commit(List.of(new Mutation.Put(partition, key, version, value, condition)));
+      List<ViewHandle> views = entry.views();
+      if (views.isEmpty() && kind != WriteKind.MERGE && kind != WriteKind.UPSERT_MERGE) {
+        return writeBlind(kind, item, value, ifMatch);
+      }
+      return writeDecided(kind, item, value, ifMatch, views);
     } catch (StorageException e) {
       throw EmbeddedDatabase.storageError(e);
     } finally {
       entry.endWrite();
     }
-    return Item.stored(item.partitionKey(), item.id(), item.properties(), Etags.of(version),
-        new Value.DateTime(version).toInstant());
+  }
+
+  /** One commit whose condition is the whole rule: no read, no retry. */
+  private Item writeBlind(WriteKind kind, Item item, byte[] value, String ifMatch) {
+    Condition condition = switch (kind) {
+      case INSERT -> Condition.ABSENT;
+      case UPSERT -> Condition.NONE;
+      default -> conditionFor(ifMatch);
+    };
+    long version = db.clock().next();
+    byte[] partition = KeyLayout.partition(entry.id(), item.partitionKey());
+    byte[] key = KeyLayout.sortKey(item.id());
+    Mutation mutation = kind == WriteKind.DELETE ? new Mutation.Delete(partition, key, condition)
+        : new Mutation.Put(partition, key, version, value, condition);
+    try {
+      db.store().commit(List.of(mutation));
+    } catch (ConditionFailedException e) {
+      if (kind == WriteKind.INSERT) {
+        throw alreadyExists(item);
+      }
+      throw e.actualVersion() == null ? notFound(item.partitionKey(), item.id())
+          : preconditionFailed(item.partitionKey(), item.id());
+    }
+    return stored(item.partitionKey(), item.id(), item.properties(), version);
+  }
+
+  /** Read, decide, commit on the condition that nothing read has changed; retry if it has. */
+  private Item writeDecided(WriteKind kind, Item item, byte[] value, String ifMatch, List<ViewHandle> views) {
+    OptionalLong expected = expectedVersion(ifMatch);
+    String pk = item.partitionKey();
+    String id = item.id();
+    byte[] partition = KeyLayout.partition(entry.id(), pk);
+    byte[] key = KeyLayout.sortKey(id);
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Optional<Versioned> current = db.store().get(partition, key);
+      Map<String, Value> old = current.map(v -> ItemCodec.decode(v.value())).orElse(null);
+      Map<String, Value> next = decide(kind, item, current, old, expected);
+      long version = db.clock().next();
+      Condition unchanged = current.map(v -> Condition.version(v.version())).orElse(Condition.ABSENT);
+      List<Mutation> batch = new ArrayList<>(1 + 2 * views.size());
+      if (next == null) {
+        batch.add(new Mutation.Delete(partition, key, unchanged));
+      } else {
+        byte[] encoded = next == item.properties() ? value : encodeMerged(next, item);
+        batch.add(new Mutation.Put(partition, key, version, encoded, unchanged));
+      }
+      for (ViewHandle view : views) {
+        if (view.isMaintained()) {
+          db.viewMaintainer().changes(db.store(), view, pk, id, old, next, version, batch);
+        }
+      }
+      try {
+        db.store().commit(batch);
+        return next == null ? null : stored(pk, id, next, version);
+      } catch (ConditionFailedException e) {
+        // Something read above changed before the commit: read again and decide again.
+      }
+    }
+    throw ViewbaseException.of(ErrorCode.StorageUnavailable,
+        "The item is changing too fast to write; retry", "table", entry.name(), "partitionKey", pk, "id", id);
+  }
+
+  /** The item's properties after the write (null: deleted), or the error the behaviour table names. */
+  private Map<String, Value> decide(WriteKind kind, Item item, Optional<Versioned> current, Map<String, Value> old,
+      OptionalLong expected) {
+    boolean present = current.isPresent();
+    boolean stale = present && expected.isPresent() && expected.getAsLong() != current.get().version();
+    switch (kind) {
+      case INSERT -> {
+        if (present) {
+          throw alreadyExists(item);
+        }
+        return item.properties();
+      }
+      case UPSERT -> {
+        return item.properties();
+      }
+      case UPSERT_MERGE -> {
+        return present ? merged(old, item) : item.properties();
+      }
+      default -> {
+        if (!present) {
+          throw notFound(item.partitionKey(), item.id());
+        }
+        if (stale) {
+          throw preconditionFailed(item.partitionKey(), item.id());
+        }
+        return switch (kind) {
+          case REPLACE -> item.properties();
+          case MERGE -> merged(old, item);
+          default -> null;
+        };
+      }
+    }
+  }
+
+  private Map<String, Value> merged(Map<String, Value> old, Item patch) {
+    Map<String, Value> merged = new LinkedHashMap<>(old);
+    merged.putAll(patch.properties());
+    db.rules().checkProperties(merged);
+    return Collections.unmodifiableMap(merged);
+  }
+
+  private byte[] encodeMerged(Map<String, Value> merged, Item item) {
+    byte[] value = ItemCodec.encode(merged);
+    db.rules().checkEncodedSize(value, item.partitionKey(), item.id());
+    return value;
+  }
+
+  private static Item stored(String pk, String id, Map<String, Value> properties, long version) {
+    return Item.stored(pk, id, properties, Etags.of(version), new Value.DateTime(version).toInstant());
   }
 
   private Optional<Versioned> read(String partitionKey, String id) {
@@ -192,10 +245,27 @@ final class EmbeddedTable implements Table {
     }
   }
 
-  /** Checks the item against the rules and returns its encoded properties. */
-  private byte[] validate(Item item) {
+  private void checkReadable() {
     db.checkOpen();
     entry.checkLive();
+    ViewHandle view = entry.view();
+    if (view != null) {
+      view.checkReadable();
+    }
+  }
+
+  private void checkWritable() {
+    db.checkOpen();
+    entry.checkLive();
+    if (entry.isView()) {
+      throw ViewbaseException.of(ErrorCode.ViewIsReadOnly,
+          "Views are read-only; write to the source table", "view", entry.name(),
+          "source", entry.view().source().name());
+    }
+  }
+
+  /** Checks the item against the rules and returns its encoded properties. */
+  private byte[] validate(Item item) {
     db.rules().checkKey("partitionKey", item.partitionKey());
     db.rules().checkKey("id", item.id());
     db.rules().checkProperties(item.properties());
@@ -218,8 +288,9 @@ final class EmbeddedTable implements Table {
     return OptionalLong.of(Etags.parse(ifMatch).orElse(-1L));
   }
 
-  private ViewbaseException conditionError(ConditionFailedException e, String partitionKey, String id) {
-    return e.actualVersion() == null ? notFound(partitionKey, id) : preconditionFailed(partitionKey, id);
+  private ViewbaseException alreadyExists(Item item) {
+    return ViewbaseException.of(ErrorCode.ItemAlreadyExists, "An item with this partition key and id exists",
+        "table", entry.name(), "partitionKey", item.partitionKey(), "id", item.id());
   }
 
   private ViewbaseException notFound(String partitionKey, String id) {

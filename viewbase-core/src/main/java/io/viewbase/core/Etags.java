@@ -2,7 +2,6 @@ package io.viewbase.core;
 
 import io.viewbase.api.Value;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
@@ -30,29 +29,9 @@ final class Etags {
   private Etags() {
   }
 
-  /** Formats by hand: this runs for every item read, and DateTimeFormatter costs a microsecond. */
   static String of(long version) {
-    long seconds = Math.floorDiv(version, Value.DateTime.TICKS_PER_SECOND);
-    int fraction = (int) Math.floorMod(version, Value.DateTime.TICKS_PER_SECOND);
-    LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
-    StringBuilder sb = new StringBuilder(PREFIX.length() + 36);
-    sb.append(PREFIX);
-    pad(sb, t.getYear(), 4).append('-');
-    pad(sb, t.getMonthValue(), 2).append('-');
-    pad(sb, t.getDayOfMonth(), 2).append('T');
-    pad(sb, t.getHour(), 2).append("%3A");
-    pad(sb, t.getMinute(), 2).append("%3A");
-    pad(sb, t.getSecond(), 2).append('.');
-    pad(sb, fraction, 7).append('Z');
-    return sb.append(SUFFIX).toString();
-  }
-
-  private static StringBuilder pad(StringBuilder sb, int value, int width) {
-    String digits = Integer.toString(value);
-    for (int i = digits.length(); i < width; i++) {
-      sb.append('0');
-    }
-    return sb.append(digits);
+    return IsoTime.append(new StringBuilder(PREFIX.length() + 36).append(PREFIX), version, "%3A")
+        .append(SUFFIX).toString();
   }
 
   /** The version an ETag names, or empty if the text is not one of our ETags (it then matches nothing). */

@@ -26,6 +26,12 @@ import java.util.UUID;
  */
 final class ItemCodec {
   static final byte FORMAT = 1;
+  /** A view entry: the source item's identity, then the projected properties. */
+  static final byte VIEW_FORMAT = 2;
+
+  /** A decoded view entry. */
+  record ViewValue(String sourcePartitionKey, String sourceId, Map<String, Value> properties) {
+  }
 
   private static final byte NULL = 0;
   private static final byte STRING = 1;
@@ -53,10 +59,36 @@ final class ItemCodec {
   static Map<String, Value> decode(byte[] bytes) {
     ByteReader in = new ByteReader(bytes);
     byte format = in.readByte();
-    if (format != FORMAT) {
+    if (format == VIEW_FORMAT) {
+      in.readString();
+      in.readString();
+    } else if (format != FORMAT) {
       throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown format " + format);
     }
     return readProperties(in);
+  }
+
+  static byte[] encodeView(String sourcePartitionKey, String sourceId, Map<String, Value> properties) {
+    ByteWriter out = new ByteWriter(64 + properties.size() * 24);
+    out.writeByte(VIEW_FORMAT);
+    out.writeString(sourcePartitionKey);
+    out.writeString(sourceId);
+    writeProperties(out, properties);
+    return out.toByteArray();
+  }
+
+  static boolean isView(byte[] bytes) {
+    return bytes.length > 0 && bytes[0] == VIEW_FORMAT;
+  }
+
+  static ViewValue decodeView(byte[] bytes) {
+    ByteReader in = new ByteReader(bytes);
+    if (in.readByte() != VIEW_FORMAT) {
+      throw new ViewbaseException(ErrorCode.InternalError, "Stored entry is not a view entry");
+    }
+    String sourcePartitionKey = in.readString();
+    String sourceId = in.readString();
+    return new ViewValue(sourcePartitionKey, sourceId, readProperties(in));
   }
 
   private static void writeProperties(ByteWriter out, Map<String, Value> properties) {

@@ -14,7 +14,6 @@ import io.viewbase.storage.spi.Store;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,8 +129,7 @@ final class QueryExecutor {
         kept.put(name, v);
       }
     }
-    return Item.stored(item.partitionKey(), item.id(), Collections.unmodifiableMap(kept), item.etag(),
-        item.timestamp());
+    return item.withProperties(kept);
   }
 
   /** The id range a partition query reads: [from, to) intersected with the prefix's range. */

@@ -9,6 +9,11 @@ final class StoredItems {
   }
 
   static Item toItem(String partitionKey, String id, long version, byte[] value) {
+    if (ItemCodec.isView(value)) {
+      ItemCodec.ViewValue v = ItemCodec.decodeView(value);
+      return Item.storedView(partitionKey, id, v.properties(), Etags.of(version),
+          new Value.DateTime(version).toInstant(), v.sourcePartitionKey(), v.sourceId());
+    }
     return Item.stored(partitionKey, id, ItemCodec.decode(value), Etags.of(version),
         new Value.DateTime(version).toInstant());
   }

@@ -4,6 +4,8 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -18,6 +20,10 @@ final class TableEntry {
   private final byte[] prefix;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private volatile boolean dropped;
+  /** For a view: what makes it one; null for a table. */
+  private volatile ViewHandle view;
+  /** For a table: the views whose source it is. Changed only under the write lock. */
+  private volatile List<ViewHandle> views = List.of();
 
   TableEntry(String name, int id, Instant created) {
     this.name = name;
@@ -43,7 +49,50 @@ final class TableEntry {
   }
 
   TableInfo info() {
-    return new TableInfo(name, TableInfo.TABLE, null, "ready", created);
+    ViewHandle v = view;
+    return v == null ? new TableInfo(name, TableInfo.TABLE, null, "ready", created)
+        : new TableInfo(name, TableInfo.VIEW, v.source().name(), v.state(), created);
+  }
+
+  ViewHandle view() {
+    return view;
+  }
+
+  void view(ViewHandle handle) {
+    view = handle;
+  }
+
+  boolean isView() {
+    return view != null;
+  }
+
+  /** The views of this table; read it inside {@link #beginWrite()} to see a stable set. */
+  List<ViewHandle> views() {
+    return views;
+  }
+
+  /** Adds a view once every write in flight has finished, so each later write maintains it. */
+  void addView(ViewHandle handle) {
+    lock.writeLock().lock();
+    try {
+      List<ViewHandle> next = new ArrayList<>(views);
+      next.add(handle);
+      views = List.copyOf(next);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Removes a view once every write in flight has finished, so no later write touches its data. */
+  void removeView(ViewHandle handle) {
+    lock.writeLock().lock();
+    try {
+      List<ViewHandle> next = new ArrayList<>(views);
+      next.remove(handle);
+      views = List.copyOf(next);
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   /** Fails with TableNotFound if the table was dropped after this handle was obtained. */

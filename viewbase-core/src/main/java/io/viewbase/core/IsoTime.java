@@ -1,0 +1,37 @@
+package io.viewbase.core;
+
+import io.viewbase.api.Value;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/** UTC times as ISO-8601 text with Azure's 7 fractional digits, formatted by hand (hot paths). */
+final class IsoTime {
+  private IsoTime() {
+  }
+
+  static String format(long ticks) {
+    return append(new StringBuilder(28), ticks, ":").toString();
+  }
+
+  /** Appends {@code 2026-11-30T12:09:16.1234567Z}, with {@code colon} between the time fields. */
+  static StringBuilder append(StringBuilder sb, long ticks, String colon) {
+    long seconds = Math.floorDiv(ticks, Value.DateTime.TICKS_PER_SECOND);
+    int fraction = (int) Math.floorMod(ticks, Value.DateTime.TICKS_PER_SECOND);
+    LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+    pad(sb, t.getYear(), 4).append('-');
+    pad(sb, t.getMonthValue(), 2).append('-');
+    pad(sb, t.getDayOfMonth(), 2).append('T');
+    pad(sb, t.getHour(), 2).append(colon);
+    pad(sb, t.getMinute(), 2).append(colon);
+    pad(sb, t.getSecond(), 2).append('.');
+    return pad(sb, fraction, 7).append('Z');
+  }
+
+  private static StringBuilder pad(StringBuilder sb, int value, int width) {
+    String digits = Integer.toString(value);
+    for (int i = digits.length(); i < width; i++) {
+      sb.append('0');
+    }
+    return sb.append(digits);
+  }
+}

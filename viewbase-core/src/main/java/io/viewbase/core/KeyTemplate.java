@@ -1,0 +1,196 @@
+package io.viewbase.core;
+
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A view key template such as {@code "{lastName}#{firstName}"}, {@code "organization#{orgId}"},
+ * {@code "{age:08}"} or {@code "{email|lower}"}, compiled once and rendered for every write.
+ *
+ * <pre>
+ * syntax                 | renders
+ * -----------------------+-------------------------------------------------------------------
+ * text                   | itself; {{ and }} are literal braces
+ * {name}                 | the property's value as text (see below)
+ * {partitionKey}, {id}   | the source item's identity
+ * {name:08}              | zero-padded on the left to 8 characters (integers: "-0000042")
+ * {name|lower}, |upper   | case-folded (Locale.ROOT); case is kept unless asked
+ *
+ * value type      | text
+ * ----------------+--------------------------------------------------------------
+ * string          | as is
+ * int32, int64    | decimal
+ * double          | Java's shortest round-trip decimal (1.5, 1.0E10)
+ * boolean         | true / false
+ * datetime        | 2026-11-30T12:00:00.0000000Z (sorts in time order)
+ * guid            | lower-case canonical form
+ * missing, null, binary, object, array | nothing: the item is not in the view
+ * </pre>
+ */
+final class KeyTemplate {
+  private sealed interface Part permits Literal, Placeholder {
+  }
+
+  private record Literal(String text) implements Part {
+  }
+
+  private record Placeholder(String property, int width, String transform) implements Part {
+  }
+
+  private final String source;
+  private final List<Part> parts;
+
+  private KeyTemplate(String source, List<Part> parts) {
+    this.source = source;
+    this.parts = parts;
+  }
+
+  static KeyTemplate parse(String template, String field) {
+    if (template == null || template.isEmpty()) {
+      throw invalid(field, template, "must not be empty", 0);
+    }
+    List<Part> parts = new ArrayList<>();
+    StringBuilder literal = new StringBuilder();
+    int i = 0;
+    while (i < template.length()) {
+      char c = template.charAt(i);
+      if (c == '{' && i + 1 < template.length() && template.charAt(i + 1) == '{') {
+        literal.append('{');
+        i += 2;
+      } else if (c == '}' && i + 1 < template.length() && template.charAt(i + 1) == '}') {
+        literal.append('}');
+        i += 2;
+      } else if (c == '}') {
+        throw invalid(field, template, "has a '}' without its '{' (write }} for a literal brace)", i);
+      } else if (c == '{') {
+        int end = template.indexOf('}', i);
+        if (end < 0) {
+          throw invalid(field, template, "has a '{' without its '}'", i);
+        }
+        if (literal.length() > 0) {
+          parts.add(new Literal(literal.toString()));
+          literal.setLength(0);
+        }
+        parts.add(placeholder(template.substring(i + 1, end), field, template, i));
+        i = end + 1;
+      } else {
+        literal.append(c);
+        i++;
+      }
+    }
+    if (literal.length() > 0) {
+      parts.add(new Literal(literal.toString()));
+    }
+    return new KeyTemplate(template, List.copyOf(parts));
+  }
+
+  private static Placeholder placeholder(String body, String field, String template, int position) {
+    String transform = null;
+    int bar = body.indexOf('|');
+    if (bar >= 0) {
+      transform = body.substring(bar + 1);
+      body = body.substring(0, bar);
+      if (!transform.equals("lower") && !transform.equals("upper")) {
+        throw invalid(field, template, "has an unknown transform '" + transform + "' (lower or upper)", position);
+      }
+    }
+    int width = 0;
+    int colon = body.indexOf(':');
+    if (colon >= 0) {
+      String spec = body.substring(colon + 1);
+      body = body.substring(0, colon);
+      if (!spec.matches("0?[1-9][0-9]?")) {
+        throw invalid(field, template, "has a padding '" + spec + "' that is not a width such as 08", position);
+      }
+      width = Integer.parseInt(spec);
+    }
+    if (body.isEmpty() || body.indexOf('{') >= 0) {
+      throw invalid(field, template, "has a placeholder without a property name", position);
+    }
+    return new Placeholder(body, width, transform);
+  }
+
+  private static ViewbaseException invalid(String field, String template, String why, int position) {
+    return ViewbaseException.of(ErrorCode.InvalidView, "The " + field + " template " + why, "field", field,
+        "template", template, "position", position);
+  }
+
+  /** The user properties the template reads (not partitionKey or id). */
+  Set<String> properties() {
+    Set<String> names = new TreeSet<>();
+    for (Part p : parts) {
+      if (p instanceof Placeholder ph && !ph.property().equals("partitionKey") && !ph.property().equals("id")) {
+        names.add(ph.property());
+      }
+    }
+    return names;
+  }
+
+  /** The key for an item, or null when a placeholder has no renderable value (the item is not in the view). */
+  String render(String partitionKey, String id, Map<String, Value> properties) {
+    if (parts.size() == 1 && parts.get(0) instanceof Literal l) {
+      return l.text();
+    }
+    StringBuilder sb = new StringBuilder(32);
+    for (Part p : parts) {
+      if (p instanceof Literal l) {
+        sb.append(l.text());
+        continue;
+      }
+      Placeholder ph = (Placeholder) p;
+      String text = switch (ph.property()) {
+        case "partitionKey" -> partitionKey;
+        case "id" -> id;
+        default -> text(properties.get(ph.property()), ph.width());
+      };
+      if (text == null) {
+        return null;
+      }
+      if (ph.transform() != null) {
+        text = ph.transform().equals("lower") ? text.toLowerCase(Locale.ROOT) : text.toUpperCase(Locale.ROOT);
+      }
+      if (text.length() < ph.width()) {
+        sb.append("0".repeat(ph.width() - text.length()));
+      }
+      sb.append(text);
+    }
+    return sb.toString();
+  }
+
+  private static String text(Value value, int width) {
+    if (value == null) {
+      return null;
+    }
+    return switch (value.type()) {
+      case STRING -> ((Value.Str) value).value();
+      case INT32 -> padded(((Value.Int32) value).value(), width);
+      case INT64 -> padded(((Value.Int64) value).value(), width);
+      case DOUBLE -> Double.toString(((Value.Double) value).value());
+      case BOOLEAN -> Boolean.toString(((Value.Bool) value).value());
+      case DATETIME -> IsoTime.format(((Value.DateTime) value).ticks());
+      case GUID -> ((Value.Guid) value).value().toString();
+      case NULL, BINARY, OBJECT, ARRAY -> null;
+    };
+  }
+
+  /** Integers pad after the sign, so "-42" at width 6 is "-00042". */
+  private static String padded(long n, int width) {
+    if (n >= 0 || width == 0) {
+      return Long.toString(n);
+    }
+    String digits = Long.toString(-n);
+    return "-" + "0".repeat(Math.max(0, width - 1 - digits.length())) + digits;
+  }
+
+  @Override
+  public String toString() {
+    return source;
+  }
+}

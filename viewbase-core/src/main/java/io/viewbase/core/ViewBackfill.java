@@ -1,0 +1,190 @@
+package io.viewbase.core;
+
+import io.viewbase.api.ViewStatus;
+import io.viewbase.api.ViewbaseException;
+import io.viewbase.storage.spi.Condition;
+import io.viewbase.storage.spi.ConditionFailedException;
+import io.viewbase.storage.spi.Cursor;
+import io.viewbase.storage.spi.Mutation;
+import io.viewbase.storage.spi.Store;
+import io.viewbase.storage.spi.Versioned;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds a view from the items its source already holds, while writes go on.
+ *
+ * <p>Writes maintain the view from the moment it is registered, so the backfill only has to copy
+ * what existed before. It walks the source in chunks; each chunk commits as one batch that checks
+ * every copied source item is still at the version read (else a writer has already maintained it:
+ * re-read and retry), claims each view key only if it is free, and records the resume position in
+ * the catalog, so a restart resumes after the last committed chunk and never leaves a view that
+ * claims to be ready with entries missing. Two source items with one view key are conflicts; the
+ * view then ends {@code failed}, naming them.
+ */
+final class ViewBackfill implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(ViewBackfill.class);
+  private static final int CHUNK = 256;
+  private static final int MAX_ATTEMPTS = 100;
+
+  private record Source(byte[] partition, byte[] key, long version, byte[] value) {
+  }
+
+  private final Store store;
+  private final Catalog catalog;
+  private final ViewHandle view;
+  private final ItemRules rules;
+  private final BooleanSupplier closing;
+
+  ViewBackfill(Store store, Catalog catalog, ViewHandle view, ItemRules rules, BooleanSupplier closing) {
+    this.store = store;
+    this.catalog = catalog;
+    this.view = view;
+    this.rules = rules;
+    this.closing = closing;
+  }
+
+  @Override
+  public void run() {
+    try {
+      build();
+    } catch (RuntimeException e) {
+      if (closing.getAsBoolean() || view.isStopped()) {
+        return; // shutting down or dropped: a later open resumes from the last committed chunk
+      }
+      LOG.error("The backfill of view {} failed", view.name(), e);
+      view.addConflict(new ViewStatus.Conflict(null, null, null, null, null, "backfill error: " + e.getMessage()));
+      catalog.finishView(view, ViewStatus.FAILED);
+    }
+  }
+
+  private boolean stopped() {
+    return view.isStopped() || closing.getAsBoolean() || Thread.currentThread().isInterrupted();
+  }
+
+  private void build() {
+    byte[] sourcePrefix = KeyLayout.tablePrefix(view.source().id());
+    if (view.resumePartition() == null) {
+      view.total(count(sourcePrefix));
+    }
+    long startNanos = System.nanoTime();
+    long doneAtStart = view.done().get();
+    byte[] afterPartition = view.resumePartition();
+    byte[] afterKey = view.resumeKey();
+    while (!stopped()) {
+      List<Source> chunk = new ArrayList<>(CHUNK);
+      try (Cursor c = store.scanAll(sourcePrefix, afterPartition, afterKey)) {
+        while (chunk.size() < CHUNK && c.next()) {
+          chunk.add(new Source(c.partition(), c.key(), c.version(), c.value()));
+        }
+      }
+      if (chunk.isEmpty()) {
+        break;
+      }
+      Source last = chunk.get(chunk.size() - 1);
+      commitChunk(chunk, last);
+      afterPartition = last.partition();
+      afterKey = last.key();
+      double seconds = (System.nanoTime() - startNanos) / 1e9;
+      view.rate(seconds > 0 ? (view.done().get() - doneAtStart) / seconds : 0);
+    }
+    if (!stopped()) {
+      catalog.finishView(view, view.conflicts().isEmpty() ? ViewStatus.READY : ViewStatus.FAILED);
+    }
+  }
+
+  private long count(byte[] sourcePrefix) {
+    long n = 0;
+    try (Cursor c = store.scanAll(sourcePrefix, null, null)) {
+      while (c.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void commitChunk(List<Source> chunk, Source last) {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      List<Mutation> batch = new ArrayList<>(chunk.size() * 2 + 1);
+      List<ViewStatus.Conflict> conflicts = new ArrayList<>();
+      Map<ViewSpec.ViewKey, Source> claimed = new HashMap<>();
+      for (Source s : chunk) {
+        copy(s, batch, claimed, conflicts);
+      }
+      view.resumeAfter(last.partition(), last.key());
+      long doneBefore = view.done().get();
+      view.done().set(doneBefore + chunk.size());
+      conflicts.forEach(view::addConflict);
+      batch.add(catalog.viewRecordPut(view));
+      // Holding the view's write gate keeps a drop from purging while this chunk lands.
+      view.table().beginWrite();
+      try {
+        store.commit(batch);
+        return;
+      } catch (ConditionFailedException e) {
+        view.done().set(doneBefore);
+        chunk = reread(chunk);
+        if (chunk.isEmpty()) {
+          return;
+        }
+      } finally {
+        view.table().endWrite();
+      }
+    }
+    throw new IllegalStateException("the source changed under the backfill " + MAX_ATTEMPTS + " times in a row");
+  }
+
+  /** Adds the mutations that copy one source item, or records why it cannot be copied. */
+  private void copy(Source s, List<Mutation> batch, Map<ViewSpec.ViewKey, Source> claimed,
+      List<ViewStatus.Conflict> conflicts) {
+    String pk = KeyLayout.partitionKeyOf(s.partition());
+    String id = KeyLayout.idOf(s.key());
+    ViewSpec.ViewKey key = view.spec().keyOf(pk, id, ItemCodec.decode(s.value()));
+    if (key == null) {
+      return;
+    }
+    try {
+      rules.checkKey("view partitionKey", key.partitionKey());
+      rules.checkKey("view id", key.id());
+    } catch (ViewbaseException e) {
+      conflicts.add(new ViewStatus.Conflict(key.partitionKey(), key.id(), pk, id, null, e.getMessage()));
+      return;
+    }
+    Source earlier = claimed.putIfAbsent(key, s);
+    if (earlier != null) {
+      conflicts.add(new ViewStatus.Conflict(key.partitionKey(), key.id(), pk, id,
+          KeyLayout.partitionKeyOf(earlier.partition()), KeyLayout.idOf(earlier.key())));
+      return;
+    }
+    byte[] viewPartition = KeyLayout.partition(view.table().id(), key.partitionKey());
+    byte[] viewKey = KeyLayout.sortKey(key.id());
+    Optional<Versioned> existing = store.get(viewPartition, viewKey);
+    if (existing.isPresent()) {
+      ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
+      if (!owner.sourcePartitionKey().equals(pk) || !owner.sourceId().equals(id)) {
+        conflicts.add(new ViewStatus.Conflict(key.partitionKey(), key.id(), pk, id, owner.sourcePartitionKey(),
+            owner.sourceId()));
+      }
+      return; // already there: a writer maintained it
+    }
+    batch.add(new Mutation.Check(s.partition(), s.key(), Condition.version(s.version())));
+    byte[] value = ItemCodec.encodeView(pk, id, view.spec().project(ItemCodec.decode(s.value())));
+    batch.add(new Mutation.Put(viewPartition, viewKey, s.version(), value, Condition.ABSENT));
+  }
+
+  /** The chunk's items as they are now (deleted ones dropped). */
+  private List<Source> reread(List<Source> chunk) {
+    List<Source> fresh = new ArrayList<>(chunk.size());
+    for (Source s : chunk) {
+      store.get(s.partition(), s.key())
+          .ifPresent(v -> fresh.add(new Source(s.partition(), s.key(), v.version(), v.value())));
+    }
+    return fresh;
+  }
+}

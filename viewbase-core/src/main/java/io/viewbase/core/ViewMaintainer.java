@@ -1,0 +1,90 @@
+package io.viewbase.core;
+
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Limits;
+import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
+import io.viewbase.storage.spi.Condition;
+import io.viewbase.storage.spi.Mutation;
+import io.viewbase.storage.spi.ReadView;
+import io.viewbase.storage.spi.Versioned;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The view entries a source write changes, as mutations for the source write's own batch, so a
+ * view is updated atomically with its source.
+ *
+ * <pre>
+ * old key | new key    | mutations
+ * --------+------------+---------------------------------------------------------------
+ * none    | none       | nothing (the item is not in the view before or after)
+ * any     | K          | put K: on condition ABSENT if K is free, or at K's version if K
+ *         |            | already belongs to this source item; if K belongs to another
+ *         |            | source item: 409 ViewKeyConflict, and nothing is written
+ * K       | none, or L | delete K, at its version, if it belongs to this source item
+ * </pre>
+ *
+ * Every condition comes from a read, so if anything changed between the read and the commit
+ * the commit fails and the write path re-reads and decides again.
+ */
+final class ViewMaintainer {
+  private final ItemRules rules;
+
+  ViewMaintainer(Limits limits) {
+    this.rules = new ItemRules(limits);
+  }
+
+  void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
+      Map<String, Value> newProperties, long version, List<Mutation> out) {
+    ViewSpec spec = view.spec();
+    ViewSpec.ViewKey oldKey = spec.keyOf(partitionKey, id, oldProperties);
+    ViewSpec.ViewKey newKey = spec.keyOf(partitionKey, id, newProperties);
+    if (newKey != null) {
+      checkKey(view, newKey);
+      byte[] partition = KeyLayout.partition(view.table().id(), newKey.partitionKey());
+      byte[] key = KeyLayout.sortKey(newKey.id());
+      Optional<Versioned> existing = store.get(partition, key);
+      Condition condition = Condition.ABSENT;
+      if (existing.isPresent()) {
+        ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
+        if (!owner.sourcePartitionKey().equals(partitionKey) || !owner.sourceId().equals(id)) {
+          throw conflict(view, newKey, owner.sourcePartitionKey(), owner.sourceId());
+        }
+        condition = Condition.version(existing.get().version());
+      }
+      byte[] value = ItemCodec.encodeView(partitionKey, id, spec.project(newProperties));
+      out.add(new Mutation.Put(partition, key, version, value, condition));
+    }
+    if (oldKey != null && !oldKey.equals(newKey)) {
+      byte[] partition = KeyLayout.partition(view.table().id(), oldKey.partitionKey());
+      byte[] key = KeyLayout.sortKey(oldKey.id());
+      Optional<Versioned> existing = store.get(partition, key);
+      if (existing.isPresent()) {
+        ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
+        if (owner.sourcePartitionKey().equals(partitionKey) && owner.sourceId().equals(id)) {
+          out.add(new Mutation.Delete(partition, key, Condition.version(existing.get().version())));
+        }
+      }
+    }
+  }
+
+  /** A rendered key must be a valid key; a write that would render an invalid one is refused. */
+  private void checkKey(ViewHandle view, ViewSpec.ViewKey key) {
+    try {
+      rules.checkKey("view partitionKey", key.partitionKey());
+      rules.checkKey("view id", key.id());
+    } catch (ViewbaseException e) {
+      throw new ViewbaseException(e.code(), e.getMessage() + " (rendered by view " + view.name() + ")",
+          Map.of("view", view.name(), "viewPartitionKey", key.partitionKey(), "viewId", key.id()));
+    }
+  }
+
+  static ViewbaseException conflict(ViewHandle view, ViewSpec.ViewKey key, String otherPartitionKey, String otherId) {
+    return ViewbaseException.of(ErrorCode.ViewKeyConflict,
+        "Another item already has this key in a unique view", "view", view.name(),
+        "viewPartitionKey", key.partitionKey(), "viewId", key.id(),
+        "conflictingPartitionKey", otherPartitionKey, "conflictingId", otherId);
+  }
+}

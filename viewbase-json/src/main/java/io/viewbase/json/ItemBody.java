@@ -17,8 +17,11 @@ import java.util.Map;
  * @param properties   the user properties, in body order
  * @param etag         the body's {@code _etag}, or null
  * @param timestamp    the body's {@code _timestamp}, or null (also when it does not parse)
+ * @param sourcePartitionKey the body's {@code _sourcePartitionKey} (a view item's origin), or null
+ * @param sourceId     the body's {@code _sourceId} (a view item's origin), or null
  */
-public record ItemBody(String partitionKey, String id, Map<String, Value> properties, String etag, Instant timestamp) {
+public record ItemBody(String partitionKey, String id, Map<String, Value> properties, String etag, Instant timestamp,
+    String sourcePartitionKey, String sourceId) {
   public ItemBody {
     properties = Collections.unmodifiableMap(properties);
   }
@@ -39,10 +42,16 @@ public record ItemBody(String partitionKey, String id, Map<String, Value> proper
     return Item.of(addressPartitionKey, addressId, properties);
   }
 
-  /** The stored item this JSON describes (as a server sends it); it must carry its identity. */
+  /**
+   * The stored item this JSON describes (as a server sends it); it must carry its identity. An
+   * item that names its source is a view item and keeps that origin.
+   */
   public Item toStoredItem() {
     if (partitionKey == null || id == null) {
       throw ViewbaseException.of(ErrorCode.InvalidJson, "A stored item must carry partitionKey and id");
+    }
+    if (sourcePartitionKey != null && sourceId != null) {
+      return Item.storedView(partitionKey, id, properties, etag, timestamp, sourcePartitionKey, sourceId);
     }
     return Item.stored(partitionKey, id, properties, etag, timestamp);
   }

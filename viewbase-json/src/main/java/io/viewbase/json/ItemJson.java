@@ -9,10 +9,11 @@ import io.viewbase.api.Limits;
 import io.viewbase.api.ViewbaseException;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.Set;
 
 /**
- * Items as JSON: {@code {"partitionKey": ..., "id": ..., "_etag": ..., "_timestamp": ..., props...}}.
+ * Items as JSON: {@code {"partitionKey": ..., "id": ..., "_etag": ..., "_timestamp": ..., props...}};
+ * an item read from a view also carries {@code "_sourcePartitionKey"} and {@code "_sourceId"} after
+ * {@code _timestamp}, the identity of the source item it copies.
  *
  * <p>Reading a body, by member name:
  *
@@ -21,7 +22,7 @@ import java.util.Set;
  * --------------------------------------+------------------------------------------------------
  * partitionKey, id                      | returned apart (a string; the caller checks the address)
  * _etag, _timestamp                     | returned apart, never stored (a client may PUT what it GOT)
- * _sourcePartitionKey, _sourceId        | ignored (view items carry them)
+ * _sourcePartitionKey, _sourceId        | returned apart, never stored (view items carry them)
  * other name starting with '_'          | 400 InvalidPropertyName
  * empty, or longer than the limit       | 400 InvalidPropertyName
  * name@odata.type                       | types the property "name" (before or after it)
@@ -36,9 +37,8 @@ public final class ItemJson {
   public static final String ID = "id";
   public static final String ETAG = "_etag";
   public static final String TIMESTAMP = "_timestamp";
-
-  /** System names a client may send back unchanged; they never become user properties. */
-  private static final Set<String> IGNORED_SYSTEM = Set.of("_sourcePartitionKey", "_sourceId");
+  public static final String SOURCE_PARTITION_KEY = "_sourcePartitionKey";
+  public static final String SOURCE_ID = "_sourceId";
 
   private ItemJson() {
   }
@@ -73,6 +73,10 @@ public final class ItemJson {
     if (item.timestamp() != null) {
       g.writeStringField(TIMESTAMP, IsoTimes.format(item.timestamp()));
     }
+    if (item.sourceId() != null) {
+      g.writeStringField(SOURCE_PARTITION_KEY, item.sourcePartitionKey());
+      g.writeStringField(SOURCE_ID, item.sourceId());
+    }
     ValueWriter.writeProperties(g, item.properties());
     g.writeEndObject();
   }
@@ -86,6 +90,8 @@ public final class ItemJson {
     String id = null;
     String etag = null;
     Instant timestamp = null;
+    String sourcePartitionKey = null;
+    String sourceId = null;
     Members members = new Members();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -101,24 +107,25 @@ public final class ItemJson {
       switch (name) {
         case PARTITION_KEY -> partitionKey = once(p, name, partitionKey, key(p, name));
         case ID -> id = once(p, name, id, key(p, name));
-        case ETAG -> etag = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+        case ETAG -> etag = textOrSkip(p);
         case TIMESTAMP -> timestamp = p.currentToken() == JsonToken.VALUE_STRING
             ? IsoTimes.parseInstant(p.getText()).orElse(null) : skip(p);
-        default -> {
-          if (IGNORED_SYSTEM.contains(name)) {
-            p.skipChildren();
-          } else {
-            members.put(p, checkName(name, limits), values.read(p, name, 1));
-          }
-        }
+        case SOURCE_PARTITION_KEY -> sourcePartitionKey = textOrSkip(p);
+        case SOURCE_ID -> sourceId = textOrSkip(p);
+        default -> members.put(p, checkName(name, limits), values.read(p, name, 1));
       }
     }
-    return new ItemBody(partitionKey, id, members.resolve(null), etag, timestamp);
+    return new ItemBody(partitionKey, id, members.resolve(null), etag, timestamp, sourcePartitionKey, sourceId);
   }
 
   private static boolean isIdentityOrSystem(String name) {
     return name.equals(PARTITION_KEY) || name.equals(ID) || name.equals(ETAG) || name.equals(TIMESTAMP)
-        || IGNORED_SYSTEM.contains(name);
+        || name.equals(SOURCE_PARTITION_KEY) || name.equals(SOURCE_ID);
+  }
+
+  /** A system property's text; one of another type is informational, so it is skipped, not refused. */
+  private static String textOrSkip(JsonParser p) throws IOException {
+    return p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : skip(p);
   }
 
   private static <T> T skip(JsonParser p) throws IOException {

@@ -117,6 +117,8 @@ class ItemJsonReadTest {
     assertThat(body.etag()).isEqualTo("W/\"x\"");
     assertThat(body.timestamp()).isEqualTo(Instant.parse("2026-11-30T12:00:00.0000001Z"));
     assertThat(body.properties()).containsOnlyKeys("a");
+    assertThat(body.sourceId()).isEqualTo("s");
+    assertThat(body.sourcePartitionKey()).isNull(); // not a string: informational, skipped
   }
 
   @Test

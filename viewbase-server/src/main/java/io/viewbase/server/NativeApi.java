@@ -41,6 +41,7 @@ public final class NativeApi {
 
   private final Database db;
   private final ServerMetrics metrics;
+  private final ViewEndpoints views;
 
   public NativeApi(Database db) {
     this(db, new ServerMetrics());
@@ -49,6 +50,7 @@ public final class NativeApi {
   NativeApi(Database db, ServerMetrics metrics) {
     this.db = db;
     this.metrics = metrics;
+    this.views = new ViewEndpoints(db);
   }
 
   public ApiResponse handle(ApiRequest request) {
@@ -57,12 +59,13 @@ public final class NativeApi {
 
   /**
    * Whether a request is cheap enough to serve on the event loop: point reads and catalog reads
-   * never wait on a disk sync, and sparing them a thread hop keeps them fast.
+   * (a view's status among them) never wait on a disk sync, and sparing them a thread hop keeps
+   * them fast. Creating, dropping and verifying a view write or scan: the worker pool runs them.
    */
   static boolean runsInline(String method, RouteMatch match) {
     return switch (match.route()) {
-      case ITEM, TABLE -> method.equals("GET");
-      case TABLE_QUERY, PARTITION_QUERY -> false;
+      case ITEM, TABLE, VIEW -> method.equals("GET");
+      case TABLE_QUERY, PARTITION_QUERY, VIEW_VERIFY, BATCH -> false;
       default -> true;
     };
   }
@@ -102,7 +105,8 @@ public final class NativeApi {
       case PARTITION_QUERY -> query(r, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
       case BATCH -> notYet("Batches (transactions)", "batch");
-      case VIEW, VIEW_VERIFY -> notYet("Views", "views");
+      case VIEW -> views.view(r, match.param(0));
+      case VIEW_VERIFY -> views.verify(r, match.param(0));
       case UNKNOWN -> throw new IllegalStateException("handled above");
     };
   }
@@ -190,7 +194,7 @@ public final class NativeApi {
     return ItemJson.read(r.body(), db.limits()).addressedTo(partitionKey, id);
   }
 
-  private static void requireJson(ApiRequest r) {
+  static void requireJson(ApiRequest r) {
     String type = r.contentType();
     if (type == null) {
       return; // curl and friends often send none; the body must still parse as JSON

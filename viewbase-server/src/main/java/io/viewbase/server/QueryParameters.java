@@ -36,6 +36,11 @@ final class QueryParameters {
 
   /** Decoded name/value pairs; a name given twice, or an unknown one, is an InvalidQuery. */
   static Map<String, String> parse(String rawQuery) {
+    return parse(rawQuery, KNOWN);
+  }
+
+  /** Decoded name/value pairs of an endpoint that knows these names; others are an InvalidQuery. */
+  static Map<String, String> parse(String rawQuery, Set<String> known) {
     Map<String, String> params = new LinkedHashMap<>();
     if (rawQuery.isEmpty()) {
       return params;
@@ -47,9 +52,9 @@ final class QueryParameters {
       int eq = pair.indexOf('=');
       String name = PercentDecoding.queryComponent(eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : PercentDecoding.queryComponent(pair.substring(eq + 1));
-      if (!KNOWN.contains(name)) {
+      if (!known.contains(name)) {
         throw ViewbaseException.of(ErrorCode.InvalidQuery,
-            "Unknown query parameter; known are prefix, from, to, desc, filter, select, limit, continuation",
+            "Unknown query parameter; known are " + String.join(", ", known.stream().sorted().toList()),
             "parameter", name);
       }
       if (params.putIfAbsent(name, value) != null) {
@@ -69,7 +74,8 @@ final class QueryParameters {
         select(p.get("select")), p.get("filter"), limit(p.get("limit"), maxPageSize), p.get("continuation"));
   }
 
-  private static boolean bool(Map<String, String> p, String name) {
+  /** A flag: absent or {@code false} is false, {@code true} is true, anything else an InvalidQuery. */
+  static boolean bool(Map<String, String> p, String name) {
     String v = p.get(name);
     if (v == null || v.equals("false")) {
       return false;

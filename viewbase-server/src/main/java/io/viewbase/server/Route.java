@@ -4,7 +4,7 @@ import java.util.Set;
 
 /**
  * The endpoints of the native API v1, each with the methods it answers and its metrics label.
- * Batches and views are reserved here for the issues that build them and answer 501 until then.
+ * Batches are reserved here for the issue that builds them and answer 501 until then.
  */
 enum Route {
   HEALTH("health", "/v1/health", Set.of("GET")),

@@ -346,8 +346,6 @@ abstract class NativeApiContract {
     assertError(http.get("/v1/tables/" + t + "/items/p?continuation=AAAAtampered"), 400,
         ErrorCode.InvalidContinuation);
     assertError(http.send("POST", "/v1/batch", "{\"operations\":[]}"), 501, ErrorCode.NotImplemented);
-    assertError(http.send("PUT", "/v1/views/ByEmail", "{}"), 501, ErrorCode.NotImplemented);
-    assertError(http.send("POST", "/v1/views/ByEmail/verify", null), 501, ErrorCode.NotImplemented);
   }
 
   @Test

@@ -36,6 +36,21 @@ class RoutingTest {
     assertThat(RouteMatch.of(path).route()).isEqualTo(route);
   }
 
+  @ParameterizedTest
+  @CsvSource({
+      "GET, /v1/tables/T/items/p/i, true",
+      "PUT, /v1/tables/T/items/p/i, false",
+      "GET, /v1/tables/T/items/p, false",
+      "GET, /v1/views/V, true",
+      "PUT, /v1/views/V, false",
+      "DELETE, /v1/views/V, false",
+      "POST, /v1/views/V/verify, false",
+      "GET, /v1/tables, true",
+  })
+  void runsInlineOnlyForCatalogAndPointReads(String method, String path, boolean inline) {
+    assertThat(NativeApi.runsInline(method, RouteMatch.of(path))).isEqualTo(inline);
+  }
+
   @Test
   void paramDecodesEachSegmentOnItsOwn() {
     RouteMatch m = RouteMatch.of("/v1/tables/T/items/a%2Fb%23c%20d+e/%E2%82%AC%F0%9F%98%80");

@@ -38,6 +38,11 @@ final class HttpTransport {
 
   /** Sends and returns a 2xx answer, or throws the error the server (or the network) gave. */
   Answer send(String method, String pathAndQuery, byte[] body, String... headers) {
+    return send(method, pathAndQuery, body, timeout, headers);
+  }
+
+  /** As {@link #send(String, String, byte[], String...)}, waiting at most {@code timeout} for the answer. */
+  Answer send(String method, String pathAndQuery, byte[] body, Duration timeout, String... headers) {
     if (closed) {
       throw new ViewbaseException(ErrorCode.StorageUnavailable, "The database is closed");
     }
@@ -83,6 +88,11 @@ final class HttpTransport {
     };
     return ViewbaseException.of(code, "The server answered HTTP " + status + " without a Viewbase error",
         "status", status, "url", base);
+  }
+
+  /** The timeout of an ordinary request. */
+  Duration timeout() {
+    return timeout;
   }
 
   void close() {

@@ -1,11 +1,19 @@
 package io.viewbase.client;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Stability;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewDefinition;
+import io.viewbase.api.ViewStatus;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.TableInfoJson;
+import io.viewbase.json.VerifyReportJson;
+import io.viewbase.json.ViewDefinitionJson;
+import io.viewbase.json.ViewStatusJson;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -16,6 +24,12 @@ import java.util.List;
  * engine does, errors included: a server's JSON error comes back as a {@code ViewbaseException}
  * with the same code and context. Thread-safe; one instance shares its connections among threads.
  *
+ * <p>Views map onto {@code /v1/views/{view}}: {@link #createView} is {@code PUT} (it returns as soon
+ * as the server has accepted the view; poll {@link #viewStatus} for the backfill), {@link
+ * #viewStatus} {@code GET}, {@link #dropView} {@code DELETE}, {@link #verifyView} {@code POST
+ * .../verify[?repair=true]}. Verification scans the whole view in one request, so it may wait up to
+ * {@link #VERIFY_TIMEOUT} (or the request timeout, if longer) for its answer.
+ *
  * <p>{@link #limits()} answers the default limits: the v1 API does not publish a server's own, and
  * the server enforces whichever it has.
  */
@@ -23,6 +37,8 @@ import java.util.List;
 public final class RemoteDatabase implements Database {
   /** Long enough for a query page or a durable write on a busy server; a hung server still fails. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+  /** A verification reads every item of the source and the view: minutes for hundreds of millions. */
+  public static final Duration VERIFY_TIMEOUT = Duration.ofHours(1);
 
   private final HttpTransport http;
 
@@ -69,6 +85,31 @@ public final class RemoteDatabase implements Database {
   }
 
   @Override
+  public ViewStatus createView(ViewDefinition definition) {
+    if (definition == null || definition.name() == null) {
+      throw new ViewbaseException(ErrorCode.InvalidView, "A view needs a name");
+    }
+    return ViewStatusJson.read(http.send("PUT", viewPath(definition.name()), ViewDefinitionJson.write(definition)).body());
+  }
+
+  @Override
+  public ViewStatus viewStatus(String name) {
+    return ViewStatusJson.read(http.send("GET", viewPath(name), null).body());
+  }
+
+  @Override
+  public void dropView(String name) {
+    http.send("DELETE", viewPath(name), null);
+  }
+
+  @Override
+  public VerifyReport verifyView(String name, boolean repair) {
+    Duration timeout = http.timeout().compareTo(VERIFY_TIMEOUT) > 0 ? http.timeout() : VERIFY_TIMEOUT;
+    String path = viewPath(name) + "/verify" + (repair ? "?repair=true" : "");
+    return VerifyReportJson.read(http.send("POST", path, null, timeout).body());
+  }
+
+  @Override
   public Limits limits() {
     return Limits.DEFAULT;
   }
@@ -77,6 +118,10 @@ public final class RemoteDatabase implements Database {
   @Override
   public void close() {
     http.close();
+  }
+
+  static String viewPath(String name) {
+    return "/v1/views/" + UriEncoding.encode(name);
   }
 
   static String tablePath(String name) {

@@ -12,6 +12,9 @@ import io.viewbase.api.Query;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
+import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewDefinition;
+import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -175,5 +178,128 @@ abstract class DatabaseScenario {
   @Test
   void tableOfAMissingNameFailsWithTableNotFound() {
     assertCode(() -> db().table("Missing" + NAMES.incrementAndGet()), ErrorCode.TableNotFound);
+  }
+
+  /** Polls until the view is no longer building (bounded: a minute). */
+  ViewStatus awaitBuilt(String view) {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      ViewStatus status = db().viewStatus(view);
+      if (!status.state().equals(ViewStatus.BUILDING)) {
+        return status;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+    throw new AssertionError("view " + view + " still building after 60 s");
+  }
+
+  @Test
+  void aViewCopiesItsSourceKeyedByEmailAndKeepsEmailsUnique() {
+    Table people = newTable();
+    String view = "ByEmail" + NAMES.incrementAndGet();
+    String ann = UUID.randomUUID().toString();
+    people.insert(Item.builder("people", ann).put("email", "ann@x").put("name", "Ann").build());
+    ViewDefinition definition = ViewDefinition.of(view, people.name(), "all", "{email}");
+
+    ViewStatus created = db().createView(definition);
+    assertThat(created.definition()).isEqualTo(definition);
+    assertThat(created.state()).isIn(ViewStatus.BUILDING, ViewStatus.READY);
+    ViewStatus built = awaitBuilt(view);
+    assertThat(built.state()).isEqualTo(ViewStatus.READY);
+    assertThat(built.progress().done()).isEqualTo(1);
+    assertThat(built.created()).isEqualTo(created.created()).isNotNull();
+
+    Table byEmail = db().table(view);
+    Item found = byEmail.get("all", "ann@x").orElseThrow();
+    assertThat(found.sourcePartitionKey()).isEqualTo("people");
+    assertThat(found.sourceId()).isEqualTo(ann);
+    assertThat(found.properties()).containsEntry("name", Value.of("Ann"));
+    assertThat(byEmail.query(Query.partition("all")).items()).containsExactly(found);
+
+    people.merge(Item.builder("people", ann).put("email", "ann@new").build(), null);
+    assertThat(byEmail.get("all", "ann@x")).isEmpty();
+    assertThat(byEmail.get("all", "ann@new").orElseThrow().sourceId()).isEqualTo(ann);
+
+    Item bo = Item.builder("people", UUID.randomUUID().toString()).put("email", "ann@new").build();
+    assertThatThrownBy(() -> people.insert(bo)).isInstanceOfSatisfying(ViewbaseException.class, e -> {
+      assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
+      assertThat(e.context()).containsEntry("view", view).containsEntry("viewId", "ann@new");
+    });
+    assertThat(people.get("people", bo.id())).isEmpty();
+
+    assertCode(() -> byEmail.upsert(Item.builder("all", "x").build()), ErrorCode.ViewIsReadOnly);
+    assertCode(() -> byEmail.delete("all", "ann@new", null), ErrorCode.ViewIsReadOnly);
+    assertThat(db().listTables()).contains(new TableInfo(view, TableInfo.VIEW, people.name(), ViewStatus.READY,
+        built.created()));
+  }
+
+  @Test
+  void aViewWithWhereAndSelectVerifiesCleanAndIsDropped() {
+    Table t = newTable();
+    for (int i = 0; i < 50; i++) {
+      t.upsert(Item.builder("p", "id" + i).put("n", i).put("odd", i % 2 == 1).put("extra", "x").build());
+    }
+    String view = "Odd" + NAMES.incrementAndGet();
+    db().createView(new ViewDefinition(view, t.name(), "{odd}", "n_{n:04}", "odd eq true", List.of("n")));
+    assertThat(awaitBuilt(view).state()).isEqualTo(ViewStatus.READY);
+
+    List<Item> odd = db().table(view).query(Query.partition("true").withPrefix("n_001")).items();
+    assertThat(odd).extracting(Item::id).containsExactly("n_0011", "n_0013", "n_0015", "n_0017", "n_0019");
+    assertThat(odd.get(0).properties()).containsOnlyKeys("n");
+
+    VerifyReport report = db().verifyView(view, false);
+    assertThat(report.view()).isEqualTo(view);
+    assertThat(report.checked()).isEqualTo(50);
+    assertThat(report.drift()).isZero();
+    assertThat(db().verifyView(view, true).drift()).isZero();
+
+    db().dropView(view);
+    assertCode(() -> db().viewStatus(view), ErrorCode.TableNotFound);
+    assertCode(() -> db().table(view), ErrorCode.TableNotFound);
+    assertCode(() -> db().dropView(view), ErrorCode.TableNotFound);
+    assertCode(() -> db().verifyView(view, false), ErrorCode.TableNotFound);
+  }
+
+  @Test
+  void aBackfillOverDuplicateKeysFailsAndTheViewIsNotReadable() {
+    Table t = newTable();
+    t.upsert(Item.builder("p", "1").put("email", "same@x").build());
+    t.upsert(Item.builder("p", "2").put("email", "same@x").build());
+    String view = "Dup" + NAMES.incrementAndGet();
+    db().createView(ViewDefinition.of(view, t.name(), "all", "{email}"));
+    ViewStatus failed = awaitBuilt(view);
+    assertThat(failed.state()).isEqualTo(ViewStatus.FAILED);
+    assertThat(failed.conflicts()).singleElement().satisfies(c -> {
+      assertThat(c.viewPartitionKey()).isEqualTo("all");
+      assertThat(c.viewId()).isEqualTo("same@x");
+      assertThat(List.of(c.sourceId(), c.otherSourceId())).containsExactlyInAnyOrder("1", "2");
+    });
+    assertCode(() -> db().table(view).get("all", "same@x"), ErrorCode.ViewNotReady);
+    assertCode(() -> db().verifyView(view, false), ErrorCode.ViewNotReady);
+    db().dropView(view);
+  }
+
+  @Test
+  void badViewDefinitionsFailWithTheEnginesCodes() {
+    Table t = newTable();
+    String view = "Bad" + NAMES.incrementAndGet();
+    assertCode(() -> db().createView(ViewDefinition.of(view, t.name(), null, "{email")), ErrorCode.InvalidView);
+    assertCode(() -> db().createView(ViewDefinition.of(view, t.name(), null, "{a}").withWhere("a eq")),
+        ErrorCode.InvalidView);
+    assertCode(() -> db().createView(ViewDefinition.of(view, t.name(), null, "{a}").withSelect(List.of("_etag"))),
+        ErrorCode.InvalidView);
+    assertCode(() -> db().createView(ViewDefinition.of(view, "Missing" + NAMES.incrementAndGet(), null, "{a}")),
+        ErrorCode.TableNotFound);
+    assertCode(() -> db().createView(ViewDefinition.of(t.name(), t.name(), null, "{a}")), ErrorCode.TableAlreadyExists);
+    assertCode(() -> db().createView(ViewDefinition.of("b!", t.name(), null, "{a}")), ErrorCode.InvalidTableName);
+    assertCode(() -> db().createView(ViewDefinition.of(null, t.name(), null, "{a}")), ErrorCode.InvalidView);
+    assertCode(() -> db().viewStatus(view), ErrorCode.TableNotFound);
+    assertCode(() -> db().viewStatus(t.name()), ErrorCode.InvalidView);
+    assertThat(db().listTables()).extracting(TableInfo::name).doesNotContain(view);
   }
 }

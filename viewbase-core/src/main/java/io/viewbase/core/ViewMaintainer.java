@@ -23,7 +23,9 @@ import java.util.Optional;
  * any     | K          | put K: on condition ABSENT if K is free, or at K's version if K
  *         |            | already belongs to this source item; if K belongs to another
  *         |            | source item: 409 ViewKeyConflict, and nothing is written
- * K       | none, or L | delete K, at its version, if it belongs to this source item
+ * K       | none, or L | delete K, at its version, if it belongs to this source item; if K
+ *         |            | is absent, check that it stays absent (a backfill copying the old
+ *         |            | item must not land after this write)
  * </pre>
  *
  * Every condition comes from a read, so if anything changed between the read and the commit
@@ -61,10 +63,16 @@ final class ViewMaintainer {
       byte[] partition = KeyLayout.partition(view.table().id(), oldKey.partitionKey());
       byte[] key = KeyLayout.sortKey(oldKey.id());
       Optional<Versioned> existing = store.get(partition, key);
-      if (existing.isPresent()) {
+      if (existing.isEmpty()) {
+        // A backfill may be about to copy the old entry: if it lands first, this write must re-decide.
+        out.add(new Mutation.Check(partition, key, Condition.ABSENT));
+      } else {
         ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
+        Condition unchanged = Condition.version(existing.get().version());
         if (owner.sourcePartitionKey().equals(partitionKey) && owner.sourceId().equals(id)) {
-          out.add(new Mutation.Delete(partition, key, Condition.version(existing.get().version())));
+          out.add(new Mutation.Delete(partition, key, unchanged));
+        } else {
+          out.add(new Mutation.Check(partition, key, unchanged));
         }
       }
     }

@@ -9,7 +9,9 @@
 #
 # Needs: wrk (Debian: apt-get install -y wrk) and the built jar
 #   (mvn -B -q install -DskipTests  ->  viewbase-benchmarks/target/benchmarks.jar).
-# Settings (environment): DURATION (10s), WARMUP (5s), CONNECTIONS (32), WRK_THREADS (1),
+# Each figure is the mean of ROUNDS measurements, the two paths of a pair alternating, so that
+# load from elsewhere on a shared machine falls on both alike.
+# Settings (environment): DURATION (10s), WARMUP (5s), ROUNDS (2), CONNECTIONS (32), WRK_THREADS (1),
 # ITEMS (100000), PIN (1: server on CPU 0, wrk on CPU 1 when taskset and 2+ CPUs exist, so the
 # server's throughput reflects its own CPU cost), IO_THREADS (1 when pinned, else the CPU count).
 set -euo pipefail
@@ -19,6 +21,7 @@ jar="${JAR:-$here/target/benchmarks.jar}"
 lua="$here/http-bench.lua"
 DURATION="${DURATION:-10s}"
 WARMUP="${WARMUP:-5s}"
+ROUNDS="${ROUNDS:-2}"
 CONNECTIONS="${CONNECTIONS:-32}"
 WRK_THREADS="${WRK_THREADS:-1}"
 ITEMS="${ITEMS:-100000}"
@@ -77,26 +80,49 @@ run_wrk() {
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
+mean() { tr ' ' '\n' <<<"$*" | awk 'NF { s += $1; n++ } END { printf "%.0f", s / n }'; }
 
-echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION (warm-up $WARMUP each), $ITEMS items," \
+# measure_pair PATH_A PATH_B: warms both up, then alternates them ROUNDS times; sets $a_rps, $b_rps.
+measure_pair() {
+  local a=() b=()
+  run_wrk "$1" "$WARMUP" >/dev/null
+  run_wrk "$2" "$WARMUP" >/dev/null
+  for _ in $(seq 1 "$ROUNDS"); do
+    a+=("$(run_wrk "$1" "$DURATION")")
+    b+=("$(run_wrk "$2" "$DURATION")")
+  done
+  echo "  $1: ${a[*]} req/s; $2: ${b[*]} req/s" >&2
+  a_rps="$(mean "${a[@]}")" b_rps="$(mean "${b[@]}")"
+}
+
+# measure_one PATH: warms up, then measures ROUNDS times; sets $a_rps.
+measure_one() {
+  local a=()
+  run_wrk "$1" "$WARMUP" >/dev/null
+  for _ in $(seq 1 "$ROUNDS"); do
+    a+=("$(run_wrk "$1" "$DURATION")")
+  done
+  echo "  $1: ${a[*]} req/s" >&2
+  a_rps="$(mean "${a[@]}")"
+}
+
+echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (warm-up $WARMUP each), $ITEMS items," \
   "server io threads $IO_THREADS, pinned: $([[ ${#server_cpu[@]} -gt 0 ]] && echo "server cpu0, wrk cpu1" || echo no)"
 
 start_server viewbase
-run_wrk read "$WARMUP" >/dev/null
-run_wrk health "$WARMUP" >/dev/null
-read_rps="$(run_wrk read "$DURATION")"
-health_rps="$(run_wrk health "$DURATION")"
+measure_pair read health
+read_rps="$a_rps" health_rps="$b_rps"
 stop_server
 printf '%-44s %12s req/s\n' "viewbase  GET /v1/tables/Bench/items/{pk}/{id}" "$read_rps" "viewbase  GET /v1/health" "$health_rps"
 echo "point read / health = $(ratio "$read_rps" "$health_rps") (target >= 65%)"
 
 start_server netty-noop
-run_wrk health "$WARMUP" >/dev/null
-netty_rps="$(run_wrk health "$DURATION")"
+measure_one health
+netty_rps="$a_rps"
 stop_server
 start_server jdk-noop
-run_wrk health "$WARMUP" >/dev/null
-jdk_rps="$(run_wrk health "$DURATION")"
+measure_one health
+jdk_rps="$a_rps"
 stop_server
 printf '%-44s %12s req/s\n' "netty 4.2 no-op" "$netty_rps" "jdk HttpServer no-op" "$jdk_rps"
 echo "jdk / netty = $(ratio "$jdk_rps" "$netty_rps")"

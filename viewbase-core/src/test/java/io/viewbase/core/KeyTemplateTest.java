@@ -1,0 +1,77 @@
+package io.viewbase.core;
+
+import static io.viewbase.core.DatabaseContract.assertCode;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Value;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class KeyTemplateTest {
+  private static final Map<String, Value> PERSON = Map.of(
+      "first", Value.of("Ann"), "last", Value.of("Lee"), "email", Value.of("Ann@Example.COM"),
+      "age", Value.of(42), "debt", Value.of(-42), "big", Value.of(1L << 40), "score", Value.of(1.5),
+      "active", Value.of(true), "born", Value.of(Instant.parse("2001-02-03T04:05:06.7Z")),
+      "guid", Value.of(UUID.fromString("0F8FAD5B-D9CB-469F-A165-70867728950E")), "nothing", Value.nullValue());
+
+  private static String render(String template) {
+    return KeyTemplate.parse(template, "idBy").render("pk1", "id1", PERSON);
+  }
+
+  @Test
+  void renderSubstitutesPropertiesAndIdentity() {
+    assertThat(render("{last}#{first}")).isEqualTo("Lee#Ann");
+    assertThat(render("organization#{partitionKey}/{id}")).isEqualTo("organization#pk1/id1");
+    assertThat(render("all")).isEqualTo("all");
+    assertThat(render("{{literal}}{first}")).isEqualTo("{literal}Ann");
+  }
+
+  @Test
+  void renderPadsIntegersAfterTheSignAndKeepsCaseUnlessAsked() {
+    assertThat(render("{age:08}")).isEqualTo("00000042");
+    assertThat(render("{debt:06}")).isEqualTo("-00042");
+    assertThat(render("{big:04}")).isEqualTo("1099511627776");
+    assertThat(render("{email}")).isEqualTo("Ann@Example.COM");
+    assertThat(render("{email|lower}")).isEqualTo("ann@example.com");
+    assertThat(render("{first|upper}")).isEqualTo("ANN");
+  }
+
+  @Test
+  void renderWritesEveryScalarType() {
+    assertThat(render("{score}|{active}|{born}|{guid}")).isEqualTo(
+        "1.5|true|2001-02-03T04:05:06.7000000Z|0f8fad5b-d9cb-469f-a165-70867728950e");
+  }
+
+  @Test
+  void renderOfAMissingOrNullPropertyIsNull() {
+    assertThat(render("{missing}")).isNull();
+    assertThat(render("x{nothing}")).isNull();
+  }
+
+  @Test
+  void parseRejectsMalformedTemplatesNamingThePosition() {
+    for (String bad : new String[] {"", "{open", "close}", "{}", "{a:x}", "{a:123}", "{a|title}", "{a{b}"}) {
+      assertCode(() -> KeyTemplate.parse(bad, "idBy"), ErrorCode.InvalidView);
+    }
+  }
+
+  @Test
+  void whereFilterFollowsAzureSemantics() {
+    assertThat(WhereFilter.parse("age eq 42").matches("p", "i", PERSON)).isTrue();
+    assertThat(WhereFilter.parse("age eq 42.0").matches("p", "i", PERSON)).isTrue();
+    assertThat(WhereFilter.parse("big gt 5 and score lt 2").matches("p", "i", PERSON)).isTrue();
+    assertThat(WhereFilter.parse("missing ne 'x'").matches("p", "i", PERSON)).isFalse();
+    assertThat(WhereFilter.parse("nothing ne 'x'").matches("p", "i", PERSON)).isFalse();
+    assertThat(WhereFilter.parse("age eq '42'").matches("p", "i", PERSON)).isFalse();
+    assertThat(WhereFilter.parse("not (active eq false) or first eq 'x'").matches("p", "i", PERSON)).isTrue();
+    assertThat(WhereFilter.parse("last eq 'O''Brien'").matches("p", "i", Map.of("last", Value.of("O'Brien"))))
+        .isTrue();
+    assertThat(WhereFilter.parse("PartitionKey eq 'p' and RowKey ge 'h'").matches("p", "i", PERSON)).isTrue();
+    for (String bad : new String[] {"age", "age eq", "age eq 'x", "(age eq 1", "age is 1", "age eq 1 1"}) {
+      assertCode(() -> WhereFilter.parse(bad), ErrorCode.InvalidView);
+    }
+  }
+}

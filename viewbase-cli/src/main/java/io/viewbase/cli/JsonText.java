@@ -3,8 +3,12 @@ package io.viewbase.cli;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewStatus;
 import io.viewbase.json.ItemJson;
 import io.viewbase.json.TableInfoJson;
+import io.viewbase.json.VerifyReportJson;
+import io.viewbase.json.ViewStatusJson;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -31,6 +35,16 @@ final class JsonText {
   /** A table or view description, as {@code GET /v1/tables} lists them. */
   static String table(TableInfo table) {
     return new String(TableInfoJson.write(table), StandardCharsets.UTF_8);
+  }
+
+  /** A view's definition, state and progress, as {@code GET /v1/views/{view}} answers it. */
+  static String viewStatus(ViewStatus status) {
+    return new String(ViewStatusJson.write(status), StandardCharsets.UTF_8);
+  }
+
+  /** A verify report, as {@code POST /v1/views/{view}/verify} answers it. */
+  static String report(VerifyReport report) {
+    return new String(VerifyReportJson.write(report), StandardCharsets.UTF_8);
   }
 
   /** A JSON string literal, or {@code null}. */

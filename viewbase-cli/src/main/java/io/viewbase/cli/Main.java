@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
  * The {@code viewbase} command line: a server ({@code serve}) and the commands that read and write
  * tables and items, either through a running server or directly on a data directory.
  *
- * <p>Exit codes: 0 success, 1 a failed operation ({@code error: <Code>: <message>} on stderr),
- * 2 a usage error.
+ * <p>Exit codes: 0 success, 1 a failed operation ({@code error: <Code>: <message>} on stderr;
+ * also a view whose backfill failed), 2 a usage error, 3 {@code verify} found drift it did not repair.
  */
 @Command(name = "viewbase",
     mixinStandardHelpOptions = true,
@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
         GetCommand.class,
         DeleteCommand.class,
         QueryCommand.class,
+        ViewCommand.class,
+        VerifyCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

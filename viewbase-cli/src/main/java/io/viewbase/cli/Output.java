@@ -2,6 +2,8 @@ package io.viewbase.cli;
 
 import io.viewbase.api.Item;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewStatus;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -9,7 +11,8 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --format} option and the printing of items and table descriptions in that format.
+ * The {@code --format} option and the printing of items, table descriptions, view status and
+ * verify reports in that format.
  * JSON output streams: one line per item, flushed as it goes. Table output is laid out a batch
  * of {@value #TABLE_BATCH} rows at a time, so memory stays bounded on {@code query --all}.
  */
@@ -51,6 +54,49 @@ final class Output {
       tables.forEach(t -> out.println(JsonText.table(t)));
     } else {
       TextTable.ofTables(tables).print(out);
+    }
+    out.flush();
+  }
+
+  void viewStatus(PrintWriter out, ViewStatus status) {
+    if (format == OutputFormat.json) {
+      out.println(JsonText.viewStatus(status));
+    } else {
+      List<List<String>> rows = new ArrayList<>();
+      var d = status.definition();
+      rows.add(List.of("name", d.name()));
+      rows.add(List.of("source", d.source()));
+      rows.add(List.of("partitionBy", d.partitionBy() == null ? "{partitionKey}" : d.partitionBy()));
+      rows.add(List.of("idBy", d.idBy() == null ? "{id}" : d.idBy()));
+      rows.add(List.of("where", d.where() == null ? "" : d.where()));
+      rows.add(List.of("select", d.select().isEmpty() ? "(all)" : String.join(",", d.select())));
+      rows.add(List.of("state", status.state()));
+      rows.add(List.of("progress", status.progress() == null ? "" : BuildProgress.describe(status.progress())));
+      for (ViewStatus.Conflict c : status.conflicts()) {
+        rows.add(List.of("conflict", BuildProgress.describe(c)));
+      }
+      rows.add(List.of("created", status.created() == null ? "" : status.created().toString()));
+      TextTable.of(List.of("field", "value"), rows).print(out);
+    }
+    out.flush();
+  }
+
+  void report(PrintWriter out, VerifyReport report) {
+    if (format == OutputFormat.json) {
+      out.println(JsonText.report(report));
+    } else {
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(List.of("view", report.view()));
+      rows.add(List.of("checked", Long.toString(report.checked())));
+      rows.add(List.of("missing", Long.toString(report.missing())));
+      rows.add(List.of("extra", Long.toString(report.extra())));
+      rows.add(List.of("different", Long.toString(report.different())));
+      rows.add(List.of("repaired", Boolean.toString(report.repaired())));
+      for (VerifyReport.Difference d : report.samples()) {
+        rows.add(List.of(d.kind(), d.viewPartitionKey() + "/" + d.viewId() + " <- "
+            + (d.sourceId() == null ? "(no source)" : d.sourcePartitionKey() + "/" + d.sourceId())));
+      }
+      TextTable.of(List.of("field", "value"), rows).print(out);
     }
     out.flush();
   }

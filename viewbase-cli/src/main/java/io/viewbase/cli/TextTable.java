@@ -46,6 +46,11 @@ final class TextTable {
     return new TextTable(header, rows);
   }
 
+  /** Any rows under a header, for descriptions such as a view's status (field, value). */
+  static TextTable of(List<String> header, List<List<String>> rows) {
+    return new TextTable(List.copyOf(header), List.copyOf(rows));
+  }
+
   static TextTable ofTables(List<TableInfo> tables) {
     List<List<String>> rows = new ArrayList<>();
     for (TableInfo t : tables) {

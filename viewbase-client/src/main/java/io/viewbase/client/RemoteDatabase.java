@@ -89,7 +89,8 @@ public final class RemoteDatabase implements Database {
     if (definition == null || definition.name() == null) {
       throw new ViewbaseException(ErrorCode.InvalidView, "A view needs a name");
     }
-    return ViewStatusJson.read(http.send("PUT", viewPath(definition.name()), ViewDefinitionJson.write(definition)).body());
+    byte[] body = ViewDefinitionJson.write(definition);
+    return ViewStatusJson.read(http.send("PUT", viewPath(definition.name()), body).body());
   }
 
   @Override

@@ -64,8 +64,7 @@ final class BuildProgress {
     if (bar && started) {
       err.print("\r" + " ".repeat(lastWidth) + "\r");
     }
-    ViewStatus.Progress p = status.progress();
-    String progress = p == null ? "" : ": " + describe(new ViewStatus.Progress(p.done(), p.total(), 0, -1));
+    String progress = status.progress() == null ? "" : ": " + describeDone(status.progress());
     err.println(view + " " + status.state() + progress);
     err.flush();
   }
@@ -89,6 +88,11 @@ final class BuildProgress {
       text.append(", ETA ").append(duration(p.etaSeconds()));
     }
     return text.toString();
+  }
+
+  /** {@code 1,000/1,000 (100.0%)}: how far a build got, without the rate and ETA of a running one. */
+  static String describeDone(ViewStatus.Progress p) {
+    return describe(new ViewStatus.Progress(p.done(), p.total(), 0, -1));
   }
 
   /** {@code all/same@x: p/1 and p/2}: the view key and the two source items that both map to it. */

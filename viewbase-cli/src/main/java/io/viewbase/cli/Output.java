@@ -71,7 +71,9 @@ final class Output {
       rows.add(List.of("where", d.where() == null ? "" : d.where()));
       rows.add(List.of("select", d.select().isEmpty() ? "(all)" : String.join(",", d.select())));
       rows.add(List.of("state", status.state()));
-      rows.add(List.of("progress", status.progress() == null ? "" : BuildProgress.describe(status.progress())));
+      rows.add(List.of("progress", status.progress() == null ? ""
+          : ViewStatus.BUILDING.equals(status.state()) ? BuildProgress.describe(status.progress())
+          : BuildProgress.describeDone(status.progress())));
       for (ViewStatus.Conflict c : status.conflicts()) {
         rows.add(List.of("conflict", BuildProgress.describe(c)));
       }

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -24,7 +25,8 @@ import org.rocksdb.WriteOptions;
  * Conditional commits, grouped: concurrent batches share one RocksDB write and so one log sync.
  *
  * <p>Leader/follower without a thread of its own (LevelDB's writer queue): a committing thread
- * queues its batch; the thread at the head of the queue is the leader. The leader takes the
+ * queues its batch; if no group is being led it leads, else it parks until the leader either
+ * decides its outcome or hands it the lead for the next group. The leader takes the
  * queued batches as a group, checks each batch's conditions in queue order against the database
  * plus what the earlier batches of the group will write, writes every batch that passed as one
  * {@link WriteBatch}, and wakes the others with their outcome. While it writes (and syncs), new
@@ -47,12 +49,16 @@ final class GroupCommit implements AutoCloseable {
   private static final int MAX_GROUP_BATCHES = 1024;
   private static final long MAX_GROUP_BYTES = 32L << 20;
   private static final long RETAINED_BATCH_BYTES = 4L << 20;
+  /** Groups one leader runs before it hands over, bounding how long its own caller waits. */
+  private static final int MAX_ROUNDS = 8;
 
   private final RocksDB db;
   private final WriteOptions writeOptions;
   private final ReadOptions readOptions;
   private final ReentrantLock queueLock = new ReentrantLock();
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  /** Whether a thread is leading (or about to lead) a group; guarded by queueLock. */
+  private boolean leaderActive;
   // Leader-only state: one leader at a time, and each hands over under queueLock.
   private WriteBatch writeBatch = new WriteBatch();
   private final byte[] versionBuffer = new byte[StoredValue.VERSION_BYTES];
@@ -77,52 +83,105 @@ final class GroupCommit implements AutoCloseable {
 
   /** Commits an already validated batch; returns once it is written (and synced if so configured). */
   void commit(List<Mutation> batch) throws ConditionFailedException {
-    Pending pending = new Pending(batch, queueLock.newCondition());
+    Pending pending = new Pending(batch, Thread.currentThread());
+    boolean lead;
     queueLock.lock();
     try {
       queue.addLast(pending);
-      while (!pending.done && queue.peekFirst() != pending) {
-        pending.wakeUp.awaitUninterruptibly();
-      }
-      if (!pending.done) {
-        lead(pending);
-      }
+      lead = !leaderActive;
+      leaderActive = true;
     } finally {
       queueLock.unlock();
     }
+    if (!lead) {
+      // Wait on our own flag, not on the lock: the leader wakes each follower directly, so
+      // followers do not convoy through the lock one after another.
+      int state;
+      while ((state = pending.state) == Pending.WAITING) {
+        LockSupport.park(this);
+      }
+      if (state == Pending.DONE) {
+        pending.wakeChildren();
+        pending.report();
+        return;
+      }
+    }
+    lead(pending);
     pending.report();
   }
 
-  /** Called with queueLock held by the batch at the head of the queue; returns with it held. */
+  /**
+   * Runs the group headed by {@code self}, then, while batches are queued, the groups after it
+   * (up to {@link #MAX_ROUNDS}), and finally hands leadership to the next queued batch. A leader
+   * that keeps going is already on a CPU; handing off at every group would put each next leader
+   * behind the followers it just woke, and the log would sit idle meanwhile.
+   */
   private void lead(Pending self) {
-    List<Pending> group = takeGroup();
-    queueLock.unlock();
-    try {
-      writeGroup(group);
-    } finally {
+    for (int round = 0; ; round++) {
+      List<Pending> group;
       queueLock.lock();
-    }
-    for (int i = 0; i < group.size(); i++) {
-      Pending member = queue.pollFirst();
-      member.done = true;
-      if (member != self) {
-        member.wakeUp.signal();
+      try {
+        group = takeGroup();
+      } finally {
+        queueLock.unlock();
       }
-    }
-    Pending nextLeader = queue.peekFirst();
-    if (nextLeader != null) {
-      nextLeader.wakeUp.signal();
+      writeGroup(group);
+      wake(group, self);
+      Pending next;
+      queueLock.lock();
+      try {
+        next = queue.peekFirst();
+        if (next == null) {
+          leaderActive = false;
+          return;
+        }
+        if (round + 1 < MAX_ROUNDS) {
+          continue;
+        }
+      } finally {
+        queueLock.unlock();
+      }
+      next.state = Pending.LEAD;
+      LockSupport.unpark(next.thread);
+      return;
     }
   }
 
+  /**
+   * Tells every member but {@code self} its outcome and wakes them as a binary tree: the leader
+   * unparks the root, and each woken member unparks its two children. The leader makes one
+   * wake-up call instead of one per member, and is free sooner to lead the next group.
+   */
+  private static void wake(List<Pending> group, Pending self) {
+    List<Pending> members = new ArrayList<>(group.size());
+    for (Pending member : group) {
+      if (member != self) {
+        members.add(member);
+      }
+    }
+    for (int i = 0; i < members.size(); i++) {
+      Pending member = members.get(i);
+      member.left = 2 * i + 1 < members.size() ? members.get(2 * i + 1) : null;
+      member.right = 2 * i + 2 < members.size() ? members.get(2 * i + 2) : null;
+    }
+    for (Pending member : members) {
+      member.state = Pending.DONE;
+    }
+    if (!members.isEmpty()) {
+      LockSupport.unpark(members.get(0).thread);
+    }
+  }
+
+  /** Removes the next group from the head of the queue (the leader's own batch is the head). */
   private List<Pending> takeGroup() {
     List<Pending> group = new ArrayList<>(Math.min(queue.size(), MAX_GROUP_BATCHES));
     long bytes = 0;
-    for (Pending pending : queue) {
+    while (!queue.isEmpty()) {
+      Pending pending = queue.peekFirst();
       if (!group.isEmpty() && (group.size() == MAX_GROUP_BATCHES || bytes + pending.bytes > MAX_GROUP_BYTES)) {
         break;
       }
-      group.add(pending);
+      group.add(queue.pollFirst());
       bytes += pending.bytes;
     }
     return group;
@@ -234,15 +293,32 @@ final class GroupCommit implements AutoCloseable {
     /** The RocksDB value of each put; null for deletes and checks. */
     final byte[][] stored;
     final long bytes;
-    final java.util.concurrent.locks.Condition wakeUp;
-    // Written by the leader before done is set under queueLock, read by the owner after.
-    boolean done;
+    static final int WAITING = 0;
+    static final int DONE = 1;
+    static final int LEAD = 2;
+
+    final Thread thread;
+    /** WAITING until the leader sets DONE (outcome decided) or LEAD (this batch leads the next group). */
+    volatile int state = WAITING;
+    // Written by the leader before it sets state, read by the owner after it sees the state.
     ConditionFailedException conditionFailure;
     StorageException failure;
+    /** Members of the same group this one wakes once it is woken (see {@link GroupCommit#wake}). */
+    Pending left;
+    Pending right;
 
-    Pending(List<Mutation> batch, java.util.concurrent.locks.Condition wakeUp) {
+    void wakeChildren() {
+      if (left != null) {
+        LockSupport.unpark(left.thread);
+      }
+      if (right != null) {
+        LockSupport.unpark(right.thread);
+      }
+    }
+
+    Pending(List<Mutation> batch, Thread thread) {
       this.batch = batch;
-      this.wakeUp = wakeUp;
+      this.thread = thread;
       keys = new byte[batch.size()][];
       stored = new byte[batch.size()][];
       long size = 0;

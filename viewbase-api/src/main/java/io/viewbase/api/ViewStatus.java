@@ -43,7 +43,7 @@ public record ViewStatus(ViewDefinition definition, String state, Progress progr
    * @param done          source items examined
    * @param total         source items when the build started (an estimate if writes go on)
    * @param itemsPerSecond recent rate, 0 when not building
-   * @param etaSeconds    estimated seconds left, -1 when unknown
+   * @param etaSeconds    estimated seconds left while building; -1 when unknown or not building
    */
   public record Progress(long done, long total, double itemsPerSecond, long etaSeconds) {
   }

@@ -134,7 +134,7 @@ final class ViewHandle {
     long t = Math.max(total, d);
     boolean building = ViewStatus.BUILDING.equals(state);
     double r = building ? rate : 0;
-    long eta = !building ? 0 : r > 0 ? (long) Math.ceil((t - d) / r) : -1;
+    long eta = building && r > 0 ? (long) Math.ceil((t - d) / r) : -1;
     return new ViewStatus(spec.definition(), state, new ViewStatus.Progress(d, t, r, eta), conflicts(),
         table.created() == null ? Instant.EPOCH : table.created());
   }

@@ -11,11 +11,13 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class KeyTemplateTest {
-  private static final Map<String, Value> PERSON = Map.of(
-      "first", Value.of("Ann"), "last", Value.of("Lee"), "email", Value.of("Ann@Example.COM"),
-      "age", Value.of(42), "debt", Value.of(-42), "big", Value.of(1L << 40), "score", Value.of(1.5),
-      "active", Value.of(true), "born", Value.of(Instant.parse("2001-02-03T04:05:06.7Z")),
-      "guid", Value.of(UUID.fromString("0F8FAD5B-D9CB-469F-A165-70867728950E")), "nothing", Value.nullValue());
+  private static final Map<String, Value> PERSON = Map.ofEntries(
+      Map.entry("first", Value.of("Ann")), Map.entry("last", Value.of("Lee")),
+      Map.entry("email", Value.of("Ann@Example.COM")), Map.entry("age", Value.of(42)),
+      Map.entry("debt", Value.of(-42)), Map.entry("big", Value.of(1L << 40)), Map.entry("score", Value.of(1.5)),
+      Map.entry("active", Value.of(true)), Map.entry("born", Value.of(Instant.parse("2001-02-03T04:05:06.7Z"))),
+      Map.entry("guid", Value.of(UUID.fromString("0F8FAD5B-D9CB-469F-A165-70867728950E"))),
+      Map.entry("nothing", Value.nullValue()));
 
   private static String render(String template) {
     return KeyTemplate.parse(template, "idBy").render("pk1", "id1", PERSON);

@@ -12,6 +12,7 @@ import io.viewbase.json.PageJson;
 import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -208,7 +209,7 @@ public final class NativeApi {
   }
 
   private static ApiResponse stored(int status, Item item) {
-    return ApiResponse.json(status, ItemJson.write(item)).withHeader("ETag", item.etag());
+    return new ApiResponse(status, ApiResponse.JSON, ItemJson.write(item), Map.of("ETag", item.etag()));
   }
 
   private static ApiResponse notYet(String what, String feature) {

@@ -1,0 +1,37 @@
+package io.viewbase.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+class IsoTimesTest {
+  private static final DateTimeFormatter REFERENCE = new DateTimeFormatterBuilder()
+      .append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral('T').appendPattern("HH:mm:ss")
+      .appendFraction(ChronoField.NANO_OF_SECOND, 7, 9, true).appendLiteral('Z').toFormatter()
+      .withZone(ZoneOffset.UTC);
+
+  @Property(tries = 3000)
+  void formatAgreesWithTheReferenceFormatterAndParsesBack(
+      @ForAll @LongRange(min = -62_135_596_800L, max = 253_402_300_799L) long seconds,
+      @ForAll @IntRange(min = 0, max = 999_999_999) int nanos, @ForAll boolean ticksOnly) {
+    Instant instant = Instant.ofEpochSecond(seconds, ticksOnly ? nanos / 100 * 100 : nanos);
+    String text = IsoTimes.format(instant);
+    assertThat(text).isEqualTo(REFERENCE.format(instant));
+    assertThat(IsoTimes.parseInstant(text)).contains(instant);
+  }
+
+  @Test
+  void formatWritesSevenDigitsForTicks() {
+    assertThat(IsoTimes.format(Instant.parse("2026-11-30T12:09:16.1234567Z"))).isEqualTo("2026-11-30T12:09:16.1234567Z");
+    assertThat(IsoTimes.format(Instant.parse("2026-11-30T12:09:16Z"))).isEqualTo("2026-11-30T12:09:16.0000000Z");
+  }
+}

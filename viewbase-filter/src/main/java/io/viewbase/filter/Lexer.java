@@ -57,7 +57,7 @@ final class Lexer {
     if (c == '"') {
       throw SyntaxErrors.invalid("unexpected '\"'", start, "strings are written in single quotes: 'text'");
     }
-    throw SyntaxErrors.expected("a property, a literal, '(' or 'not'", start, describeChar(cp));
+    throw SyntaxErrors.invalid("unexpected character " + describeChar(cp), start, null);
   }
 
   private Token word(int start) {

@@ -161,13 +161,13 @@ final class Parser {
 
   /** An error at the current token; a keyword written in another case gets a hint. */
   private RuntimeException expected(String what) {
-    String found = token.describe();
+    String hint = null;
     if (token.kind() == Token.Kind.WORD) {
       String lower = token.text().toLowerCase(Locale.ROOT);
       if (!lower.equals(token.text()) && Names.RESERVED.contains(lower)) {
-        found += " (keywords are lowercase: '" + lower + "')";
+        hint = "keywords are lowercase: '" + lower + "'";
       }
     }
-    return SyntaxErrors.expected(what, token.position(), found);
+    return SyntaxErrors.expected(what, token.position(), token.describe(), hint);
   }
 }

@@ -15,8 +15,13 @@ final class SyntaxErrors {
 
   /** The parser wanted {@code expected} at {@code position} and saw {@code found} instead. */
   static ViewbaseException expected(String expected, int position, String found) {
-    return ViewbaseException.of(ErrorCode.InvalidFilter, "expected " + expected + " at " + position + ", found " + found,
-        "position", position, "expected", expected, "found", found);
+    return expected(expected, position, found, null);
+  }
+
+  /** As {@link #expected(String, int, String)}, with a hint on how to fix it appended to the message. */
+  static ViewbaseException expected(String expected, int position, String found, String hint) {
+    return ViewbaseException.of(ErrorCode.InvalidFilter, "expected " + expected + " at " + position + ", found " + found
+        + (hint == null ? "" : " (" + hint + ")"), "position", position, "expected", expected, "found", found);
   }
 
   /** Something at {@code position} is malformed or over a limit; the message says what, and how to fix it. */

@@ -49,4 +49,9 @@ public interface Table {
 
   /** Every item the query matches, page after page; close it. */
   ItemCursor cursor(Query query);
+
+  /** How {@link #query} would answer this query, and why; reads no items. */
+  default QueryPlan explain(Query query) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "explain is not supported by this table");
+  }
 }

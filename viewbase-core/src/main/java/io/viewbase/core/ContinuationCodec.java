@@ -17,16 +17,19 @@ import javax.crypto.spec.SecretKeySpec;
  * {@link ErrorCode#InvalidContinuation} before anything is read.
  *
  * <pre>
- * token := base64url( FORMAT(1) tableId(4) fingerprint(4) partLen(4) partition keyLen(4) key mac(16) )
+ * token := base64url( FORMAT(1) tableId(4) fingerprint(4) viewId(4) partLen(4) partition keyLen(4) key mac(16) )
  * </pre>
+ *
+ * {@code viewId} is 0 for a position in the source table, or the table id of the view a view plan
+ * was reading, so a query resumes in the same key space it stopped in.
  */
 final class ContinuationCodec {
-  private static final byte FORMAT = 1;
+  private static final byte FORMAT = 2;
   private static final int MAC_BYTES = 16;
   private static final int MAX_TOKEN_CHARS = 8192;
 
-  /** Where a page stopped: the last entry returned (partition is null for partition queries). */
-  record Position(byte[] partition, byte[] key) {
+  /** Where a page stopped: the last entry read, in the source table (viewId 0) or in a view. */
+  record Position(int viewId, byte[] partition, byte[] key) {
   }
 
   private final SecretKeySpec key;
@@ -48,9 +51,9 @@ final class ContinuationCodec {
   }
 
   String encode(int tableId, int fingerprint, Position position) {
-    byte[] partition = position.partition() == null ? new byte[0] : position.partition();
-    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + 4 + 4 + partition.length + 4 + position.key().length + MAC_BYTES);
-    buf.put(FORMAT).putInt(tableId).putInt(fingerprint);
+    byte[] partition = position.partition();
+    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + 4 + 4 + 4 + partition.length + 4 + position.key().length + MAC_BYTES);
+    buf.put(FORMAT).putInt(tableId).putInt(fingerprint).putInt(position.viewId());
     buf.putInt(partition.length).put(partition);
     buf.putInt(position.key().length).put(position.key());
     byte[] body = buf.array();
@@ -60,7 +63,7 @@ final class ContinuationCodec {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(body);
   }
 
-  Position decode(String token, int tableId, int fingerprint, boolean expectPartition) {
+  Position decode(String token, int tableId, int fingerprint) {
     if (token.length() > MAX_TOKEN_CHARS) {
       throw invalid();
     }
@@ -70,7 +73,7 @@ final class ContinuationCodec {
     } catch (IllegalArgumentException e) {
       throw invalid();
     }
-    if (body.length < 1 + 4 + 4 + 4 + 4 + MAC_BYTES) {
+    if (body.length < 1 + 4 + 4 + 4 + 4 + 4 + MAC_BYTES) {
       throw invalid();
     }
     Mac mac = macs.get();
@@ -84,14 +87,12 @@ final class ContinuationCodec {
     if (buf.get() != FORMAT || buf.getInt() != tableId || buf.getInt() != fingerprint) {
       throw invalid();
     }
+    int viewId = buf.getInt();
     byte[] partition = new byte[buf.getInt()];
     buf.get(partition);
     byte[] key = new byte[buf.getInt()];
     buf.get(key);
-    if (expectPartition != (partition.length > 0)) {
-      throw invalid();
-    }
-    return new Position(expectPartition ? partition : null, key);
+    return new Position(viewId, partition, key);
   }
 
   private static ViewbaseException invalid() {

@@ -5,6 +5,7 @@ import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
+import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
@@ -98,6 +99,12 @@ final class EmbeddedTable implements Table {
     } catch (StorageException e) {
       throw EmbeddedDatabase.storageError(e);
     }
+  }
+
+  @Override
+  public QueryPlan explain(Query query) {
+    checkReadable();
+    return db.queries().explain(entry, query);
   }
 
   @Override

@@ -122,6 +122,11 @@ final class KeyTemplate {
         "template", template, "position", position);
   }
 
+  /** Whether the template reads anything, or is literal text (such as "all"). */
+  boolean hasPlaceholders() {
+    return parts.stream().anyMatch(p -> p instanceof Placeholder);
+  }
+
   /** The user properties the template reads (not partitionKey or id). */
   Set<String> properties() {
     Set<String> names = new TreeSet<>();
@@ -131,6 +136,45 @@ final class KeyTemplate {
       }
     }
     return names;
+  }
+
+  /** What {@link #renderPrefix} could render: the text, and whether it is the whole key. */
+  record Prefix(String text, boolean complete) {
+  }
+
+  /**
+   * Renders as far as the known values allow: the text up to the first placeholder whose value is
+   * not known. {@code partitionKey} or {@code id} may be null (unknown).
+   */
+  Prefix renderPrefix(String partitionKey, String id, Map<String, Value> known) {
+    StringBuilder sb = new StringBuilder(32);
+    for (Part p : parts) {
+      if (p instanceof Literal l) {
+        sb.append(l.text());
+        continue;
+      }
+      Placeholder ph = (Placeholder) p;
+      String text = switch (ph.property()) {
+        case "partitionKey" -> partitionKey;
+        case "id" -> id;
+        default -> text(known.get(ph.property()), ph.width());
+      };
+      if (text == null) {
+        return new Prefix(sb.toString(), false);
+      }
+      appendTransformed(sb, ph, text);
+    }
+    return new Prefix(sb.toString(), true);
+  }
+
+  private static void appendTransformed(StringBuilder sb, Placeholder ph, String text) {
+    if (ph.transform() != null) {
+      text = ph.transform().equals("lower") ? text.toLowerCase(Locale.ROOT) : text.toUpperCase(Locale.ROOT);
+    }
+    if (text.length() < ph.width()) {
+      sb.append("0".repeat(ph.width() - text.length()));
+    }
+    sb.append(text);
   }
 
   /** The key for an item, or null when a placeholder has no renderable value (the item is not in the view). */
@@ -153,13 +197,7 @@ final class KeyTemplate {
       if (text == null) {
         return null;
       }
-      if (ph.transform() != null) {
-        text = ph.transform().equals("lower") ? text.toLowerCase(Locale.ROOT) : text.toUpperCase(Locale.ROOT);
-      }
-      if (text.length() < ph.width()) {
-        sb.append("0".repeat(ph.width() - text.length()));
-      }
-      sb.append(text);
+      appendTransformed(sb, ph, text);
     }
     return sb.toString();
   }

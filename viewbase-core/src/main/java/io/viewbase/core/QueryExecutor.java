@@ -5,35 +5,45 @@ import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
+import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filter;
+import io.viewbase.filter.Filters;
 import io.viewbase.storage.spi.Bytes;
 import io.viewbase.storage.spi.Cursor;
 import io.viewbase.storage.spi.KeyRange;
 import io.viewbase.storage.spi.Store;
-import java.nio.charset.StandardCharsets;
+import io.viewbase.storage.spi.Versioned;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * Runs partition queries (an id range or prefix within one partition, ascending or descending)
- * and table scans (every partition of a table), one bounded page at a time. A page ends at the
- * query's limit or at {@link #PAGE_BYTE_BUDGET} bytes of stored items, whichever comes first, so
- * the memory a request holds is bounded whatever the items' sizes; a continuation token is issued
- * only when more items exist.
+ * Runs a query's plan (see {@link QueryPlanner}) one bounded page at a time. A page ends at the
+ * query's limit, at {@link #PAGE_BYTE_BUDGET} bytes of stored items, or after {@link
+ * #MAX_EXAMINED} entries read (a selective filter over a scan), whichever comes first: so the
+ * memory and the time a request holds are bounded whatever the data. A continuation token is
+ * issued while more entries remain; it names the last entry read, so a page that a filter left
+ * empty still moves the query on.
  */
 final class QueryExecutor {
   /** Stored bytes one page may hold; at least one item is always returned. */
   static final int PAGE_BYTE_BUDGET = 4 << 20;
+  /** Entries one page may read before it returns what it found. */
+  static final int MAX_EXAMINED = 100_000;
 
   private final Store store;
   private final ContinuationCodec tokens;
   private final Limits limits;
   private final ItemRules rules;
+  private final QueryPlanner planner = new QueryPlanner();
 
   QueryExecutor(Store store, ContinuationCodec tokens, Limits limits, ItemRules rules) {
     this.store = store;
@@ -42,19 +52,34 @@ final class QueryExecutor {
     this.rules = rules;
   }
 
-  Page run(TableEntry table, Query query) {
-    validate(query);
-    return query.partitionKey() == null ? scan(table, query) : partition(table, query);
+  QueryPlan explain(TableEntry table, Query query) {
+    return planner.plan(table, query, validate(query), true).describe();
   }
 
-  private void validate(Query query) {
+  Page run(TableEntry table, Query query) {
+    Filter filter = validate(query);
+    ContinuationCodec.Position after = query.continuation() == null ? null
+        : tokens.decode(query.continuation(), table.id(), fingerprint(query));
+    // A query that began without a view goes on without one, so that its positions stay comparable.
+    Plan plan = planner.plan(table, query, filter, after == null || after.viewId() != 0);
+    if (after != null && after.viewId() != 0
+        && !(plan instanceof Plan.ViewRead v && v.view().table().id() == after.viewId())) {
+      throw new ViewbaseException(ErrorCode.InvalidContinuation,
+          "The view this query was reading is no longer ready; start the query again");
+    }
+    PageBuilder page = new PageBuilder(table, query, filter, fingerprint(query));
+    if (plan instanceof Plan.Keys keys) {
+      runKeys(table, keys, after, page);
+    } else if (plan instanceof Plan.ViewRead view) {
+      runView(table, view, after, page);
+    }
+    return page.build();
+  }
+
+  private Filter validate(Query query) {
     if (query.limit() < 1 || query.limit() > limits.maxPageSize()) {
       throw ViewbaseException.of(ErrorCode.InvalidQuery, "limit must be between 1 and " + limits.maxPageSize(),
           "limit", query.limit());
-    }
-    if (query.filter() != null && !query.filter().isBlank()) {
-      throw new ViewbaseException(ErrorCode.NotImplemented,
-          "$filter is not supported by this version yet; query by partition key with from/to/prefix");
     }
     if (query.partitionKey() == null
         && (query.from() != null || query.to() != null || query.prefix() != null || query.descending())) {
@@ -64,97 +89,243 @@ final class QueryExecutor {
     if (query.partitionKey() != null) {
       rules.checkKey("partitionKey", query.partitionKey());
     }
+    return query.filter() == null || query.filter().isBlank() ? null : Filters.parse(query.filter());
   }
 
-  private Page partition(TableEntry table, Query query) {
-    byte[] partition = KeyLayout.partition(table.id(), query.partitionKey());
-    KeyRange range = rangeOf(query);
-    int fingerprint = fingerprint(query);
-    if (query.continuation() != null) {
-      ContinuationCodec.Position after = tokens.decode(query.continuation(), table.id(), fingerprint, false);
-      range = query.descending() ? range.before(after.key()) : range.after(after.key());
+  private void runKeys(TableEntry table, Plan.Keys plan, ContinuationCodec.Position after, PageBuilder page) {
+    List<Plan.Segment> segments = new ArrayList<>(plan.segments());
+    boolean desc = plan.descending();
+    if (desc) {
+      Collections.reverse(segments);
+    }
+    for (int i = 0; i < segments.size(); i++) {
+      Plan.Segment segment = segments.get(i);
+      boolean last = i == segments.size() - 1;
+      boolean stopped = segment.partitionKey() != null
+          ? scanPartition(table, segment, desc, after, page, last)
+          : scanPartitions(table, segment, after, page);
+      if (stopped) {
+        return;
+      }
+    }
+  }
+
+  /** Reads one partition's id range; true when the page is complete. */
+  private boolean scanPartition(TableEntry table, Plan.Segment segment, boolean desc,
+      ContinuationCodec.Position after, PageBuilder page, boolean lastSegment) {
+    byte[] partition = KeyLayout.partition(table.id(), segment.partitionKey());
+    KeyRange range = keyRange(segment.ids());
+    if (after != null) {
+      int c = Arrays.compareUnsigned(partition, after.partition());
+      if (desc ? c > 0 : c < 0) {
+        return false;
+      }
+      if (c == 0) {
+        range = desc ? range.before(after.key()) : range.after(after.key());
+      }
     }
     if (range.isEmpty()) {
-      return new Page(List.of(), null);
+      return false;
     }
-    try (Cursor cursor = store.scan(partition, range, query.descending())) {
-      return collect(table, query, cursor, fingerprint, false);
+    try (Cursor cursor = store.scan(partition, range, desc)) {
+      while (cursor.next()) {
+        if (page.isFull()) {
+          return page.stop(true);
+        }
+        page.examine(cursor.partition(), cursor.key());
+        page.offer(cursor.partition(), cursor.key(), cursor.version(), cursor.value());
+        if (page.examinedEnough()) {
+          return page.stop(true);
+        }
+      }
     }
+    if (page.isFull()) {
+      return page.stop(!lastSegment);
+    }
+    return false;
   }
 
-  private Page scan(TableEntry table, Query query) {
-    int fingerprint = fingerprint(query);
+  /** Reads a range of partitions (every partition for a scan); true when the page is complete. */
+  private boolean scanPartitions(TableEntry table, Plan.Segment segment, ContinuationCodec.Position after,
+      PageBuilder page) {
+    KeySpace.Range partitions = segment.partitionKeys();
     byte[] afterPartition = null;
     byte[] afterKey = null;
-    if (query.continuation() != null) {
-      ContinuationCodec.Position after = tokens.decode(query.continuation(), table.id(), fingerprint, true);
+    if (partitions.low() != null) {
+      afterPartition = KeyLayout.partition(table.id(), partitions.low());
+      afterKey = partitions.lowInclusive() ? Bytes.EMPTY : null; // ids are never empty
+    }
+    if (after != null && (afterPartition == null || Arrays.compareUnsigned(after.partition(), afterPartition) >= 0)) {
       afterPartition = after.partition();
       afterKey = after.key();
     }
+    boolean ordered = store.capabilities().orderedPartitions();
+    KeyRange ids = keyRange(segment.ids());
     try (Cursor cursor = store.scanAll(table.prefix(), afterPartition, afterKey)) {
-      return collect(table, query, cursor, fingerprint, true);
+      while (cursor.next()) {
+        if (page.isFull()) {
+          return page.stop(true);
+        }
+        byte[] partition = cursor.partition();
+        byte[] key = cursor.key();
+        page.examine(partition, key);
+        if (partitions.high() != null && !partitionBelowHigh(partition, partitions)) {
+          if (ordered) {
+            return page.stop(false);
+          }
+        } else if (ids.contains(key)) {
+          page.offer(partition, key, cursor.version(), cursor.value());
+        }
+        if (page.examinedEnough()) {
+          return page.stop(true);
+        }
+      }
     }
+    return page.stop(false);
   }
 
-  private Page collect(TableEntry table, Query query, Cursor cursor, int fingerprint, boolean acrossPartitions) {
-    List<Item> items = new ArrayList<>(Math.min(query.limit(), 64));
-    long bytes = 0;
-    byte[] lastPartition = null;
-    byte[] lastKey = null;
-    while (cursor.next()) {
-      if (items.size() >= query.limit() || bytes >= PAGE_BYTE_BUDGET) {
-        // One more entry exists: the page is full and the query continues after the last item.
-        ContinuationCodec.Position position =
-            new ContinuationCodec.Position(acrossPartitions ? lastPartition : null, lastKey);
-        return new Page(items, tokens.encode(table.id(), fingerprint, position));
-      }
-      byte[] value = cursor.value();
-      lastPartition = cursor.partition();
-      lastKey = cursor.key();
-      bytes += value.length + lastKey.length;
-      items.add(project(StoredItems.toItem(KeyLayout.partitionKeyOf(lastPartition), KeyLayout.idOf(lastKey),
-          cursor.version(), value), query.select()));
-    }
-    return new Page(items, null);
+  private static boolean partitionBelowHigh(byte[] partition, KeySpace.Range partitions) {
+    String pk = KeyLayout.partitionKeyOf(partition);
+    int c = KeySpace.compare(pk, partitions.high());
+    return c < 0 || (c == 0 && partitions.highInclusive());
   }
 
-  private static Item project(Item item, List<String> select) {
-    if (select.isEmpty()) {
-      return item;
+  private void runView(TableEntry table, Plan.ViewRead plan, ContinuationCodec.Position after, PageBuilder page) {
+    TableEntry view = plan.view().table();
+    byte[] partition = KeyLayout.partition(view.id(), plan.viewPartitionKey());
+    byte[] id = KeyLayout.sortKey(plan.idPrefix());
+    KeyRange range = plan.exact() ? new KeyRange(id, true, id, true) : KeyRange.prefix(id);
+    if (after != null) {
+      range = range.after(after.key());
     }
-    Map<String, Value> kept = new LinkedHashMap<>();
-    for (String name : select) {
-      Value v = item.properties().get(name);
-      if (v != null) {
-        kept.put(name, v);
+    page.inView(view.id());
+    if (range.isEmpty()) {
+      return;
+    }
+    try (Cursor cursor = store.scan(partition, range, false)) {
+      while (cursor.next()) {
+        if (page.isFull()) {
+          page.stop(true);
+          return;
+        }
+        page.examine(cursor.partition(), cursor.key());
+        ItemCodec.ViewValue entry = ItemCodec.decodeView(cursor.value());
+        if (plan.covering()) {
+          page.offerDecoded(entry.sourcePartitionKey(), entry.sourceId(), cursor.version(), entry.properties());
+        } else {
+          byte[] sourcePartition = KeyLayout.partition(table.id(), entry.sourcePartitionKey());
+          byte[] sourceKey = KeyLayout.sortKey(entry.sourceId());
+          Optional<Versioned> source = store.get(sourcePartition, sourceKey);
+          source.ifPresent(v -> page.offer(sourcePartition, sourceKey, v.version(), v.value()));
+        }
+        if (page.examinedEnough()) {
+          page.stop(true);
+          return;
+        }
       }
     }
-    return item.withProperties(kept);
+    page.stop(false);
   }
 
-  /** The id range a partition query reads: [from, to) intersected with the prefix's range. */
-  static KeyRange rangeOf(Query query) {
-    byte[] lower = query.from() == null ? null : utf8(query.from());
-    byte[] upper = query.to() == null ? null : utf8(query.to());
-    if (query.prefix() != null && !query.prefix().isEmpty()) {
-      byte[] prefix = utf8(query.prefix());
-      byte[] prefixEnd = Bytes.prefixEnd(prefix);
-      if (lower == null || Arrays.compareUnsigned(prefix, lower) > 0) {
-        lower = prefix;
-      }
-      if (prefixEnd != null && (upper == null || Arrays.compareUnsigned(prefixEnd, upper) < 0)) {
-        upper = prefixEnd;
-      }
-    }
-    return KeyRange.halfOpen(lower, upper);
+  private static KeyRange keyRange(KeySpace.Range ids) {
+    return new KeyRange(KeySpace.utf8(ids.low()), ids.lowInclusive(), KeySpace.utf8(ids.high()), ids.highInclusive());
   }
 
   /** Binds a token to the query that issued it (the parts that decide which items follow). */
   private static int fingerprint(Query query) {
-    return Objects.hash(query.partitionKey(), query.from(), query.to(), query.prefix(), query.descending());
+    return Objects.hash(query.partitionKey(), query.from(), query.to(), query.prefix(), query.descending(),
+        query.filter() == null || query.filter().isBlank() ? null : query.filter());
   }
 
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
+  /** The items of one page, and where the reading stopped. */
+  private final class PageBuilder {
+    private final TableEntry table;
+    private final Query query;
+    private final Filter filter;
+    private final int fingerprint;
+    private final List<Item> items;
+    private long bytes;
+    private int examined;
+    private int viewId;
+    private byte[] lastPartition;
+    private byte[] lastKey;
+    private boolean more;
+
+    PageBuilder(TableEntry table, Query query, Filter filter, int fingerprint) {
+      this.table = table;
+      this.query = query;
+      this.filter = filter;
+      this.fingerprint = fingerprint;
+      this.items = new ArrayList<>(Math.min(query.limit(), 64));
+    }
+
+    void inView(int id) {
+      viewId = id;
+    }
+
+    boolean isFull() {
+      return items.size() >= query.limit() || bytes >= PAGE_BYTE_BUDGET;
+    }
+
+    boolean examinedEnough() {
+      return examined >= MAX_EXAMINED;
+    }
+
+    void examine(byte[] partition, byte[] key) {
+      examined++;
+      lastPartition = partition;
+      lastKey = key;
+    }
+
+    /** Adds a stored source entry if it matches the filter. */
+    void offer(byte[] partition, byte[] key, long version, byte[] value) {
+      String pk = KeyLayout.partitionKeyOf(partition);
+      String id = KeyLayout.idOf(key);
+      bytes += value.length + key.length;
+      if (filter == null) {
+        items.add(project(StoredItems.toItem(pk, id, version, value)));
+        return;
+      }
+      Map<String, Value> properties = ItemCodec.decode(value);
+      Instant timestamp = new Value.DateTime(version).toInstant();
+      if (Filters.matches(filter, pk, id, timestamp, properties)) {
+        items.add(project(ItemCodec.isView(value) ? StoredItems.toItem(pk, id, version, value)
+            : Item.stored(pk, id, properties, Etags.of(version), timestamp)));
+      }
+    }
+
+    /** Adds a source item known from a view's copy, if it matches the filter. */
+    void offerDecoded(String pk, String id, long version, Map<String, Value> properties) {
+      Instant timestamp = new Value.DateTime(version).toInstant();
+      if (filter == null || Filters.matches(filter, pk, id, timestamp, properties)) {
+        items.add(project(Item.stored(pk, id, properties, Etags.of(version), timestamp)));
+      }
+    }
+
+    private Item project(Item item) {
+      if (query.select().isEmpty()) {
+        return item;
+      }
+      Map<String, Value> kept = new LinkedHashMap<>();
+      for (String name : query.select()) {
+        Value v = item.properties().get(name);
+        if (v != null) {
+          kept.put(name, v);
+        }
+      }
+      return item.withProperties(kept);
+    }
+
+    /** Ends the page; {@code hasMore} says whether entries may remain after the last one read. */
+    boolean stop(boolean hasMore) {
+      more = hasMore && lastKey != null;
+      return true;
+    }
+
+    Page build() {
+      String token = more ? tokens.encode(table.id(), fingerprint,
+          new ContinuationCodec.Position(viewId, lastPartition, lastKey)) : null;
+      return new Page(items, token);
+    }
   }
 }

@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ViewBackfill implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ViewBackfill.class);
-  private static final int CHUNK = 256;
+  private static final int CHUNK = 512;
   private static final int MAX_ATTEMPTS = 100;
+  private static final int READ_FIRST_AFTER_A_MISS = 16;
 
   private record Source(byte[] partition, byte[] key, long version, byte[] value) {
   }
@@ -41,6 +42,7 @@ final class ViewBackfill implements Runnable {
   private final ViewHandle view;
   private final ItemRules rules;
   private final BooleanSupplier closing;
+  private int readFirstChunks;
 
   ViewBackfill(Store store, Catalog catalog, ViewHandle view, ItemRules rules, BooleanSupplier closing) {
     this.store = store;
@@ -114,11 +116,19 @@ final class ViewBackfill implements Runnable {
       List<Mutation> batch = new ArrayList<>(chunk.size() * 2 + 1);
       List<ViewStatus.Conflict> conflicts = new ArrayList<>();
       Map<ViewSpec.ViewKey, Source> claimed = new HashMap<>();
+      // First try without reading the view: in a backfill almost every key is free, and a taken
+      // one fails the batch's condition; the retry then reads each key to tell why. Where writers
+      // have been busy ahead of the backfill, reading first for a while saves the failed tries.
+      boolean readFirst = attempt > 0 || readFirstChunks > 0;
       for (Source s : chunk) {
-        copy(s, batch, claimed, conflicts);
+        copy(s, batch, claimed, conflicts, readFirst);
       }
-      view.resumeAfter(last.partition(), last.key());
+      // The catalog record written with the chunk carries the progress after it; undone on failure.
+      byte[] resumePartitionBefore = view.resumePartition();
+      byte[] resumeKeyBefore = view.resumeKey();
+      List<ViewStatus.Conflict> conflictsBefore = view.conflicts();
       long doneBefore = view.done().get();
+      view.resumeAfter(last.partition(), last.key());
       view.done().set(doneBefore + chunk.size());
       conflicts.forEach(view::addConflict);
       batch.add(catalog.viewRecordPut(view));
@@ -126,9 +136,13 @@ final class ViewBackfill implements Runnable {
       view.table().beginWrite();
       try {
         store.commit(batch);
+        readFirstChunks = Math.max(0, readFirstChunks - 1);
         return;
       } catch (ConditionFailedException e) {
+        readFirstChunks = READ_FIRST_AFTER_A_MISS;
         view.done().set(doneBefore);
+        view.resumeAfter(resumePartitionBefore, resumeKeyBefore);
+        view.conflicts(conflictsBefore);
         chunk = reread(chunk);
         if (chunk.isEmpty()) {
           return;
@@ -142,10 +156,11 @@ final class ViewBackfill implements Runnable {
 
   /** Adds the mutations that copy one source item, or records why it cannot be copied. */
   private void copy(Source s, List<Mutation> batch, Map<ViewSpec.ViewKey, Source> claimed,
-      List<ViewStatus.Conflict> conflicts) {
+      List<ViewStatus.Conflict> conflicts, boolean readFirst) {
     String pk = KeyLayout.partitionKeyOf(s.partition());
     String id = KeyLayout.idOf(s.key());
-    ViewSpec.ViewKey key = view.spec().keyOf(pk, id, ItemCodec.decode(s.value()));
+    Map<String, io.viewbase.api.Value> properties = ItemCodec.decode(s.value());
+    ViewSpec.ViewKey key = view.spec().keyOf(pk, id, properties);
     if (key == null) {
       return;
     }
@@ -164,7 +179,7 @@ final class ViewBackfill implements Runnable {
     }
     byte[] viewPartition = KeyLayout.partition(view.table().id(), key.partitionKey());
     byte[] viewKey = KeyLayout.sortKey(key.id());
-    Optional<Versioned> existing = store.get(viewPartition, viewKey);
+    Optional<Versioned> existing = readFirst ? store.get(viewPartition, viewKey) : Optional.empty();
     if (existing.isPresent()) {
       ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
       if (!owner.sourcePartitionKey().equals(pk) || !owner.sourceId().equals(id)) {
@@ -174,7 +189,7 @@ final class ViewBackfill implements Runnable {
       return; // already there: a writer maintained it
     }
     batch.add(new Mutation.Check(s.partition(), s.key(), Condition.version(s.version())));
-    byte[] value = ItemCodec.encodeView(pk, id, view.spec().project(ItemCodec.decode(s.value())));
+    byte[] value = ItemCodec.encodeView(pk, id, view.spec().project(properties));
     batch.add(new Mutation.Put(viewPartition, viewKey, s.version(), value, Condition.ABSENT));
   }
 

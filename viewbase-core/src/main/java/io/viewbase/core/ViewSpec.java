@@ -4,6 +4,9 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filter;
+import io.viewbase.filter.Filters;
+import io.viewbase.filter.SystemProperty;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,10 +24,10 @@ final class ViewSpec {
   private final ViewDefinition definition;
   private final KeyTemplate partitionBy;
   private final KeyTemplate idBy;
-  private final WhereFilter where;
+  private final Filter where;
   private final List<String> select;
 
-  private ViewSpec(ViewDefinition definition, KeyTemplate partitionBy, KeyTemplate idBy, WhereFilter where) {
+  private ViewSpec(ViewDefinition definition, KeyTemplate partitionBy, KeyTemplate idBy, Filter where) {
     this.definition = definition;
     this.partitionBy = partitionBy;
     this.idBy = idBy;
@@ -37,8 +40,7 @@ final class ViewSpec {
     KeyTemplate partitionBy = KeyTemplate.parse(
         definition.partitionBy() == null ? "{partitionKey}" : definition.partitionBy(), "partitionBy");
     KeyTemplate idBy = KeyTemplate.parse(definition.idBy() == null ? "{id}" : definition.idBy(), "idBy");
-    WhereFilter where = definition.where() == null || definition.where().isBlank() ? null
-        : WhereFilter.parse(definition.where());
+    Filter where = definition.where() == null || definition.where().isBlank() ? null : parseWhere(definition.where());
     for (String name : definition.select()) {
       if (name == null || name.isEmpty() || name.startsWith("_") || name.equals("partitionKey") || name.equals("id")) {
         throw ViewbaseException.of(ErrorCode.InvalidView,
@@ -47,6 +49,30 @@ final class ViewSpec {
       }
     }
     return new ViewSpec(definition, partitionBy, idBy, where);
+  }
+
+  /** The where filter, in the $filter language; Timestamp is refused (it changes with every write). */
+  private static Filter parseWhere(String text) {
+    Filter filter;
+    try {
+      filter = Filters.parse(text);
+    } catch (ViewbaseException e) {
+      throw new ViewbaseException(ErrorCode.InvalidView, "The where filter does not parse: " + e.getMessage(),
+          withField(e.context()));
+    }
+    for (String name : Filters.properties(filter)) {
+      if (Filters.system(name).filter(s -> s == SystemProperty.TIMESTAMP).isPresent()) {
+        throw ViewbaseException.of(ErrorCode.InvalidView, "A view's where cannot depend on the timestamp",
+            "field", "where", "where", text);
+      }
+    }
+    return filter;
+  }
+
+  private static Map<String, Object> withField(Map<String, Object> context) {
+    Map<String, Object> out = new LinkedHashMap<>(context);
+    out.put("field", "where");
+    return out;
   }
 
   ViewDefinition definition() {
@@ -58,7 +84,7 @@ final class ViewSpec {
     if (properties == null) {
       return null;
     }
-    if (where != null && !where.matches(partitionKey, id, properties)) {
+    if (where != null && !Filters.matches(where, partitionKey, id, null, properties)) {
       return null;
     }
     String viewPartitionKey = partitionBy.render(partitionKey, id, properties);
@@ -70,6 +96,34 @@ final class ViewSpec {
       return null;
     }
     return new ViewKey(viewPartitionKey, viewId);
+  }
+
+  /**
+   * Where items with these known values sit in the view: the view partition (which must render
+   * completely) and the id, complete or as a prefix. Null when the partition does not render.
+   */
+  KeyTemplate.Prefix[] lookup(String partitionKey, String id, Map<String, Value> known) {
+    if (where != null) {
+      return null; // the view may lack items that match; only unconditional views can answer for the source
+    }
+    KeyTemplate.Prefix viewPartition = partitionBy.renderPrefix(partitionKey, id, known);
+    if (!viewPartition.complete() || viewPartition.text().isEmpty()) {
+      return null;
+    }
+    KeyTemplate.Prefix viewId = idBy.renderPrefix(partitionKey, id, known);
+    if (!viewId.complete() && viewId.text().isEmpty() && !partitionBy.hasPlaceholders()) {
+      return null; // a literal partition and no id prefix: the whole view, no better than a scan
+    }
+    return new KeyTemplate.Prefix[] {viewPartition, viewId};
+  }
+
+  /** Whether the view copies every property (no select). */
+  boolean copiesAll() {
+    return select.isEmpty();
+  }
+
+  boolean copies(String property) {
+    return select.isEmpty() || select.contains(property);
   }
 
   /** The properties the view copies from a source item. */

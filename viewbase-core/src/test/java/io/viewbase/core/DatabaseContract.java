@@ -343,7 +343,10 @@ abstract class DatabaseContract {
   }
 
   @Test
-  void filterIsNotYetImplemented() {
-    assertCode(() -> people.query(Query.all().withFilter("age gt 3")), ErrorCode.NotImplemented);
+  void filterSelectsMatchingItems() {
+    fill("a", 20);
+    assertThat(people.query(Query.partition("a").withFilter("name eq 'n7' or RowKey ge '0018'")).items())
+        .extracting(Item::id).containsExactly("0007", "0018", "0019");
+    assertCode(() -> people.query(Query.all().withFilter("name eq")), ErrorCode.InvalidFilter);
   }
 }

@@ -59,21 +59,4 @@ class KeyTemplateTest {
       assertCode(() -> KeyTemplate.parse(bad, "idBy"), ErrorCode.InvalidView);
     }
   }
-
-  @Test
-  void whereFilterFollowsAzureSemantics() {
-    assertThat(WhereFilter.parse("age eq 42").matches("p", "i", PERSON)).isTrue();
-    assertThat(WhereFilter.parse("age eq 42.0").matches("p", "i", PERSON)).isTrue();
-    assertThat(WhereFilter.parse("big gt 5 and score lt 2").matches("p", "i", PERSON)).isTrue();
-    assertThat(WhereFilter.parse("missing ne 'x'").matches("p", "i", PERSON)).isFalse();
-    assertThat(WhereFilter.parse("nothing ne 'x'").matches("p", "i", PERSON)).isFalse();
-    assertThat(WhereFilter.parse("age eq '42'").matches("p", "i", PERSON)).isFalse();
-    assertThat(WhereFilter.parse("not (active eq false) or first eq 'x'").matches("p", "i", PERSON)).isTrue();
-    assertThat(WhereFilter.parse("last eq 'O''Brien'").matches("p", "i", Map.of("last", Value.of("O'Brien"))))
-        .isTrue();
-    assertThat(WhereFilter.parse("PartitionKey eq 'p' and RowKey ge 'h'").matches("p", "i", PERSON)).isTrue();
-    for (String bad : new String[] {"age", "age eq", "age eq 'x", "(age eq 1", "age is 1", "age eq 1 1"}) {
-      assertCode(() -> WhereFilter.parse(bad), ErrorCode.InvalidView);
-    }
-  }
 }

@@ -44,7 +44,7 @@ abstract class ViewContract {
   }
 
   static ViewStatus awaitBuilt(Database db, String view) {
-    long deadline = System.nanoTime() + 120_000_000_000L;
+    long deadline = System.nanoTime() + 600_000_000_000L;
     while (System.nanoTime() < deadline) {
       ViewStatus status = db.viewStatus(view);
       if (!status.state().equals(ViewStatus.BUILDING)) {
@@ -56,7 +56,7 @@ abstract class ViewContract {
         throw new AssertionError(e);
       }
     }
-    throw new AssertionError("view " + view + " still building after 120 s");
+    throw new AssertionError("view " + view + " still building after 600 s");
   }
 
   private Item person(String email, String name) {

@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ItemCursor;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
+import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -56,10 +57,21 @@ final class QueryCommand extends DataCommand {
   @Option(names = "--all", description = "Follow continuations: print every matching item.")
   boolean all;
 
+  @Option(names = "--explain", description = "Print how the query would be answered (the plan), not the items.")
+  boolean explain;
+
   @Override
   void run(Database db) {
     Table source = db.table(table);
     Query query = query();
+    if (explain) {
+      QueryPlan plan = source.explain(query);
+      out().println("plan:   " + plan.kind() + " of " + plan.source());
+      out().println("reads:  " + plan.description());
+      out().println("why:    " + plan.reason());
+      out().flush();
+      return;
+    }
     if (all) {
       try (ItemCursor items = source.cursor(query)) {
         output.items(out(), items);

@@ -232,6 +232,24 @@ class ItemCommandsAgainstServerTest {
   }
 
   @Test
+  void queryWithFilterSelectsMatchingItemsAndExplainPrintsThePlan() {
+    putItems("p", "a", "b", "c");
+    putItems("q", "z");
+
+    Cli filtered = Cli.run(remote, "query", table, "--filter", "PartitionKey eq 'p' and RowKey ge 'b'", "--all");
+    assertThat(filtered.exitCode()).as(filtered.toString()).isZero();
+    assertThat(Items.ids(filtered.out())).containsExactly("b", "c");
+
+    Cli explain = Cli.run(remote, "query", table, "--filter", "PartitionKey eq 'p' and RowKey ge 'b'", "--explain");
+    assertThat(explain.exitCode()).as(explain.toString()).isZero();
+    assertThat(explain.out()).contains("plan:   keyRange of " + table).contains("partition 'p'");
+
+    Cli bad = Cli.run(remote, "query", table, "--filter", "RowKey ge");
+    assertThat(bad.exitCode()).isEqualTo(1);
+    assertThat(bad.err()).startsWith("error: InvalidFilter:");
+  }
+
+  @Test
   void queryAllFollowsContinuationsToTheLastItem() {
     putItems("p", "a", "b", "c", "d", "e");
     putItems("q", "z");

@@ -6,6 +6,7 @@ import io.viewbase.api.ItemCursor;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
+import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.ItemJson;
@@ -102,6 +103,12 @@ final class RemoteTable implements Table {
   @Override
   public ItemCursor cursor(Query query) {
     return new RemoteCursor(this, query);
+  }
+
+  /** The server's plan, from a query with {@code explain=true} that reads at most one item. */
+  @Override
+  public QueryPlan explain(Query query) {
+    return PageJson.readPlan(http.send("GET", queryPath(query.withLimit(1)) + "&explain=true", null).body());
   }
 
   private Item write(String method, Item item, String... headers) {

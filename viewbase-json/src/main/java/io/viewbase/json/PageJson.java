@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Page;
+import io.viewbase.api.QueryPlan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,11 @@ public final class PageJson {
   }
 
   public static byte[] write(Page page) {
+    return write(page, null);
+  }
+
+  /** The page, with the query plan as {@code "plan": {kind, source, description, reason}} when given. */
+  public static byte[] write(Page page, QueryPlan plan) {
     return Json.write(g -> {
       g.writeStartObject();
       g.writeArrayFieldStart("items");
@@ -23,7 +29,48 @@ public final class PageJson {
       }
       g.writeEndArray();
       g.writeStringField("continuation", page.continuation());
+      if (plan != null) {
+        g.writeObjectFieldStart("plan");
+        g.writeStringField("kind", plan.kind());
+        g.writeStringField("source", plan.source());
+        g.writeStringField("description", plan.description());
+        g.writeStringField("reason", plan.reason());
+        g.writeEndObject();
+      }
       g.writeEndObject();
+    });
+  }
+
+  /** The plan a page written with {@code explain=true} carries, or null. */
+  public static QueryPlan readPlan(byte[] json) {
+    return Json.read(json, 0, json.length, p -> {
+      expect(p, JsonToken.START_OBJECT, "A page must be a JSON object");
+      QueryPlan plan = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        if (name.equals("plan") && p.currentToken() == JsonToken.START_OBJECT) {
+          String kind = null;
+          String source = null;
+          String description = null;
+          String reason = null;
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+              case "kind" -> kind = p.getValueAsString();
+              case "source" -> source = p.getValueAsString();
+              case "description" -> description = p.getValueAsString();
+              case "reason" -> reason = p.getValueAsString();
+              default -> p.skipChildren();
+            }
+          }
+          plan = new QueryPlan(kind, source, description, reason);
+        } else {
+          p.skipChildren();
+        }
+      }
+      return plan;
     });
   }
 

@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.Page;
+import io.viewbase.api.Query;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
@@ -138,8 +139,10 @@ public final class NativeApi {
 
   private ApiResponse query(ApiRequest r, String tableName, String partitionKey) {
     Table table = db.table(tableName);
-    Page page = table.query(QueryParameters.toQuery(partitionKey, r.rawQuery(), db.limits().maxPageSize()));
-    return ApiResponse.json(200, PageJson.write(page));
+    Query query = QueryParameters.toQuery(partitionKey, r.rawQuery(), db.limits().maxPageSize());
+    Page page = table.query(query);
+    return ApiResponse.json(200, PageJson.write(page,
+        QueryParameters.explain(r.rawQuery()) ? table.explain(query) : null));
   }
 
   private ApiResponse item(ApiRequest r, Table table, String partitionKey, String id) {

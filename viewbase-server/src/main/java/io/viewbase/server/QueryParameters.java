@@ -24,7 +24,7 @@ import java.util.Set;
  * select       | comma-separated names       | all
  * limit        | 1..maxPageSize              | maxPageSize
  * continuation | token from the previous page| none
- * explain      | false (true is not built)   | false
+ * explain      | true adds the query plan    | false
  * </pre>
  */
 final class QueryParameters {
@@ -66,12 +66,13 @@ final class QueryParameters {
 
   static Query toQuery(String partitionKey, String rawQuery, int maxPageSize) {
     Map<String, String> p = parse(rawQuery);
-    if (bool(p, "explain")) {
-      throw ViewbaseException.of(ErrorCode.NotImplemented, "explain=true (the query plan) is not built yet",
-          "feature", "explain");
-    }
     return new Query(partitionKey, p.get("from"), p.get("to"), p.get("prefix"), bool(p, "desc"),
         select(p.get("select")), p.get("filter"), limit(p.get("limit"), maxPageSize), p.get("continuation"));
+  }
+
+  /** Whether the query string asks for the plan ({@code explain=true}). */
+  static boolean explain(String rawQuery) {
+    return bool(parse(rawQuery), "explain");
   }
 
   /** A flag: absent or {@code false} is false, {@code true} is true, anything else an InvalidQuery. */

@@ -8,6 +8,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
+import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Page;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
@@ -377,11 +378,28 @@ abstract class NativeApiContract {
   }
 
   @Test
-  void filterIsAnsweredByTheEngine() {
+  void filterSelectsItemsAndExplainShowsThePlan() {
     String t = newTable();
-    HttpResponse<byte[]> r = http.get("/v1/tables/" + t + "/items/p?filter=" + enc("v eq 1"));
-    // Until $filter is built the engine says so; afterwards the query succeeds. Either way no 500.
-    assertThat(r.statusCode()).isIn(200, 501);
+    for (int i = 0; i < 6; i++) {
+      assertThat(put(t, "p" + (i % 2), "id" + i, "{\"v\":" + i + "}").statusCode()).isEqualTo(200);
+    }
+    HttpResponse<byte[]> r = http.get("/v1/tables/" + t + "/items?filter="
+        + enc("PartitionKey eq 'p1' and v ge 3") + "&explain=true");
+    assertThat(r.statusCode()).as(text(r)).isEqualTo(200);
+    assertThat(PageJson.read(r.body(), Limits.DEFAULT).items()).extracting(Item::id).containsExactly("id3", "id5");
+    QueryPlan plan = PageJson.readPlan(r.body());
+    assertThat(plan.kind()).isEqualTo(QueryPlan.KEY_RANGE);
+    assertThat(plan.description()).contains("partition 'p1'");
+    HttpResponse<byte[]> scan = http.get("/v1/tables/" + t + "/items/p0?filter=" + enc("v eq 2"));
+    assertThat(PageJson.read(scan.body(), Limits.DEFAULT).items()).extracting(Item::id).containsExactly("id2");
+    assertThat(PageJson.readPlan(scan.body())).isNull();
   }
 
+  @Test
+  void aMalformedFilterIsA400NamingThePosition() {
+    String t = newTable();
+    HttpResponse<byte[]> r = http.get("/v1/tables/" + t + "/items?filter=" + enc("(v eq 1"));
+    assertError(r, 400, ErrorCode.InvalidFilter);
+    assertThat(text(r)).contains("expected ')'").contains("\"position\"");
+  }
 }

@@ -8,6 +8,7 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
+import org.rocksdb.DataBlockIndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 
@@ -18,6 +19,7 @@ import org.rocksdb.Options;
  *   <caption>tuning, from {@link StoreConfig#options()}</caption>
  *   <tr><th>option</th><th>default</th><th>what</th></tr>
  *   <tr><td>rocksdb.blockCacheBytes</td><td>128m</td><td>LRU cache of uncompressed blocks</td></tr>
+ *   <tr><td>rocksdb.rowCacheBytes</td><td>64m</td><td>LRU cache of whole entries for point reads (0: none)</td></tr>
  *   <tr><td>rocksdb.writeBufferBytes</td><td>64m</td><td>memtable size before a flush</td></tr>
  *   <tr><td>rocksdb.maxBackgroundJobs</td><td>4</td><td>flush and compaction threads</td></tr>
  * </table>
@@ -28,9 +30,12 @@ final class RocksDbSettings implements AutoCloseable {
   static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
   static final String WRITE_BUFFER_BYTES = "rocksdb.writeBufferBytes";
   static final String MAX_BACKGROUND_JOBS = "rocksdb.maxBackgroundJobs";
-  private static final Set<String> KNOWN = Set.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_BACKGROUND_JOBS);
+  static final String ROW_CACHE_BYTES = "rocksdb.rowCacheBytes";
+  private static final Set<String> KNOWN =
+      Set.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_BACKGROUND_JOBS, ROW_CACHE_BYTES);
 
   private final LRUCache blockCache;
+  private final LRUCache rowCache;
   private final BloomFilter bloomFilter;
   private final Options options;
 
@@ -40,13 +45,17 @@ final class RocksDbSettings implements AutoCloseable {
     long writeBufferBytes = size(config, WRITE_BUFFER_BYTES, "64m");
     int backgroundJobs = (int) number(config, MAX_BACKGROUND_JOBS, "4", 1, 64);
 
+    long rowCacheBytes = size(config, ROW_CACHE_BYTES, "64m");
     blockCache = new LRUCache(cacheBytes);
+    // Point reads dominate: a row cache answers a repeated get without searching a block.
+    rowCache = rowCacheBytes > 0 ? new LRUCache(rowCacheBytes) : null;
     // 10 bits per key: about 1% false positives, so a point read of an absent key rarely touches disk
     bloomFilter = new BloomFilter(10);
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setBlockCache(blockCache)
         .setFilterPolicy(bloomFilter)
         .setBlockSize(16 * 1024)
+        .setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash)
         .setCacheIndexAndFilterBlocks(true)
         .setPinL0FilterAndIndexBlocksInCache(true)
         .setFormatVersion(5);
@@ -61,6 +70,9 @@ final class RocksDbSettings implements AutoCloseable {
         .setBytesPerSync(1024 * 1024)
         .setKeepLogFileNum(5)
         .setTableFormatConfig(table);
+    if (rowCache != null) {
+      options.setRowCache(rowCache);
+    }
   }
 
   Options options() {
@@ -72,6 +84,9 @@ final class RocksDbSettings implements AutoCloseable {
     options.close();
     bloomFilter.close();
     blockCache.close();
+    if (rowCache != null) {
+      rowCache.close();
+    }
   }
 
   private static void rejectUnknown(Map<String, String> options) {

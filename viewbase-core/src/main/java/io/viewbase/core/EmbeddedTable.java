@@ -177,9 +177,10 @@ final class EmbeddedTable implements Table {
         byte[] encoded = next == item.properties() ? value : encodeMerged(next, item);
         batch.add(new Mutation.Put(partition, key, version, encoded, unchanged));
       }
+      Long oldVersion = current.map(Versioned::version).orElse(null);
       for (ViewHandle view : views) {
         if (view.isMaintained()) {
-          db.viewMaintainer().changes(db.store(), view, pk, id, old, next, version, batch);
+          db.viewMaintainer().changes(db.store(), view, pk, id, old, oldVersion, next, version, attempt == 0, batch);
         }
       }
       try {

@@ -138,8 +138,12 @@ final class KeyTemplate {
     return names;
   }
 
-  /** What {@link #renderPrefix} could render: the text, and whether it is the whole key. */
-  record Prefix(String text, boolean complete) {
+  /**
+   * What {@link #renderPrefix} could render: the text, whether it is the whole key, and whether
+   * every placeholder after it names the identity ({partitionKey}, {id}), which every item has: only
+   * then does every item with the known values sit in the view under this prefix.
+   */
+  record Prefix(String text, boolean complete, boolean restIsIdentity) {
   }
 
   /**
@@ -160,11 +164,22 @@ final class KeyTemplate {
         default -> text(known.get(ph.property()), ph.width());
       };
       if (text == null) {
-        return new Prefix(sb.toString(), false);
+        return new Prefix(sb.toString(), false, restIsIdentity(p));
       }
       appendTransformed(sb, ph, text);
     }
-    return new Prefix(sb.toString(), true);
+    return new Prefix(sb.toString(), true, true);
+  }
+
+  private boolean restIsIdentity(Part from) {
+    boolean after = false;
+    for (Part p : parts) {
+      after |= p == from;
+      if (after && p instanceof Placeholder ph && !ph.property().equals("partitionKey") && !ph.property().equals("id")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void appendTransformed(StringBuilder sb, Placeholder ph, String text) {

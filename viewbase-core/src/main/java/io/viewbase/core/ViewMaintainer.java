@@ -38,30 +38,50 @@ final class ViewMaintainer {
     this.rules = new ItemRules(limits);
   }
 
+  /**
+   * Adds the mutations that keep {@code view} in step with one source write.
+   *
+   * @param oldVersion the source item's version before the write (null if it was absent)
+   * @param optimistic decide without reading the view: a source item's own entry always carries
+   *                   the source item's version (every writer, the backfill and repairs keep it so),
+   *                   so "rewrite my entry" is a condition on that version and "claim a new key" is
+   *                   a condition on absence. If the guess is wrong (a taken key, drift, a backfill
+   *                   still copying) the commit fails and the caller retries with reads, which tell why.
+   */
   void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
-      Map<String, Value> newProperties, long version, List<Mutation> out) {
+      Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, List<Mutation> out) {
     ViewSpec spec = view.spec();
     ViewSpec.ViewKey oldKey = spec.keyOf(partitionKey, id, oldProperties);
     ViewSpec.ViewKey newKey = spec.keyOf(partitionKey, id, newProperties);
+    boolean sameKey = oldKey != null && oldKey.equals(newKey);
     if (newKey != null) {
       checkKey(view, newKey);
       byte[] partition = KeyLayout.partition(view.table().id(), newKey.partitionKey());
       byte[] key = KeyLayout.sortKey(newKey.id());
-      Optional<Versioned> existing = store.get(partition, key);
-      Condition condition = Condition.ABSENT;
-      if (existing.isPresent()) {
-        ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
-        if (!owner.sourcePartitionKey().equals(partitionKey) || !owner.sourceId().equals(id)) {
-          throw conflict(view, newKey, owner.sourcePartitionKey(), owner.sourceId());
+      Condition condition;
+      if (optimistic) {
+        condition = sameKey ? Condition.version(oldVersion) : Condition.ABSENT;
+      } else {
+        condition = Condition.ABSENT;
+        Optional<Versioned> existing = store.get(partition, key);
+        if (existing.isPresent()) {
+          ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
+          if (!owner.sourcePartitionKey().equals(partitionKey) || !owner.sourceId().equals(id)) {
+            throw conflict(view, newKey, owner.sourcePartitionKey(), owner.sourceId());
+          }
+          condition = Condition.version(existing.get().version());
         }
-        condition = Condition.version(existing.get().version());
       }
       byte[] value = ItemCodec.encodeView(partitionKey, id, spec.project(newProperties));
       out.add(new Mutation.Put(partition, key, version, value, condition));
     }
-    if (oldKey != null && !oldKey.equals(newKey)) {
+    if (oldKey != null && !sameKey) {
       byte[] partition = KeyLayout.partition(view.table().id(), oldKey.partitionKey());
       byte[] key = KeyLayout.sortKey(oldKey.id());
+      if (optimistic) {
+        out.add(new Mutation.Delete(partition, key, Condition.version(oldVersion)));
+        return;
+      }
       Optional<Versioned> existing = store.get(partition, key);
       if (existing.isEmpty()) {
         // A backfill may be about to copy the old entry: if it lands first, this write must re-decide.

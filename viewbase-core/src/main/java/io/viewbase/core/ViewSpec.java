@@ -111,6 +111,9 @@ final class ViewSpec {
       return null;
     }
     KeyTemplate.Prefix viewId = idBy.renderPrefix(partitionKey, id, known);
+    if (!viewId.complete() && !viewId.restIsIdentity()) {
+      return null; // items lacking a later property are not in the view (views are sparse)
+    }
     if (!viewId.complete() && viewId.text().isEmpty() && !partitionBy.hasPlaceholders()) {
       return null; // a literal partition and no id prefix: the whole view, no better than a scan
     }

@@ -44,13 +44,16 @@ final class ViewMaintainer {
    * @param oldVersion the source item's version before the write (null if it was absent)
    * @param optimistic decide without reading the view: a source item's own entry always carries
    *                   the source item's version (every writer, the backfill and repairs keep it so),
-   *                   so "rewrite my entry" is a condition on that version and "claim a new key" is
-   *                   a condition on absence. If the guess is wrong (a taken key, drift, a backfill
+   *                   so "rewrite my entry" is a condition on that version (none at all once the view
+   *                   is ready and complete: the source's condition implies it) and "claim a new key"
+   *                   is a condition on absence. If the guess is wrong (a taken key, drift, a backfill
    *                   still copying) the commit fails and the caller retries with reads, which tell why.
    */
   void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
       Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, List<Mutation> out) {
     ViewSpec spec = view.spec();
+    // While a view builds, an entry may not have been copied yet: every guess is then checked.
+    boolean ready = view.isReady();
     ViewSpec.ViewKey oldKey = spec.keyOf(partitionKey, id, oldProperties);
     ViewSpec.ViewKey newKey = spec.keyOf(partitionKey, id, newProperties);
     boolean sameKey = oldKey != null && oldKey.equals(newKey);
@@ -60,7 +63,10 @@ final class ViewMaintainer {
       byte[] key = KeyLayout.sortKey(newKey.id());
       Condition condition;
       if (optimistic) {
-        condition = sameKey ? Condition.version(oldVersion) : Condition.ABSENT;
+        // Claiming a key is always conditional: that is what makes view keys unique. Rewriting
+        // our own entry of a ready view needs no condition: the source's own condition (unchanged
+        // since read) already implies the entry is ours and current.
+        condition = !sameKey ? Condition.ABSENT : ready ? Condition.NONE : Condition.version(oldVersion);
       } else {
         condition = Condition.ABSENT;
         Optional<Versioned> existing = store.get(partition, key);
@@ -79,7 +85,7 @@ final class ViewMaintainer {
       byte[] partition = KeyLayout.partition(view.table().id(), oldKey.partitionKey());
       byte[] key = KeyLayout.sortKey(oldKey.id());
       if (optimistic) {
-        out.add(new Mutation.Delete(partition, key, Condition.version(oldVersion)));
+        out.add(new Mutation.Delete(partition, key, ready ? Condition.NONE : Condition.version(oldVersion)));
         return;
       }
       Optional<Versioned> existing = store.get(partition, key);

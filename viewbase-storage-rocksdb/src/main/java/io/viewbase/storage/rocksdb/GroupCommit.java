@@ -51,12 +51,16 @@ final class GroupCommit implements AutoCloseable {
   private static final long RETAINED_BATCH_BYTES = 4L << 20;
   /** Groups one leader runs before it hands over, bounding how long its own caller waits. */
   private static final int MAX_ROUNDS = 8;
+  /** Keys whose version the leader remembers (about 100 bytes each). */
+  private static final int VERSION_CACHE_ENTRIES = 200_000;
 
   private final RocksDB db;
   private final WriteOptions writeOptions;
   private final ReadOptions readOptions;
   private final ReentrantLock queueLock = new ReentrantLock();
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  /** Versions of recent keys, so that checking a condition rarely reads RocksDB; leader-only. */
+  private final VersionCache versions = new VersionCache(VERSION_CACHE_ENTRIES);
   /** Whether a thread is leading (or about to lead) a group; guarded by queueLock. */
   private boolean leaderActive;
   // Leader-only state: one leader at a time, and each hands over under queueLock.
@@ -202,9 +206,17 @@ final class GroupCommit implements AutoCloseable {
         }
       }
       if (!written.isEmpty()) {
-        db.write(writeOptions, writeBatch);
+        try {
+          db.write(writeOptions, writeBatch);
+        } catch (RocksDBException | RuntimeException e) {
+          versions.clear(); // nothing is known of the keys this write touched: forget everything
+          throw e;
+        }
         writeGroups.incrementAndGet();
         commits.addAndGet(written.size());
+        for (Pending pending : written) {
+          remember(pending);
+        }
       }
     } catch (RocksDBException | RuntimeException | Error e) {
       StorageException failure = new StorageException("RocksDB failed to write a group of " + group.size()
@@ -250,15 +262,47 @@ final class GroupCommit implements AutoCloseable {
         return overlay.get(wrapped);
       }
     }
+    Long cached = versions.get(key);
+    if (cached != null) {
+      return cached == VersionCache.ABSENT ? null : cached;
+    }
     // only the version is needed: copy 8 bytes, not the whole value
     int size = db.get(readOptions, key, versionBuffer);
     if (size == RocksDB.NOT_FOUND) {
+      versions.put(key, VersionCache.ABSENT);
       return null;
     }
     if (size < StoredValue.VERSION_BYTES) {
       throw new StorageException("corrupt entry: the stored value of " + Bytes.toDisplay(key) + " is shorter than its version", null);
     }
-    return StoredValue.version(versionBuffer);
+    long version = StoredValue.version(versionBuffer);
+    versions.put(key, version);
+    return version;
+  }
+
+  /**
+   * Records the versions a written batch left behind: every key it wrote that the cache holds is
+   * updated (a stale version would be wrong), and keys written under a condition are added (they
+   * are the ones conditions will ask about again).
+   */
+  private void remember(Pending pending) {
+    List<Mutation> batch = pending.batch;
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = batch.get(i);
+      long version;
+      if (m instanceof Mutation.Put put) {
+        version = put.version();
+      } else if (m instanceof Mutation.Delete) {
+        version = VersionCache.ABSENT;
+      } else {
+        continue;
+      }
+      if (m.condition().kind() != Condition.Kind.NONE) {
+        versions.put(pending.keys[i], version);
+      } else {
+        versions.updateIfPresent(pending.keys[i], version);
+      }
+    }
   }
 
   private void addToWriteBatch(Pending pending, Map<ByteBuffer, Long> overlay) throws RocksDBException {

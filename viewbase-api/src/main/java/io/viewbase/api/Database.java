@@ -50,6 +50,16 @@ public interface Database extends AutoCloseable {
     throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
   }
 
+  /**
+   * Commits a batch atomically: all of it, with every view in step, or nothing. On failure the
+   * exception's context names {@code operationIndex} (0-based), and its code says why (for example
+   * {@link ErrorCode#PreconditionFailed}, {@link ErrorCode#ItemAlreadyExists},
+   * {@link ErrorCode#ViewKeyConflict}).
+   */
+  default BatchResult commit(Batch batch) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "Batches are not supported by this database");
+  }
+
   /** The limits this database enforces. */
   Limits limits();
 

@@ -8,6 +8,8 @@ import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
+import io.viewbase.api.Batch;
+import io.viewbase.api.BatchResult;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
@@ -66,6 +68,15 @@ public final class EmbeddedDatabase implements Database {
     } catch (StorageException e) {
       throw storageError(e);
     }
+  }
+
+  @Override
+  public BatchResult commit(Batch batch) {
+    checkOpen();
+    if (batch == null) {
+      throw new ViewbaseException(ErrorCode.InvalidInput, "A batch is required");
+    }
+    return new BatchWriter(this).commit(batch);
   }
 
   @Override

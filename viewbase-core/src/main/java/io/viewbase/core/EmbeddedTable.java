@@ -12,6 +12,7 @@ import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Mutation;
+import io.viewbase.storage.spi.ReadView;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Versioned;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * A table (or a view, read-only) of the embedded engine: validates, encodes and commits writes
@@ -160,38 +162,65 @@ final class EmbeddedTable implements Table {
   /** Read, decide, commit on the condition that nothing read has changed; retry if it has. */
   private Item writeDecided(WriteKind kind, Item item, byte[] value, String ifMatch, List<ViewHandle> views) {
     OptionalLong expected = expectedVersion(ifMatch);
-    String pk = item.partitionKey();
-    String id = item.id();
-    byte[] partition = KeyLayout.partition(entry.id(), pk);
-    byte[] key = KeyLayout.sortKey(id);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      Optional<Versioned> current = db.store().get(partition, key);
-      Map<String, Value> old = current.map(v -> ItemCodec.decode(v.value())).orElse(null);
-      Map<String, Value> next = decide(kind, item, current, old, expected);
-      long version = db.clock().next();
-      Condition unchanged = current.map(v -> Condition.version(v.version())).orElse(Condition.ABSENT);
       List<Mutation> batch = new ArrayList<>(1 + 2 * views.size());
-      if (next == null) {
-        batch.add(new Mutation.Delete(partition, key, unchanged));
-      } else {
-        byte[] encoded = next == item.properties() ? value : encodeMerged(next, item);
-        batch.add(new Mutation.Put(partition, key, version, encoded, unchanged));
-      }
-      Long oldVersion = current.map(Versioned::version).orElse(null);
-      for (ViewHandle view : views) {
-        if (view.isMaintained()) {
-          db.viewMaintainer().changes(db.store(), view, pk, id, old, oldVersion, next, version, attempt == 0, batch);
-        }
-      }
+      long version = db.clock().next();
+      Item result = decideInto(kind, item, value, expected, db.store(), version, attempt == 0, views, batch::add);
       try {
         db.store().commit(batch);
-        return next == null ? null : stored(pk, id, next, version);
+        return result;
       } catch (ConditionFailedException e) {
         // Something read above changed before the commit: read again and decide again.
       }
     }
     throw ViewbaseException.of(ErrorCode.StorageUnavailable,
-        "The item is changing too fast to write; retry", "table", entry.name(), "partitionKey", pk, "id", id);
+        "The item is changing too fast to write; retry", "table", entry.name(), "partitionKey", item.partitionKey(),
+        "id", item.id());
+  }
+
+  /**
+   * Reads the item through {@code reads}, decides the write by the behaviour table, and hands the
+   * mutations (the item's, and its views') to {@code out}, each conditional on what was read.
+   * Returns the stored item, or null for a delete. Shared by single writes and batches.
+   */
+  Item decideInto(WriteKind kind, Item item, byte[] value, OptionalLong expected, ReadView reads, long version,
+      boolean optimistic, List<ViewHandle> views, Consumer<Mutation> out) {
+    String pk = item.partitionKey();
+    String id = item.id();
+    byte[] partition = KeyLayout.partition(entry.id(), pk);
+    byte[] key = KeyLayout.sortKey(id);
+    Optional<Versioned> current = reads.get(partition, key);
+    Map<String, Value> old = current.map(v -> ItemCodec.decode(v.value())).orElse(null);
+    Map<String, Value> next = decide(kind, item, current, old, expected);
+    Condition unchanged = current.map(v -> Condition.version(v.version())).orElse(Condition.ABSENT);
+    if (next == null) {
+      out.accept(new Mutation.Delete(partition, key, unchanged));
+    } else {
+      byte[] encoded = next == item.properties() ? value : encodeMerged(next, item);
+      out.accept(new Mutation.Put(partition, key, version, encoded, unchanged));
+    }
+    Long oldVersion = current.map(Versioned::version).orElse(null);
+    for (ViewHandle view : views) {
+      if (view.isMaintained()) {
+        db.viewMaintainer().changes(reads, view, pk, id, old, oldVersion, next, version, optimistic, out);
+      }
+    }
+    return next == null ? null : stored(pk, id, next, version);
+  }
+
+  TableEntry entry() {
+    return entry;
+  }
+
+  /** Checks a write's item for a batch and returns its encoded properties; also refuses views. */
+  byte[] validateForBatch(WriteKind kind, Item item) {
+    checkWritable();
+    if (kind == WriteKind.DELETE) {
+      db.rules().checkKey("partitionKey", item.partitionKey());
+      db.rules().checkKey("id", item.id());
+      return null;
+    }
+    return validate(item);
   }
 
   /** The item's properties after the write (null: deleted), or the error the behaviour table names. */
@@ -288,7 +317,7 @@ final class EmbeddedTable implements Table {
     return version.isPresent() ? Condition.version(version.getAsLong()) : Condition.EXISTS;
   }
 
-  private static OptionalLong expectedVersion(String ifMatch) {
+  static OptionalLong expectedVersion(String ifMatch) {
     if (ifMatch == null || ifMatch.trim().equals(Etags.ANY)) {
       return OptionalLong.empty();
     }

@@ -11,6 +11,7 @@ import io.viewbase.storage.spi.Versioned;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The view entries a source write changes, as mutations for the source write's own batch, so a
@@ -50,7 +51,7 @@ final class ViewMaintainer {
    *                   still copying) the commit fails and the caller retries with reads, which tell why.
    */
   void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
-      Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, List<Mutation> out) {
+      Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, Consumer<Mutation> out) {
     ViewSpec spec = view.spec();
     // While a view builds, an entry may not have been copied yet: every guess is then checked.
     boolean ready = view.isReady();
@@ -79,26 +80,26 @@ final class ViewMaintainer {
         }
       }
       byte[] value = ItemCodec.encodeView(partitionKey, id, spec.project(newProperties));
-      out.add(new Mutation.Put(partition, key, version, value, condition));
+      out.accept(new Mutation.Put(partition, key, version, value, condition));
     }
     if (oldKey != null && !sameKey) {
       byte[] partition = KeyLayout.partition(view.table().id(), oldKey.partitionKey());
       byte[] key = KeyLayout.sortKey(oldKey.id());
       if (optimistic) {
-        out.add(new Mutation.Delete(partition, key, ready ? Condition.NONE : Condition.version(oldVersion)));
+        out.accept(new Mutation.Delete(partition, key, ready ? Condition.NONE : Condition.version(oldVersion)));
         return;
       }
       Optional<Versioned> existing = store.get(partition, key);
       if (existing.isEmpty()) {
         // A backfill may be about to copy the old entry: if it lands first, this write must re-decide.
-        out.add(new Mutation.Check(partition, key, Condition.ABSENT));
+        out.accept(new Mutation.Check(partition, key, Condition.ABSENT));
       } else {
         ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
         Condition unchanged = Condition.version(existing.get().version());
         if (owner.sourcePartitionKey().equals(partitionKey) && owner.sourceId().equals(id)) {
-          out.add(new Mutation.Delete(partition, key, unchanged));
+          out.accept(new Mutation.Delete(partition, key, unchanged));
         } else {
-          out.add(new Mutation.Check(partition, key, unchanged));
+          out.accept(new Mutation.Check(partition, key, unchanged));
         }
       }
     }

@@ -1,5 +1,6 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Batch;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
@@ -8,6 +9,8 @@ import io.viewbase.api.Query;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.json.BatchJson;
+import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.ItemJson;
 import io.viewbase.json.PageJson;
 import io.viewbase.json.TableInfoJson;
@@ -35,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * PATCH  | If-Match: e | *  | merge(item, e)       | 200 (412 stale, 404 absent)
  * DELETE | optional If-Match| delete(pk, id, e)    | 204 (404 absent, 412 stale)
  * </pre>
+ *
+ * {@code POST /v1/batch} is {@link Database#commit}: 200 with {@code {"items": [...]}}, or the failing
+ * operation's error with its {@code operationIndex}.
  */
 public final class NativeApi {
   private static final Logger LOG = LoggerFactory.getLogger(NativeApi.class);
@@ -106,7 +112,7 @@ public final class NativeApi {
       case TABLE_QUERY -> query(r, match.param(0), null);
       case PARTITION_QUERY -> query(r, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
-      case BATCH -> notYet("Batches (transactions)", "batch");
+      case BATCH -> batch(r);
       case VIEW -> views.view(r, match.param(0));
       case VIEW_VERIFY -> views.verify(r, match.param(0));
       case UNKNOWN -> throw new IllegalStateException("handled above");
@@ -215,8 +221,13 @@ public final class NativeApi {
     return new ApiResponse(status, ApiResponse.JSON, ItemJson.write(item), Map.of("ETag", item.etag()));
   }
 
-  private static ApiResponse notYet(String what, String feature) {
-    throw ViewbaseException.of(ErrorCode.NotImplemented, what + " are not built yet; they come with their own issue",
-        "feature", feature);
+  /**
+   * {@code POST /v1/batch}: 200 with what each operation stored, or the error of the operation that
+   * failed, its {@code operationIndex} among the error's fields, and nothing written.
+   */
+  private ApiResponse batch(ApiRequest r) {
+    requireJson(r);
+    Batch batch = BatchJson.read(r.body(), db.limits());
+    return ApiResponse.json(200, BatchResultJson.write(db.commit(batch)));
   }
 }

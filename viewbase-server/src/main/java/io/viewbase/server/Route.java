@@ -4,7 +4,6 @@ import java.util.Set;
 
 /**
  * The endpoints of the native API v1, each with the methods it answers and its metrics label.
- * Batches are reserved here for the issue that builds them and answer 501 until then.
  */
 enum Route {
   HEALTH("health", "/v1/health", Set.of("GET")),

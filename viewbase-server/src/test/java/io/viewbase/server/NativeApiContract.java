@@ -346,7 +346,7 @@ abstract class NativeApiContract {
     assertError(http.get("/v1/tables/" + t + "/items/p?limit=1001"), 400, ErrorCode.InvalidQuery);
     assertError(http.get("/v1/tables/" + t + "/items/p?continuation=AAAAtampered"), 400,
         ErrorCode.InvalidContinuation);
-    assertError(http.send("POST", "/v1/batch", "{\"operations\":[]}"), 501, ErrorCode.NotImplemented);
+    assertError(http.send("GET", "/v1/batch", null), 405, ErrorCode.MethodNotAllowed);
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.viewbase.client;
 
+import io.viewbase.api.Batch;
+import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
@@ -10,6 +12,8 @@ import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.json.BatchJson;
+import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.TableInfoJson;
 import io.viewbase.json.VerifyReportJson;
 import io.viewbase.json.ViewDefinitionJson;
@@ -29,6 +33,12 @@ import java.util.List;
  * #viewStatus} {@code GET}, {@link #dropView} {@code DELETE}, {@link #verifyView} {@code POST
  * .../verify[?repair=true]}. Verification scans the whole view in one request, so it may wait up to
  * {@link #VERIFY_TIMEOUT} (or the request timeout, if longer) for its answer.
+ *
+ * <p>{@link #commit} is {@code POST /v1/batch}: the server commits the batch all or nothing, and a
+ * failure comes back with the failing operation's {@code operationIndex} in its context. A batch
+ * whose answer was lost (a timeout, a dropped connection) may or may not have committed: the
+ * exception is then StorageUnavailable, and a retry should check first (a {@code check}
+ * operation, or an insert that fails with ItemAlreadyExists if the first attempt landed).
  *
  * <p>{@link #limits()} answers the default limits: the v1 API does not publish a server's own, and
  * the server enforces whichever it has.
@@ -108,6 +118,15 @@ public final class RemoteDatabase implements Database {
     Duration timeout = http.timeout().compareTo(VERIFY_TIMEOUT) > 0 ? http.timeout() : VERIFY_TIMEOUT;
     String path = viewPath(name) + "/verify" + (repair ? "?repair=true" : "");
     return VerifyReportJson.read(http.send("POST", path, null, timeout).body());
+  }
+
+  @Override
+  public BatchResult commit(Batch batch) {
+    if (batch == null) {
+      throw new ViewbaseException(ErrorCode.InvalidInput, "A batch is required");
+    }
+    byte[] answer = http.send("POST", "/v1/batch", BatchJson.write(batch)).body();
+    return BatchResultJson.read(answer, Limits.DEFAULT);
   }
 
   @Override

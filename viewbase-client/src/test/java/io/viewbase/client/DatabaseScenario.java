@@ -3,6 +3,8 @@ package io.viewbase.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.viewbase.api.Batch;
+import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
@@ -301,5 +303,107 @@ abstract class DatabaseScenario {
     assertCode(() -> db().viewStatus(view), ErrorCode.TableNotFound);
     assertCode(() -> db().viewStatus(t.name()), ErrorCode.InvalidView);
     assertThat(db().listTables()).extracting(TableInfo::name).doesNotContain(view);
+  }
+
+  static void assertFailsAt(ThrowingCallable call, ErrorCode code, int operationIndex) {
+    assertThatThrownBy(call).isInstanceOfSatisfying(ViewbaseException.class, e -> {
+      assertThat(e.code()).isEqualTo(code);
+      assertThat(e.context()).containsEntry("operationIndex", operationIndex);
+    });
+  }
+
+  @Test
+  void aBatchCommitsAcrossTablesAndPartitionsAndReturnsEachStoredItem() {
+    Table people = newTable();
+    Table orders = newTable();
+    Item bo = people.upsert(Item.builder("globex", "bo").put("v", 1).build());
+
+    BatchResult result = db().commit(Batch.builder()
+        .insert(people.name(), Item.builder("acme", "ann").put("age", 34).build())
+        .upsert(orders.name(), Item.builder("2026", "o1").put("total", 12.5).build())
+        .merge(people.name(), Item.builder("globex", "bo").put("w", 2).build(), bo.etag())
+        .check(orders.name(), "2026", "o2", null)
+        .build());
+
+    assertThat(result.items()).hasSize(4);
+    assertThat(result.items().get(3)).isNull();
+    assertThat(people.get("acme", "ann")).contains(result.items().get(0));
+    assertThat(orders.get("2026", "o1")).contains(result.items().get(1));
+    assertThat(people.get("globex", "bo")).contains(result.items().get(2));
+    assertThat(result.items().get(2).properties()).containsOnlyKeys("v", "w");
+    assertThat(result.items().get(2).etag()).isNotEqualTo(bo.etag());
+  }
+
+  @Test
+  void aBatchWhoseLaterOperationFailsWritesNothingAndNamesTheOperation() {
+    Table t = newTable();
+    Item a = t.upsert(Item.builder("p", "a").put("v", 1).build());
+    t.upsert(Item.builder("p", "a").put("v", 2).build());
+    List<Item> before = t.query(Query.all()).items();
+
+    Batch stale = Batch.builder()
+        .upsert(t.name(), Item.builder("p", "new").build())
+        .delete(t.name(), "p", "a", a.etag())
+        .build();
+    assertThatThrownBy(() -> db().commit(stale)).isInstanceOfSatisfying(ViewbaseException.class, e -> {
+      assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
+      assertThat(e.context()).containsEntry("operationIndex", 1).containsEntry("table", t.name())
+          .containsEntry("partitionKey", "p").containsEntry("id", "a");
+    });
+    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "new").build())
+        .insert(t.name(), Item.builder("p", "a").build()).build()), ErrorCode.ItemAlreadyExists, 1);
+    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "new").build())
+        .check(t.name(), "p", "a", "*").check(t.name(), "p", "absent", "*").build()), ErrorCode.ItemNotFound, 2);
+    assertThat(t.query(Query.all()).items()).isEqualTo(before);
+  }
+
+  @Test
+  void aBatchThatWouldDuplicateAViewKeyFailsWithViewKeyConflict() {
+    Table people = newTable();
+    String view = "BatchEmail" + NAMES.incrementAndGet();
+    people.upsert(Item.builder("p", "ann").put("email", "ann@x").build());
+    db().createView(ViewDefinition.of(view, people.name(), "all", "{email}"));
+    assertThat(awaitBuilt(view).state()).isEqualTo(ViewStatus.READY);
+
+    assertFailsAt(() -> db().commit(Batch.builder()
+        .upsert(people.name(), Item.builder("p", "bo").put("email", "bo@x").build())
+        .upsert(people.name(), Item.builder("p", "cy").put("email", "ann@x").build())
+        .build()), ErrorCode.ViewKeyConflict, 1);
+    assertThat(people.get("p", "bo")).isEmpty();
+    assertThat(db().table(view).query(Query.all()).items()).extracting(Item::id).containsExactly("ann@x");
+    db().dropView(view);
+  }
+
+  @Test
+  void aMoveIsAnInsertOfTheNewItemAndADeleteOfTheOldOneAtItsEtag() {
+    Table t = newTable();
+    Item old = t.upsert(Item.builder("acme", "ann").put("age", 34).build());
+
+    db().commit(Batch.builder()
+        .insert(t.name(), Item.of("globex", "ann", old.properties()))
+        .delete(t.name(), "acme", "ann", old.etag())
+        .build());
+
+    assertThat(t.get("acme", "ann")).isEmpty();
+    assertThat(t.get("globex", "ann").orElseThrow().properties()).isEqualTo(old.properties());
+  }
+
+  @Test
+  void badBatchesFailWithInvalidInputOrTheOperationsCode() {
+    Table t = newTable();
+    assertCode(() -> db().commit(Batch.builder().build()), ErrorCode.InvalidInput);
+    Batch.Builder many = Batch.builder();
+    for (int i = 0; i <= Batch.MAX_OPERATIONS; i++) {
+      many.upsert(t.name(), Item.builder("p", "i" + i).build());
+    }
+    assertCode(() -> db().commit(many.build()), ErrorCode.InvalidInput);
+    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "a").build())
+        .delete(t.name(), "p", "a", null).build()), ErrorCode.InvalidInput, 1);
+    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "a").build())
+        .upsert("Missing" + NAMES.incrementAndGet(), Item.builder("p", "a").build()).build()),
+        ErrorCode.TableNotFound, 1);
+    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p\u0001", "a").build()).build()),
+        ErrorCode.InvalidKey, 0);
+    assertThat(t.query(Query.all()).items()).isEmpty();
   }
 }

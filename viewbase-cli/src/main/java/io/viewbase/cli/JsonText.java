@@ -1,10 +1,12 @@
 package io.viewbase.cli;
 
+import io.viewbase.api.BatchResult;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewStatus;
+import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.ItemJson;
 import io.viewbase.json.TableInfoJson;
 import io.viewbase.json.VerifyReportJson;
@@ -30,6 +32,11 @@ final class JsonText {
    */
   static Item readItem(String json, String partitionKey, String id, Limits limits) {
     return ItemJson.read(json.getBytes(StandardCharsets.UTF_8), limits).addressedTo(partitionKey, id);
+  }
+
+  /** A committed batch's result, as {@code POST /v1/batch} answers it. */
+  static String batchResult(BatchResult result) {
+    return new String(BatchResultJson.write(result), StandardCharsets.UTF_8);
   }
 
   /** A table or view description, as {@code GET /v1/tables} lists them. */

@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
         GetCommand.class,
         DeleteCommand.class,
         QueryCommand.class,
+        BatchCommand.class,
         ViewCommand.class,
         VerifyCommand.class,
         CommandLine.HelpCommand.class

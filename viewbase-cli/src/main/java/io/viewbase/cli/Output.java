@@ -1,9 +1,12 @@
 package io.viewbase.cli;
 
+import io.viewbase.api.Batch;
+import io.viewbase.api.BatchResult;
 import io.viewbase.api.Item;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewStatus;
+import io.viewbase.json.BatchJson;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -45,6 +48,23 @@ final class Output {
     }
     if (!batch.isEmpty()) {
       TextTable.ofItems(batch).print(out);
+    }
+    out.flush();
+  }
+
+  /** A committed batch: the result document, or one row per operation with the ETag it left. */
+  void batch(PrintWriter out, Batch batch, BatchResult result) {
+    if (format == OutputFormat.json) {
+      out.println(JsonText.batchResult(result));
+    } else {
+      List<List<String>> rows = new ArrayList<>();
+      for (int i = 0; i < batch.size(); i++) {
+        Batch.Operation op = batch.operations().get(i);
+        Item stored = result.items().get(i);
+        rows.add(List.of(Integer.toString(i), BatchJson.opName(op.kind()), op.table(), op.partitionKey(), op.id(),
+            stored == null ? "" : stored.etag()));
+      }
+      TextTable.of(List.of("#", "op", "table", "partitionKey", "id", "_etag"), rows).print(out);
     }
     out.flush();
   }

@@ -55,6 +55,10 @@ final class BatchWriter {
     for (int i = 0; i < ops.size(); i++) {
       Batch.Operation op = ops.get(i);
       try {
+        if (op.ifMatch() != null && (op.kind() == Batch.Kind.INSERT || op.kind() == Batch.Kind.UPSERT
+            || op.kind() == Batch.Kind.UPSERT_MERGE)) {
+          throw new ViewbaseException(ErrorCode.InvalidInput, "ifMatch applies to replace, merge, delete and check");
+        }
         EmbeddedTable table = (EmbeddedTable) db.table(op.table());
         byte[] value = table.validateForBatch(kindOf(op), op.item());
         bytes += value == null ? 0 : value.length;
@@ -93,6 +97,8 @@ final class BatchWriter {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       BatchOverlay overlay = new BatchOverlay(db.store());
       List<Item> results = new ArrayList<>(ops.size());
+      List<Integer> claimOps = new ArrayList<>();
+      List<ViewMaintainer.DeferredClaim> claims = new ArrayList<>();
       long version = db.clock().next();
       for (int i = 0; i < ops.size(); i++) {
         Batch.Operation op = ops.get(i);
@@ -108,9 +114,20 @@ final class BatchWriter {
           EmbeddedTable table = tables.get(i);
           OptionalLong expected = EmbeddedTable.expectedVersion(op.ifMatch());
           results.add(table.decideInto(kindOf(op), op.item(), values.get(i), expected, overlay, version, false,
-              table.entry().views(), m -> overlay.add(m, index, false)));
+              table.entry().views(), m -> overlay.add(m, index, false), claim -> {
+                claims.add(claim);
+                claimOps.add(index);
+              }));
         } catch (ViewbaseException e) {
           throw failed(e, i, op);
+        }
+      }
+      for (int c = 0; c < claims.size(); c++) {
+        ViewMaintainer.DeferredClaim claim = claims.get(c);
+        if (stillOwns(overlay, claim)) {
+          int i = claimOps.get(c);
+          throw failed(ViewMaintainer.conflict(claim.view(), claim.key(), claim.ownerPartitionKey(), claim.ownerId()),
+              i, ops.get(i));
         }
       }
       List<Mutation> mutations = overlay.mutations();
@@ -127,6 +144,15 @@ final class BatchWriter {
     }
     throw new ViewbaseException(ErrorCode.StorageUnavailable,
         "The items of this batch are changing too fast to commit it; retry");
+  }
+
+  /** Whether the item that held a claimed view key still maps to it when the batch is done. */
+  private static boolean stillOwns(BatchOverlay overlay, ViewMaintainer.DeferredClaim claim) {
+    TableEntry source = claim.view().source();
+    return overlay.get(KeyLayout.partition(source.id(), claim.ownerPartitionKey()), KeyLayout.sortKey(claim.ownerId()))
+        .map(v -> claim.key().equals(claim.view().spec().keyOf(claim.ownerPartitionKey(), claim.ownerId(),
+            ItemCodec.decode(v.value()))))
+        .orElse(false);
   }
 
   /** A check's ifMatch: an ETag (at that version), "*" (present), null (absent). */
@@ -153,7 +179,10 @@ final class BatchWriter {
   private static ViewbaseException failed(ViewbaseException e, int index, Batch.Operation op) {
     Map<String, Object> context = new LinkedHashMap<>();
     context.put("operationIndex", index);
-    context.put("operation", op.kind().name().toLowerCase(Locale.ROOT));
+    context.put("operation", switch (op.kind()) {
+      case UPSERT_MERGE -> "upsertMerge";
+      default -> op.kind().name().toLowerCase(Locale.ROOT);
+    });
     if (op.table() != null) {
       context.put("table", op.table());
     }

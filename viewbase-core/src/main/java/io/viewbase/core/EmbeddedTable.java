@@ -185,6 +185,12 @@ final class EmbeddedTable implements Table {
    */
   Item decideInto(WriteKind kind, Item item, byte[] value, OptionalLong expected, ReadView reads, long version,
       boolean optimistic, List<ViewHandle> views, Consumer<Mutation> out) {
+    return decideInto(kind, item, value, expected, reads, version, optimistic, views, out, null);
+  }
+
+  Item decideInto(WriteKind kind, Item item, byte[] value, OptionalLong expected, ReadView reads, long version,
+      boolean optimistic, List<ViewHandle> views, Consumer<Mutation> out,
+      Consumer<ViewMaintainer.DeferredClaim> deferred) {
     String pk = item.partitionKey();
     String id = item.id();
     byte[] partition = KeyLayout.partition(entry.id(), pk);
@@ -202,7 +208,7 @@ final class EmbeddedTable implements Table {
     Long oldVersion = current.map(Versioned::version).orElse(null);
     for (ViewHandle view : views) {
       if (view.isMaintained()) {
-        db.viewMaintainer().changes(reads, view, pk, id, old, oldVersion, next, version, optimistic, out);
+        db.viewMaintainer().changes(reads, view, pk, id, old, oldVersion, next, version, optimistic, out, deferred);
       }
     }
     return next == null ? null : stored(pk, id, next, version);

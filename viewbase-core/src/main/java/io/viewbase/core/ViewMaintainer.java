@@ -52,6 +52,19 @@ final class ViewMaintainer {
    */
   void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
       Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, Consumer<Mutation> out) {
+    changes(store, view, partitionKey, id, oldProperties, oldVersion, newProperties, version, optimistic, out, null);
+  }
+
+  /**
+   * A view key claimed in a batch while another source item still held it; the claim stands only
+   * if, by the end of the batch, that item no longer maps to the key.
+   */
+  record DeferredClaim(ViewHandle view, ViewSpec.ViewKey key, String ownerPartitionKey, String ownerId) {
+  }
+
+  void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
+      Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, Consumer<Mutation> out,
+      Consumer<DeferredClaim> deferred) {
     ViewSpec spec = view.spec();
     // While a view builds, an entry may not have been copied yet: every guess is then checked.
     boolean ready = view.isReady();
@@ -74,7 +87,11 @@ final class ViewMaintainer {
         if (existing.isPresent()) {
           ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
           if (!owner.sourcePartitionKey().equals(partitionKey) || !owner.sourceId().equals(id)) {
-            throw conflict(view, newKey, owner.sourcePartitionKey(), owner.sourceId());
+            if (deferred == null) {
+              throw conflict(view, newKey, owner.sourcePartitionKey(), owner.sourceId());
+            }
+            // In a batch, a later operation may still move or delete the owner: decide at the end.
+            deferred.accept(new DeferredClaim(view, newKey, owner.sourcePartitionKey(), owner.sourceId()));
           }
           condition = Condition.version(existing.get().version());
         }

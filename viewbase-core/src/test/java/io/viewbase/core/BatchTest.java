@@ -141,6 +141,15 @@ class BatchTest {
   }
 
   @Test
+  void moveUnderAUniqueViewKeyWorksInEitherOrder() {
+    Item old = people.insert(person("p", "old", "m@x"));
+    db.commit(Batch.builder().insert("People", person("q", "new", "m@x")).delete("People", "p", "old", old.etag())
+        .build());
+    assertThat(db.table("ByEmail").get("all", "m@x").orElseThrow().sourceId()).isEqualTo("new");
+    assertThat(db.verifyView("ByEmail", false).drift()).isZero();
+  }
+
+  @Test
   void swappingTwoUniqueViewKeysInOneBatchSucceeds() {
     people.insert(person("p", "1", "one@x"));
     people.insert(person("p", "2", "two@x"));
@@ -160,8 +169,11 @@ class BatchTest {
 
   @Test
   void twoOperationsClaimingOneViewKeyFailWithViewKeyConflict() {
-    assertCode(() -> db.commit(Batch.builder().insert("People", person("p", "1", "same@x"))
-        .insert("People", person("p", "2", "same@x")).build()), ErrorCode.ViewKeyConflict);
+    assertThatThrownBy(() -> db.commit(Batch.builder().insert("People", person("p", "1", "same@x"))
+        .insert("People", person("p", "2", "same@x")).build())).satisfies(t -> {
+          assertThat(((ViewbaseException) t).code()).isEqualTo(ErrorCode.ViewKeyConflict);
+          assertThat(((ViewbaseException) t).context()).containsEntry("operationIndex", 1);
+        });
     assertThat(people.get("p", "1")).isEmpty();
   }
 
@@ -184,6 +196,8 @@ class BatchTest {
         ErrorCode.ViewIsReadOnly);
     assertCode(() -> db.commit(Batch.builder().upsert("Orders", Item.builder("o\n", "1").build()).build()),
         ErrorCode.InvalidKey);
+    assertCode(() -> db.commit(Batch.builder().add(Batch.Kind.INSERT, "Orders", Item.builder("o", "1").build(), "*")
+        .build()), ErrorCode.InvalidInput);
     assertThat(orders.get("o", "1")).isEmpty();
   }
 

@@ -11,7 +11,7 @@ package io.viewbase.api;
  * keyRange    | ordered id ranges of named partitions, or a range of partitions
  * viewLookup  | a ready view whose key the filter fixes by equality (a lookup or a prefix range
  *             | in the view), each entry mapped back to its source item
- * scan        | every item of the table (or of the partition), filtered
+ * scan        | every item of the table, filtered (a partition query is a keyRange at worst)
  * empty       | nothing: the filter can never be true
  * </pre>
  *

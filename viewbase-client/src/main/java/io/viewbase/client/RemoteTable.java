@@ -5,6 +5,7 @@ import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Page;
+import io.viewbase.api.PagedCursor;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
@@ -102,7 +103,7 @@ final class RemoteTable implements Table {
 
   @Override
   public ItemCursor cursor(Query query) {
-    return new RemoteCursor(this, query);
+    return new PagedCursor(this, query);
   }
 
   /** The server's plan, from a query with {@code explain=true} that reads at most one item. */

@@ -4,6 +4,7 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
 import io.viewbase.api.Page;
+import io.viewbase.api.PagedCursor;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;

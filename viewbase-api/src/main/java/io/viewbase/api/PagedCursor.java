@@ -1,25 +1,21 @@
-package io.viewbase.client;
+package io.viewbase.api;
 
-import io.viewbase.api.Item;
-import io.viewbase.api.ItemCursor;
-import io.viewbase.api.Page;
-import io.viewbase.api.Query;
-import io.viewbase.api.Table;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * Every item of a query, fetched a page per request as iteration reaches the end of the last one.
- * It holds one page and no connection between requests, so an abandoned cursor costs nothing.
+ * Iterates every item of a query by fetching one page at a time through the table's own
+ * {@link Table#query}; it holds at most one page and no storage resources between pages, so an
+ * abandoned cursor leaks nothing. Works over any {@link Table}, embedded or remote.
  */
-final class RemoteCursor implements ItemCursor {
+@Stability(Stability.Level.EXPERIMENTAL)
+public final class PagedCursor implements ItemCursor {
   private final Table table;
   private Query next;
-  private Iterator<Item> current = Collections.emptyIterator();
+  private Iterator<Item> current = java.util.Collections.emptyIterator();
   private boolean closed;
 
-  RemoteCursor(Table table, Query query) {
+  public PagedCursor(Table table, Query query) {
     this.table = table;
     this.next = query;
   }
@@ -47,6 +43,6 @@ final class RemoteCursor implements ItemCursor {
   public void close() {
     closed = true;
     next = null;
-    current = Collections.emptyIterator();
+    current = java.util.Collections.emptyIterator();
   }
 }

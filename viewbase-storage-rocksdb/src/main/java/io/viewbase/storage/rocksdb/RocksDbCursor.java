@@ -5,11 +5,9 @@ import io.viewbase.storage.spi.OrderedKeyCodec;
 import io.viewbase.storage.spi.StorageException;
 import java.util.Arrays;
 import java.util.NoSuchElementException;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
 
 /**
@@ -21,9 +19,7 @@ import org.rocksdb.Snapshot;
  */
 final class RocksDbCursor implements Cursor {
   private final NativeGuard guard;
-  private final Slice lowerSlice;
-  private final Slice upperSlice;
-  private final ReadOptions readOptions;
+  private final BoundedIterator bounded;
   private final RocksIterator iterator;
   private final byte[] start;
   private final boolean reverse;
@@ -46,16 +42,8 @@ final class RocksDbCursor implements Cursor {
     this.start = start;
     this.reverse = reverse;
     this.fixedKeyOffset = fixedKeyOffset;
-    lowerSlice = new Slice(lower);
-    upperSlice = upper == null ? null : new Slice(upper);
-    readOptions = new ReadOptions().setIterateLowerBound(lowerSlice).setFillCache(fillCache);
-    if (upperSlice != null) {
-      readOptions.setIterateUpperBound(upperSlice);
-    }
-    if (snapshot != null) {
-      readOptions.setSnapshot(snapshot);
-    }
-    iterator = db.newIterator(readOptions);
+    bounded = new BoundedIterator(db, snapshot, lower, upper, fillCache);
+    iterator = bounded.iterator();
     guard.register(this);
   }
 
@@ -97,7 +85,7 @@ final class RocksDbCursor implements Cursor {
 
   private void checkStatus() {
     try {
-      iterator.status();
+      bounded.checkStatus();
     } catch (RocksDBException e) {
       close();
       throw new StorageException("RocksDB failed while scanning: " + e.getMessage(), e);
@@ -162,12 +150,7 @@ final class RocksDbCursor implements Cursor {
       return;
     }
     released = true;
-    iterator.close();
-    readOptions.close();
-    lowerSlice.close();
-    if (upperSlice != null) {
-      upperSlice.close();
-    }
+    bounded.close();
     guard.unregister(this);
   }
 }

@@ -4,11 +4,9 @@ import io.viewbase.storage.spi.OrderedKeyCodec;
 import io.viewbase.storage.spi.PartitionCursor;
 import io.viewbase.storage.spi.StorageException;
 import java.util.NoSuchElementException;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
 
 /**
@@ -18,9 +16,7 @@ import org.rocksdb.Snapshot;
  */
 final class RocksDbPartitionCursor implements PartitionCursor {
   private final NativeGuard guard;
-  private final Slice lowerSlice;
-  private final Slice upperSlice;
-  private final ReadOptions readOptions;
+  private final BoundedIterator bounded;
   private final RocksIterator iterator;
   private byte[] seekTo;
   private byte[] current;
@@ -30,16 +26,8 @@ final class RocksDbPartitionCursor implements PartitionCursor {
       byte[] start) {
     this.guard = guard;
     this.seekTo = start;
-    lowerSlice = new Slice(lower);
-    upperSlice = upper == null ? null : new Slice(upper);
-    readOptions = new ReadOptions().setIterateLowerBound(lowerSlice).setFillCache(false);
-    if (upperSlice != null) {
-      readOptions.setIterateUpperBound(upperSlice);
-    }
-    if (snapshot != null) {
-      readOptions.setSnapshot(snapshot);
-    }
-    iterator = db.newIterator(readOptions);
+    bounded = new BoundedIterator(db, snapshot, lower, upper, false);
+    iterator = bounded.iterator();
     guard.register(this);
   }
 
@@ -69,7 +57,7 @@ final class RocksDbPartitionCursor implements PartitionCursor {
 
   private void checkStatus() {
     try {
-      iterator.status();
+      bounded.checkStatus();
     } catch (RocksDBException e) {
       close();
       throw new StorageException("RocksDB failed while listing partitions: " + e.getMessage(), e);
@@ -90,12 +78,7 @@ final class RocksDbPartitionCursor implements PartitionCursor {
       return;
     }
     released = true;
-    iterator.close();
-    readOptions.close();
-    lowerSlice.close();
-    if (upperSlice != null) {
-      upperSlice.close();
-    }
+    bounded.close();
     guard.unregister(this);
   }
 }

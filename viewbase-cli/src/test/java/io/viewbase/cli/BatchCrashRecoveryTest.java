@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -93,30 +92,12 @@ class BatchCrashRecoveryTest {
 
   /** Runs the writers until {@code killAfter} batches are acknowledged (or the time limit), then kills the server. */
   private void writeUntilKilled(ServerProcess server, int cycle, int killAfter) throws Exception {
-    AtomicBoolean stop = new AtomicBoolean();
-    AtomicInteger acks = new AtomicInteger();
-    AtomicInteger cutOff = new AtomicInteger();
-    List<Thread> writers = new ArrayList<>();
-    for (int w = 0; w < WRITERS; w++) {
-      int writer = w;
-      Thread thread = new Thread(() -> write(server.uri(), cycle, writer, stop, acks, cutOff), "batch-writer-" + w);
-      thread.start();
-      writers.add(thread);
-    }
-    Instant deadline = Instant.now().plus(WRITE_PHASE_LIMIT);
-    while (acks.get() < killAfter && Instant.now().isBefore(deadline)) {
-      Thread.sleep(5);
-    }
-    server.kill();
-    stop.set(true);
-    for (Thread thread : writers) {
-      thread.join(Duration.ofSeconds(30).toMillis());
-      assertThat(thread.isAlive()).as("writer stopped").isFalse();
-    }
+    ServerProcess.Load load = server.killUnderLoad(WRITERS,
+        (uri, writer, stop, acks, cutOff) -> write(uri, cycle, writer, stop, acks, cutOff), killAfter, WRITE_PHASE_LIMIT);
     assertThat(refused).as("batches refused in cycle " + cycle).isEmpty();
-    assertThat(acks.get()).as("acknowledged batches in cycle " + cycle + "\n" + server.output()).isPositive();
+    assertThat(load.acks()).as("acknowledged batches in cycle " + cycle + "\n" + server.output()).isPositive();
     System.out.printf("batch crash cycle %d: killed after %d acknowledged batches; %d cut off%n",
-        cycle, acks.get(), cutOff.get());
+        cycle, load.acks(), load.cutOff());
   }
 
   private void write(URI server, int cycle, int writer, AtomicBoolean stop, AtomicInteger acks,

@@ -12,9 +12,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,29 +77,11 @@ class CrashRecoveryTest {
    * then kills the server while they are still sending, and only then stops them.
    */
   private void writeUntilKilled(ServerProcess server, int cycle, int killAfter) throws Exception {
-    AtomicBoolean stop = new AtomicBoolean();
-    AtomicInteger acks = new AtomicInteger();
-    AtomicInteger cutOff = new AtomicInteger();
-    List<Thread> writers = new ArrayList<>();
-    for (int w = 0; w < WRITERS; w++) {
-      int writer = w;
-      Thread thread = new Thread(() -> write(server.uri(), cycle, writer, stop, acks, cutOff), "writer-" + w);
-      thread.start();
-      writers.add(thread);
-    }
-    Instant deadline = Instant.now().plus(WRITE_PHASE_LIMIT);
-    while (acks.get() < killAfter && Instant.now().isBefore(deadline)) {
-      Thread.sleep(5);
-    }
-    server.kill();
-    stop.set(true);
-    for (Thread thread : writers) {
-      thread.join(Duration.ofSeconds(30).toMillis());
-      assertThat(thread.isAlive()).as("writer stopped").isFalse();
-    }
-    assertThat(acks.get()).as("acknowledged writes in cycle " + cycle + "\n" + server.output()).isPositive();
+    ServerProcess.Load load = server.killUnderLoad(WRITERS,
+        (uri, writer, stop, acks, cutOff) -> write(uri, cycle, writer, stop, acks, cutOff), killAfter, WRITE_PHASE_LIMIT);
+    assertThat(load.acks()).as("acknowledged writes in cycle " + cycle + "\n" + server.output()).isPositive();
     System.out.printf("crash cycle %d: killed after %d acknowledged writes; %d requests cut off%n",
-        cycle, acks.get(), cutOff.get());
+        cycle, load.acks(), load.cutOff());
   }
 
   private void write(URI server, int cycle, int writer, AtomicBoolean stop, AtomicInteger acks,

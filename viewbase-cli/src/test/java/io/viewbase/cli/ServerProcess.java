@@ -7,7 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,6 +75,46 @@ final class ServerProcess implements AutoCloseable {
     } catch (IOException e) {
       return "(output unreadable: " + e + ")";
     }
+  }
+
+  /** One writer of a load: sends requests until {@code stop}, counting acknowledged and cut-off ones. */
+  @FunctionalInterface
+  interface Writer {
+    void run(URI server, int writer, AtomicBoolean stop, AtomicInteger acks, AtomicInteger cutOff);
+  }
+
+  /** What a load saw before the kill. */
+  record Load(int acks, int cutOff) {
+  }
+
+  /**
+   * Runs {@code writers} writer threads until {@code killAfter} requests are acknowledged (or
+   * {@code limit} passes), kills this server while they are still sending, and only then stops them.
+   */
+  Load killUnderLoad(int writers, Writer writer, int killAfter, Duration limit) throws InterruptedException {
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger acks = new AtomicInteger();
+    AtomicInteger cutOff = new AtomicInteger();
+    List<Thread> threads = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int index = w;
+      Thread thread = new Thread(() -> writer.run(uri, index, stop, acks, cutOff), "writer-" + w);
+      thread.start();
+      threads.add(thread);
+    }
+    Instant deadline = Instant.now().plus(limit);
+    while (acks.get() < killAfter && Instant.now().isBefore(deadline)) {
+      Thread.sleep(5);
+    }
+    kill();
+    stop.set(true);
+    for (Thread thread : threads) {
+      thread.join(Duration.ofSeconds(30).toMillis());
+      if (thread.isAlive()) {
+        throw new AssertionError("a writer did not stop");
+      }
+    }
+    return new Load(acks.get(), cutOff.get());
   }
 
   /** Kills the server if a test left it running (a failed assertion, say). */

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * A batch as JSON, the body of {@code POST /v1/batch}:
@@ -117,21 +116,10 @@ public final class BatchJson {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw Json.shape(p, "A batch must be a JSON object with an \"operations\" array");
     }
-    List<Batch.Operation> operations = null;
-    Set<String> unknown = new TreeSet<>();
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String member = p.currentName();
-      p.nextToken();
-      if (!member.equals(OPERATIONS)) {
-        unknown.add(member);
-        p.skipChildren();
-        continue;
-      }
-      if (operations != null) {
-        throw Json.duplicate(p, member);
-      }
-      operations = readOperations(p, values, limits);
-    }
+    List<List<Batch.Operation>> operationsHolder = new ArrayList<>(1);
+    Set<String> unknown = Json.readKnownMembers(p, Set.of(OPERATIONS),
+        (q, member) -> operationsHolder.add(readOperations(q, values, limits)));
+    List<Batch.Operation> operations = operationsHolder.isEmpty() ? null : operationsHolder.get(0);
     if (!unknown.isEmpty()) {
       throw ViewbaseException.of(ErrorCode.InvalidInput, "Unknown members in the batch; the only one is operations",
           "members", List.copyOf(unknown));
@@ -168,38 +156,37 @@ public final class BatchJson {
     return new ViewbaseException(e.code(), e.getMessage(), context, e.getCause());
   }
 
+  /** The members of one operation as read. */
+  private static final class OperationFields {
+    String op;
+    String table;
+    String partitionKey;
+    String id;
+    String ifMatch;
+    ItemBody item;
+  }
+
   private static Batch.Operation readOperation(JsonParser p, ValueReader values, Limits limits) throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw Json.shape(p, "An operation must be a JSON object");
     }
-    String op = null;
-    String table = null;
-    String partitionKey = null;
-    String id = null;
-    String ifMatch = null;
-    ItemBody item = null;
-    Set<String> seen = new TreeSet<>();
-    Set<String> unknown = new TreeSet<>();
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String member = p.currentName();
-      p.nextToken();
-      if (!KNOWN.contains(member)) {
-        unknown.add(member);
-        p.skipChildren();
-        continue;
-      }
-      if (!seen.add(member)) {
-        throw Json.duplicate(p, member);
-      }
+    OperationFields f = new OperationFields();
+    Set<String> unknown = Json.readKnownMembers(p, KNOWN, (q, member) -> {
       switch (member) {
-        case "op" -> op = text(p, member);
-        case "table" -> table = text(p, member);
-        case "partitionKey" -> partitionKey = key(p, member);
-        case "id" -> id = key(p, member);
-        case "ifMatch" -> ifMatch = p.currentToken() == JsonToken.VALUE_NULL ? null : text(p, member);
-        default -> item = p.currentToken() == JsonToken.VALUE_NULL ? null : ItemJson.readObject(p, values, limits);
+        case "op" -> f.op = text(q, member);
+        case "table" -> f.table = text(q, member);
+        case "partitionKey" -> f.partitionKey = key(q, member);
+        case "id" -> f.id = key(q, member);
+        case "ifMatch" -> f.ifMatch = q.currentToken() == JsonToken.VALUE_NULL ? null : text(q, member);
+        default -> f.item = q.currentToken() == JsonToken.VALUE_NULL ? null : ItemJson.readObject(q, values, limits);
       }
-    }
+    });
+    String op = f.op;
+    String table = f.table;
+    String partitionKey = f.partitionKey;
+    String id = f.id;
+    String ifMatch = f.ifMatch;
+    ItemBody item = f.item;
     if (!unknown.isEmpty()) {
       throw ViewbaseException.of(ErrorCode.InvalidInput,
           "Unknown members in the operation; known are op, table, partitionKey, id, item, ifMatch",

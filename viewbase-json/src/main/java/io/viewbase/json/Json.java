@@ -72,6 +72,37 @@ final class Json {
         "property", name, "line", at.getLineNr(), "column", at.getColumnNr());
   }
 
+  /** Reads the value of one known member, at its first token. */
+  @FunctionalInterface
+  interface MemberWork {
+    void read(JsonParser p, String member) throws IOException;
+  }
+
+  /**
+   * Reads the members of the object at the parser's current token: each known member once (a
+   * second time is InvalidJson) with {@code work}; unknown members are skipped and returned, sorted,
+   * so the caller can refuse them all by name in one error.
+   */
+  static java.util.Set<String> readKnownMembers(JsonParser p, java.util.Set<String> known, MemberWork work)
+      throws IOException {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    java.util.Set<String> unknown = new java.util.TreeSet<>();
+    while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+      String member = p.currentName();
+      p.nextToken();
+      if (!known.contains(member)) {
+        unknown.add(member);
+        p.skipChildren();
+        continue;
+      }
+      if (!seen.add(member)) {
+        throw duplicate(p, member);
+      }
+      work.read(p, member);
+    }
+    return unknown;
+  }
+
   /** Writes what a generator should write; may throw the generator's IOException. */
   @FunctionalInterface
   interface GeneratorWork {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * A view definition as JSON, the body of {@code PUT /v1/views/{view}}:
@@ -74,21 +73,7 @@ public final class ViewDefinitionJson {
       throw Json.shape(p, "A view definition must be a JSON object");
     }
     Fields f = new Fields();
-    Set<String> unknown = new TreeSet<>();
-    Set<String> seen = new TreeSet<>();
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String member = p.currentName();
-      p.nextToken();
-      if (!KNOWN.contains(member)) {
-        unknown.add(member);
-        p.skipChildren();
-        continue;
-      }
-      if (!seen.add(member)) {
-        throw Json.duplicate(p, member);
-      }
-      f.read(p, member);
-    }
+    Set<String> unknown = Json.readKnownMembers(p, KNOWN, f::read);
     if (!unknown.isEmpty()) {
       throw ViewbaseException.of(ErrorCode.InvalidView,
           "Unknown members in the view definition; known are source, partitionBy, idBy, where, select",

@@ -58,8 +58,9 @@ final class QueryExecutor {
 
   Page run(TableEntry table, Query query) {
     Filter filter = validate(query);
+    int fingerprint = fingerprint(query);
     ContinuationCodec.Position after = query.continuation() == null ? null
-        : tokens.decode(query.continuation(), table.id(), fingerprint(query));
+        : tokens.decode(query.continuation(), table.id(), fingerprint);
     // A query that began without a view goes on without one, so that its positions stay comparable.
     Plan plan = planner.plan(table, query, filter, after == null || after.viewId() != 0);
     if (after != null && after.viewId() != 0
@@ -67,7 +68,7 @@ final class QueryExecutor {
       throw new ViewbaseException(ErrorCode.InvalidContinuation,
           "The view this query was reading is no longer ready; start the query again");
     }
-    PageBuilder page = new PageBuilder(table, query, filter, fingerprint(query));
+    PageBuilder page = new PageBuilder(table, query, filter, fingerprint);
     if (plan instanceof Plan.Keys keys) {
       runKeys(table, keys, after, page);
     } else if (plan instanceof Plan.ViewRead view) {

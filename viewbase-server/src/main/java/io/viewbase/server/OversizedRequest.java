@@ -6,5 +6,5 @@ package io.viewbase.server;
  *
  * @param keepAlive whether the connection can go on (the rest of the body is being discarded)
  */
-record OversizedRequest(boolean keepAlive) {
+public record OversizedRequest(boolean keepAlive) {
 }

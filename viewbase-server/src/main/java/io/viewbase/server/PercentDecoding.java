@@ -13,17 +13,17 @@ import java.nio.charset.StandardCharsets;
  * rather than being passed on half-decoded: keys are identity, and a guess would address the
  * wrong item.
  */
-final class PercentDecoding {
+public final class PercentDecoding {
   private PercentDecoding() {
   }
 
   /** A path segment: '+' is a literal plus (RFC 3986). */
-  static String segment(String raw) {
+  public static String segment(String raw) {
     return decode(raw, false, "path segment");
   }
 
   /** A query name or value: '+' is a space (HTML forms, and what most clients send). */
-  static String queryComponent(String raw) {
+  public static String queryComponent(String raw) {
     return decode(raw, true, "query parameter");
   }
 

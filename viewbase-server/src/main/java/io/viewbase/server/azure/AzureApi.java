@@ -1,0 +1,149 @@
+package io.viewbase.server.azure;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.ViewbaseException;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Azure Table Storage REST protocol as plain translation: an {@link AzureRequest} in, calls on
+ * a {@link Database}, an {@link AzureResponse} out. No socket is needed to test it.
+ *
+ * <pre>
+ * path (after the account)     | method                  | operation
+ * -----------------------------+-------------------------+---------------------------------------
+ * /Tables                      | GET / POST              | Query Tables / Create Table
+ * /Tables('t')                 | DELETE                  | Delete Table
+ * /t, /t()                     | GET / POST              | Query Entities / Insert Entity
+ * /t?comp=acl                  | GET, HEAD / PUT         | Get / Set Table ACL (XML)
+ * /t(PartitionKey=,RowKey=)    | GET                     | Get Entity
+ *                              | PUT                     | Update / Insert-or-Replace
+ *                              | MERGE, PATCH, POST with | Merge / Insert-or-Merge
+ *                              | X-HTTP-Method: MERGE    |
+ *                              | DELETE                  | Delete Entity
+ * /$batch                      | POST                    | Entity group transaction
+ * </pre>
+ *
+ * Every answer carries {@code x-ms-request-id}, {@code x-ms-version}, {@code Date} and the exact
+ * {@code x-ms-client-request-id} the client sent. Failures are Azure's error bodies with
+ * {@code x-ms-error-code} (XML for ACL requests, JSON otherwise); an unexpected one is logged and
+ * answered as 500 InternalError.
+ */
+public final class AzureApi {
+  private static final Logger LOG = LoggerFactory.getLogger(AzureApi.class);
+  static final String VERSION = "2019-02-02";
+
+  private final Authenticator authenticator;
+  private final TableEndpoints tables;
+  private final EntityEndpoints entities;
+  private final AclEndpoints acl;
+  private final BatchEndpoint batch;
+
+  public AzureApi(Database db, AzureOptions options) {
+    AclStore acls = new AclStore(db);
+    this.authenticator = new Authenticator(options.accounts(), options.anonymousAccess(), acls);
+    this.tables = new TableEndpoints(db, acls);
+    this.entities = new EntityEndpoints(db);
+    this.acl = new AclEndpoints(db, tables, acls);
+    this.batch = new BatchEndpoint(db, entities);
+  }
+
+  /**
+   * Whether a request is cheap enough to serve on the event loop: a point read never waits on a
+   * disk sync, and sparing it a thread hop keeps it fast. Decided from the path's shape alone.
+   */
+  static boolean runsInline(AzureRequest request) {
+    if (!request.method().equals("GET")) {
+      return false;
+    }
+    String path = request.rawPath();
+    return path.endsWith(")") && !path.endsWith("()") && path.indexOf("Tables(") < 0 && path.indexOf("Tables%28") < 0;
+  }
+
+  public AzureResponse handle(AzureRequest request) {
+    String requestId = RequestIds.next();
+    boolean xml = request.rawQuery().contains("comp=acl");
+    AzureResponse response;
+    try {
+      response = dispatch(request, requestId);
+    } catch (AzureFailure f) {
+      response = error(f, xml, requestId);
+    } catch (ViewbaseException e) {
+      AzureFailure f = AzureErrors.translate(e);
+      if (f.status() >= 500) {
+        LOG.warn("Azure request {} {} failed: {}", request.method(), request.target(), e.toString());
+      }
+      response = error(f, xml, requestId);
+    } catch (RuntimeException e) {
+      LOG.error("Azure request {} {} failed unexpectedly", request.method(), request.target(), e);
+      response = error(new AzureFailure(500, "InternalError",
+          "The server encountered an internal error; its log has the details."), xml, requestId);
+    }
+    String version = request.header("x-ms-version");
+    return response.with("x-ms-request-id", requestId)
+        .with("x-ms-version", version == null ? VERSION : version)
+        .with("Date", AzureTimes.httpDateNow())
+        .with("x-ms-client-request-id", request.header("x-ms-client-request-id"));
+  }
+
+  private AzureResponse dispatch(AzureRequest request, String requestId) {
+    ResourcePath path = ResourcePath.parse(request.rawPath(), request.header("host"));
+    QueryString query = QueryString.parse(request.rawQuery());
+    Grant grant = authenticator.authenticate(request, path, query);
+    MetadataLevel level = MetadataLevel.choose(query.get("$format"), request.header("accept"));
+    Call call = new Call(request, path, query, grant, level);
+    String method = request.method();
+    if (method.equals("POST")) {
+      String override = request.header("x-http-method");
+      if (override != null) {
+        method = override.trim().toUpperCase(java.util.Locale.ROOT);
+      }
+    }
+    return switch (path.kind()) {
+      case TABLES -> switch (method) {
+        case "GET" -> tables.query(call);
+        case "POST" -> tables.create(call);
+        default -> notAllowed(method, "Tables");
+      };
+      case TABLE -> method.equals("DELETE") ? tables.delete(call) : notAllowed(method, "Tables('name')");
+      case BATCH -> method.equals("POST") ? batch.handle(call, requestId) : notAllowed(method, "$batch");
+      case ENTITIES -> {
+        if ("acl".equals(query.get("comp"))) {
+          yield switch (method) {
+            case "GET" -> acl.get(call, true);
+            case "HEAD" -> acl.get(call, false);
+            case "PUT" -> acl.set(call);
+            default -> notAllowed(method, "a table's ACL");
+          };
+        }
+        yield switch (method) {
+          case "GET" -> entities.query(call);
+          case "POST" -> entities.insert(call);
+          default -> notAllowed(method, "a table");
+        };
+      }
+      case ENTITY -> switch (method) {
+        case "GET" -> entities.get(call);
+        case "PUT" -> entities.update(call);
+        case "MERGE", "PATCH" -> entities.merge(call);
+        case "DELETE" -> entities.delete(call);
+        default -> notAllowed(method, "an entity");
+      };
+      case SERVICE -> ServiceProperties.handle(call, method);
+    };
+  }
+
+  private static AzureResponse notAllowed(String method, String what) {
+    throw new AzureFailure(405, "UnsupportedHttpVerb",
+        "The resource doesn't support the specified HTTP verb: " + method + " on " + what + ".");
+  }
+
+  private static AzureResponse error(AzureFailure f, boolean xml, String requestId) {
+    String time = AzureTimes.format(Instant.now());
+    byte[] body = xml ? AzureErrors.xml(f.code(), f.getMessage(), requestId, time)
+        : AzureErrors.json(f.code(), f.getMessage(), requestId, time);
+    return AzureResponse.of(f.status(), xml ? AzureErrors.XML_TYPE : AzureErrors.JSON_ERROR_TYPE, body)
+        .with("x-ms-error-code", f.code());
+  }
+}

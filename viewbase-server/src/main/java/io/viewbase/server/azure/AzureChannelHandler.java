@@ -1,0 +1,169 @@
+package io.viewbase.server.azure;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.viewbase.server.OversizedRequest;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Netty end of one Azure-dialect connection: turns each aggregated request into an {@link
+ * AzureRequest}, serves point reads inline and everything else on the worker pool, and writes the
+ * {@link AzureResponse} back. Answers leave in request order: the connection serves one request at
+ * a time, queues the rest and stops reading while busy. All state is touched on the event loop only.
+ */
+final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
+  private static final Logger LOG = LoggerFactory.getLogger(AzureChannelHandler.class);
+
+  private final AzureApi api;
+  private final Executor workers;
+  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private boolean busy;
+
+  AzureChannelHandler(AzureApi api, Executor workers) {
+    this.api = api;
+    this.workers = workers;
+  }
+
+  /** One request waiting its turn, or an answer already decided (oversized or malformed). */
+  private record Pending(AzureRequest request, AzureResponse answer, boolean keepAlive, HttpVersion version) {
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof FullHttpRequest req) {
+      queue.add(toPending(ctx, req));
+    } else if (msg instanceof OversizedRequest o) {
+      queue.add(new Pending(null, failure(413, "RequestBodyTooLarge",
+          "The request body is too large and exceeds the maximum permissible limit."), o.keepAlive(),
+          HttpVersion.HTTP_1_1));
+    } else {
+      return;
+    }
+    if (busy) {
+      ctx.channel().config().setAutoRead(false);
+    } else {
+      serveNext(ctx);
+    }
+  }
+
+  private static AzureResponse failure(int status, String code, String message) {
+    String id = RequestIds.next();
+    return AzureResponse.of(status, AzureErrors.JSON_ERROR_TYPE,
+            AzureErrors.json(code, message, id, AzureTimes.format(java.time.Instant.now())))
+        .with("x-ms-error-code", code).with("x-ms-request-id", id).with("x-ms-version", AzureApi.VERSION)
+        .with("Date", AzureTimes.httpDateNow());
+  }
+
+  private Pending toPending(ChannelHandlerContext ctx, FullHttpRequest req) {
+    if (req.decoderResult().isFailure()) {
+      Throwable cause = req.decoderResult().cause();
+      // After a framing error the next request's start cannot be found: close.
+      return new Pending(null, failure(400, "InvalidInput",
+          "Malformed HTTP request: " + (cause == null ? "unreadable" : cause.getMessage())), false, HttpVersion.HTTP_1_1);
+    }
+    HttpHeaders h = req.headers();
+    Map<String, String> headers = new HashMap<>(h.size() * 2);
+    for (Map.Entry<String, String> e : h) {
+      headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
+    }
+    String ip = ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
+        ? a.getAddress().getHostAddress() : null;
+    AzureRequest request = new AzureRequest(req.method().name(), req.uri(), headers,
+        ByteBufUtil.getBytes(req.content()), ip);
+    return new Pending(request, null, HttpUtil.isKeepAlive(req), req.protocolVersion());
+  }
+
+  private void serveNext(ChannelHandlerContext ctx) {
+    Pending p = queue.poll();
+    if (p == null) {
+      ctx.channel().config().setAutoRead(true);
+      return;
+    }
+    busy = true;
+    if (p.answer() != null) {
+      write(ctx, p, p.answer());
+    } else if (AzureApi.runsInline(p.request())) {
+      write(ctx, p, api.handle(p.request()));
+    } else {
+      try {
+        workers.execute(() -> {
+          AzureResponse response = api.handle(p.request());
+          ctx.executor().execute(() -> write(ctx, p, response));
+        });
+      } catch (RejectedExecutionException shuttingDown) {
+        write(ctx, p, failure(503, "ServerBusy", "The server is shutting down."));
+      }
+    }
+  }
+
+  private void write(ChannelHandlerContext ctx, Pending p, AzureResponse response) {
+    boolean head = p.request() != null && p.request().method().equals("HEAD");
+    FullHttpResponse out = new DefaultFullHttpResponse(p.version(), HttpResponseStatus.valueOf(response.status()),
+        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.body()));
+    HttpHeaders h = out.headers();
+    if (response.contentType() != null) {
+      h.set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+    }
+    h.setInt(HttpHeaderNames.CONTENT_LENGTH, response.body().length);
+    List<String> pairs = response.headers();
+    for (int i = 0; i < pairs.size(); i += 2) {
+      h.add(pairs.get(i), headerValue(pairs.get(i + 1)));
+    }
+    boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
+    if (!keepAlive) {
+      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
+      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    }
+    ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> {
+      busy = false;
+      if (!keepAlive || !f.isSuccess()) {
+        queue.clear();
+        ctx.close();
+      } else {
+        serveNext(ctx);
+      }
+    });
+  }
+
+  /**
+   * Header values travel as ISO-8859-1: a client request id holding other characters is echoed as
+   * its UTF-8 bytes, which is what the client sent.
+   */
+  private static String headerValue(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (value.charAt(i) > 0xFF) {
+        return new String(value.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+      }
+    }
+    return value;
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("Closing Azure connection {} after {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+}

@@ -1,0 +1,37 @@
+package io.viewbase.server.azure;
+
+/**
+ * Azure's rules for what a written PartitionKey or RowKey may hold, on top of Viewbase's own: none
+ * of {@code / \ # ?} and no control characters (U+0000..U+001F, U+007F..U+009F), as the real
+ * service enforces. Reads are not checked: they simply find nothing.
+ */
+final class AzureKeys {
+  private AzureKeys() {
+  }
+
+  static void checkWritable(String what, String key) {
+    if (key == null) {
+      throw new AzureFailure(400, "PropertiesNeedValue", "The " + what + " is required and has no value.");
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c == '/' || c == '\\' || c == '#' || c == '?' || c <= 0x1F || (c >= 0x7F && c <= 0x9F)) {
+        throw AzureFailure.invalidInput("The " + what + " holds a character Azure does not allow in keys "
+            + String.format("(U+%04X at %d); / \\ # ? and control characters are not allowed.", (int) c, i));
+      }
+    }
+  }
+
+  /** An If-Match value: {@code *} or an ETag ({@code W/"…"} or {@code "…"}); anything else is InvalidInput. */
+  static String checkIfMatch(String ifMatch) {
+    if (ifMatch == null) {
+      return null;
+    }
+    String v = ifMatch.trim();
+    if (v.equals("*") || (v.startsWith("W/\"") && v.endsWith("\"") && v.length() > 4)
+        || (v.startsWith("\"") && v.endsWith("\"") && v.length() > 1)) {
+      return v;
+    }
+    throw AzureFailure.invalidInput("The If-Match header must be * or an ETag such as W/\"datetime'…'\"; was " + ifMatch);
+  }
+}

@@ -1,0 +1,48 @@
+package io.viewbase.server.azure;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the Azure dialect answers: a status, a body with its content type, and headers in order.
+ * Headers are a flat list of name/value pairs: a handful per answer, built once, read once.
+ */
+public record AzureResponse(int status, String contentType, byte[] body, List<String> headers) {
+  private static final byte[] EMPTY = new byte[0];
+
+  public AzureResponse {
+    body = body == null ? EMPTY : body;
+  }
+
+  public static AzureResponse of(int status, String contentType, byte[] body) {
+    return new AzureResponse(status, contentType, body, new ArrayList<>(12));
+  }
+
+  public static AzureResponse empty(int status) {
+    return of(status, null, EMPTY);
+  }
+
+  /** Adds a header (a null value adds nothing) and returns this response. */
+  public AzureResponse with(String name, String value) {
+    if (value != null) {
+      headers.add(name);
+      headers.add(value);
+    }
+    return this;
+  }
+
+  /** The first value of a header, compared case-insensitively, or null. */
+  public String header(String name) {
+    for (int i = 0; i < headers.size(); i += 2) {
+      if (headers.get(i).equalsIgnoreCase(name)) {
+        return headers.get(i + 1);
+      }
+    }
+    return null;
+  }
+
+  public String bodyText() {
+    return new String(body, StandardCharsets.UTF_8);
+  }
+}

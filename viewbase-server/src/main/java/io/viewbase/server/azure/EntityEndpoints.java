@@ -1,0 +1,201 @@
+package io.viewbase.server.azure;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.Item;
+import io.viewbase.api.Page;
+import io.viewbase.api.Query;
+import io.viewbase.api.Table;
+import io.viewbase.api.ViewbaseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Entity operations: Insert, Get, Update, Merge, their upsert forms, Delete, and Query Entities,
+ * each one call on the table's {@link Table}.
+ *
+ * <pre>
+ * method            | If-Match   | Table call            | answer
+ * ------------------+------------+-----------------------+--------------------------------------------
+ * POST /t           | -          | insert                | 201 + entity (204 with return-no-content)
+ * GET /t(pk,rk)     | -          | get                   | 200 + entity + ETag (404 ResourceNotFound)
+ * PUT /t(pk,rk)     | none       | upsert                | 204 + ETag
+ * PUT /t(pk,rk)     | * or ETag  | replace               | 204 (404 absent, 412 stale)
+ * MERGE/PATCH       | none       | upsertMerge           | 204 + ETag
+ * MERGE/PATCH       | * or ETag  | merge                 | 204 (404 absent, 412 stale)
+ * DELETE /t(pk,rk)  | * or ETag  | delete                | 204 (404 absent, 412 stale)
+ * GET /t()          | -          | query (one page)      | 200 + {value: [...]} + continuation header
+ * </pre>
+ *
+ * Keys in the URL are the entity's identity; keys in a body that differ from them are refused.
+ */
+final class EntityEndpoints {
+  static final String NEXT_PARTITION_KEY = "x-ms-continuation-NextPartitionKey";
+  static final int MAX_PAGE = 1000;
+
+  private final Database db;
+
+  EntityEndpoints(Database db) {
+    this.db = db;
+  }
+
+  Table table(String name) {
+    if (AclStore.isSystemTable(name)) {
+      throw new AzureFailure(404, "TableNotFound", "The table specified does not exist.");
+    }
+    return db.table(name);
+  }
+
+  AzureResponse insert(Call call) {
+    String tableName = call.path().table();
+    EntityReader.Entity e = EntityReader.read(call.request().body());
+    AzureKeys.checkWritable("PartitionKey", e.partitionKey());
+    AzureKeys.checkWritable("RowKey", e.rowKey());
+    call.grant().checkEntity(Permission.INSERT, tableName, e.partitionKey(), e.rowKey());
+    Table table = table(tableName);
+    Item stored = table.insert(Item.of(e.partitionKey(), e.rowKey(), e.properties()));
+    Boolean noContent = call.prefersNoContent();
+    if (Boolean.TRUE.equals(noContent)) {
+      return AzureResponse.empty(204).with("ETag", stored.etag())
+          .with("Preference-Applied", "return-no-content");
+    }
+    byte[] body = EntityWriter.single(stored, shape(call, table.name(), null));
+    return AzureResponse.of(201, call.level().contentType(), body).with("ETag", stored.etag())
+        .with("Preference-Applied", noContent == null ? null : "return-content");
+  }
+
+  AzureResponse get(Call call) {
+    ResourcePath path = call.path();
+    call.grant().checkEntity(Permission.READ, path.table(), path.partitionKey(), path.rowKey());
+    Table table = table(path.table());
+    Optional<Item> item = table.get(path.partitionKey(), path.rowKey());
+    if (item.isEmpty()) {
+      throw new AzureFailure(404, "ResourceNotFound", "The specified resource does not exist.");
+    }
+    byte[] body = EntityWriter.single(item.get(), shape(call, table.name(), select(call)));
+    return AzureResponse.of(200, call.level().contentType(), body).with("ETag", item.get().etag());
+  }
+
+  /** PUT: replace (with If-Match) or insert-or-replace (without). */
+  AzureResponse update(Call call) {
+    return write(call, false);
+  }
+
+  /** MERGE or PATCH: merge (with If-Match) or insert-or-merge (without). */
+  AzureResponse merge(Call call) {
+    return write(call, true);
+  }
+
+  private AzureResponse write(Call call, boolean merge) {
+    ResourcePath path = call.path();
+    Item item = addressed(path, EntityReader.read(call.request().body()));
+    String ifMatch = AzureKeys.checkIfMatch(call.header("if-match"));
+    call.grant().checkEntity(ifMatch == null ? Permission.UPSERT : Permission.UPDATE, path.table(),
+        path.partitionKey(), path.rowKey());
+    Table table = table(path.table());
+    Item stored;
+    if (ifMatch == null) {
+      stored = merge ? table.upsertMerge(item) : table.upsert(item);
+    } else {
+      stored = merge ? table.merge(item, ifMatch) : table.replace(item, ifMatch);
+    }
+    return AzureResponse.empty(204).with("ETag", stored.etag());
+  }
+
+  /** The entity a write addresses: the URL's keys with the body's properties. */
+  static Item addressed(ResourcePath path, EntityReader.Entity e) {
+    AzureKeys.checkWritable("PartitionKey", path.partitionKey());
+    AzureKeys.checkWritable("RowKey", path.rowKey());
+    if ((e.partitionKey() != null && !e.partitionKey().equals(path.partitionKey()))
+        || (e.rowKey() != null && !e.rowKey().equals(path.rowKey()))) {
+      throw AzureFailure.invalidInput("The PartitionKey and RowKey in the body differ from those in the URL; "
+          + "an entity's keys never change (insert the new entity and delete the old one in a batch).");
+    }
+    return Item.of(path.partitionKey(), path.rowKey(), e.properties());
+  }
+
+  AzureResponse delete(Call call) {
+    ResourcePath path = call.path();
+    String ifMatch = AzureKeys.checkIfMatch(call.header("if-match"));
+    call.grant().checkEntity(Permission.DELETE, path.table(), path.partitionKey(), path.rowKey());
+    table(path.table()).delete(path.partitionKey(), path.rowKey(), ifMatch);
+    return AzureResponse.empty(204);
+  }
+
+  AzureResponse query(Call call) {
+    String tableName = call.path().table();
+    call.grant().check(Permission.READ, tableName);
+    Table table = table(tableName);
+    QueryString q = call.query();
+    int top = top(q.get("$top"));
+    Set<String> select = select(call);
+    String filter = call.grant().restrictFilter(q.get("$filter"));
+    if (top == 0) {
+      return AzureResponse.of(200, call.level().contentType(),
+          EntityWriter.page(List.of(), shape(call, table.name(), select)));
+    }
+    Query query = Query.all().withFilter(filter == null || filter.isBlank() ? null : filter).withLimit(top)
+        .withContinuation(emptyToNull(q.get("NextPartitionKey")));
+    if (select != null) {
+      List<String> properties = new ArrayList<>();
+      for (String name : select) {
+        if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")) {
+          properties.add(name);
+        }
+      }
+      if (!properties.isEmpty()) {
+        query = query.withSelect(properties);
+      }
+    }
+    Page page = table.query(query);
+    byte[] body = EntityWriter.page(page.items(), shape(call, table.name(), select));
+    // Viewbase's continuation token is opaque, URL-safe base64 without ';': it travels whole as
+    // NextPartitionKey and comes back as that query parameter.
+    return AzureResponse.of(200, call.level().contentType(), body).with(NEXT_PARTITION_KEY, page.continuation());
+  }
+
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
+
+  private static int top(String text) {
+    if (text == null) {
+      return MAX_PAGE;
+    }
+    try {
+      int top = Integer.parseInt(text.trim());
+      if (top < 0) {
+        throw new NumberFormatException();
+      }
+      return Math.min(top, MAX_PAGE);
+    } catch (NumberFormatException e) {
+      throw AzureFailure.invalidInput("$top must be a whole number from 0 to 1000; was " + text);
+    }
+  }
+
+  /** The {@code $select} names, or null for every property. */
+  static Set<String> select(Call call) {
+    String text = call.query().get("$select");
+    if (text == null || text.isBlank() || text.trim().equals("*")) {
+      return null;
+    }
+    Set<String> names = new LinkedHashSet<>();
+    for (String name : text.split(",")) {
+      if (!name.isBlank()) {
+        names.add(name.trim());
+      }
+    }
+    return names;
+  }
+
+  static EntityWriter.Shape shape(Call call, String table, Set<String> select) {
+    return new EntityWriter.Shape(table, call.path().account(), call.path().baseUrl(), call.level(), select);
+  }
+
+  /** Rethrows a Viewbase error of an entity operation as Azure's failure. */
+  static AzureFailure translate(ViewbaseException e) {
+    return AzureErrors.translate(e);
+  }
+}

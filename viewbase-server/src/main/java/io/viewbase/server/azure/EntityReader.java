@@ -1,0 +1,308 @@
+package io.viewbase.server.azure;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import io.viewbase.api.Value;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Reads an entity from Azure's JSON: the keys, and each property typed by its {@code @odata.type}
+ * annotation (before or after it) or, without one, by its JSON form.
+ *
+ * <pre>
+ * JSON value                 | annotation     | Value
+ * ---------------------------+----------------+-------------------------------------------
+ * string                     | none/String    | Str
+ * true / false               | none/Boolean   | Bool  ("true"/"false" strings too when annotated)
+ * integer in Int32 range     | none/Int32     | Int32 (a numeric string too when annotated)
+ * integer beyond Int32       | none           | Int64
+ * number with '.' or 'e'     | none/Double    | Double ("NaN", "Infinity", "-Infinity" when annotated)
+ * decimal string or integer  | Int64          | Int64
+ * ISO-8601 string            | DateTime       | DateTime (UTC, 100 ns; 1601..9999)
+ * 8-4-4-4-12 hex string      | Guid           | Guid
+ * base64 string              | Binary         | Binary
+ * null                       | any            | dropped: the property is absent
+ * </pre>
+ *
+ * {@code odata.*} members and {@code Timestamp} are ignored (clients echo them back). Objects and
+ * arrays, a property given twice, a value that does not fit its annotation, and Azure's size limits
+ * (strings of 32 K UTF-16 units, binaries of 64 KiB, 252 properties) are refused with Azure's codes.
+ */
+final class EntityReader {
+  static final String ANNOTATION = "@odata.type";
+  static final int MAX_STRING_CHARS = 32 * 1024;
+  static final int MAX_BINARY_BYTES = 64 * 1024;
+  static final int MAX_PROPERTIES = 252;
+
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
+
+  /** An entity as sent: its keys (null when the body has none) and its typed properties. */
+  record Entity(String partitionKey, String rowKey, Map<String, Value> properties) {
+  }
+
+  private EntityReader() {
+  }
+
+  static Entity read(byte[] body) {
+    return read(body, 0, body.length);
+  }
+
+  static Entity read(byte[] body, int offset, int length) {
+    if (length == 0) {
+      throw AzureFailure.invalidInput("The request body is empty; an entity in JSON was expected.");
+    }
+    try (JsonParser p = FACTORY.createParser(body, offset, length)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw AzureFailure.invalidInput("The request body must be a JSON object.");
+      }
+      List<String> names = new ArrayList<>(16);
+      List<Object> raw = new ArrayList<>(16);
+      Map<String, String> annotations = null;
+      String pk = null;
+      String rk = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        if (name.endsWith(ANNOTATION)) {
+          if (t != JsonToken.VALUE_STRING) {
+            throw AzureFailure.invalidInput("The type annotation " + name + " must be a string such as \"Edm.Int64\".");
+          }
+          if (annotations == null) {
+            annotations = new HashMap<>();
+          }
+          annotations.put(name.substring(0, name.length() - ANNOTATION.length()), p.getText());
+          continue;
+        }
+        if (name.startsWith("odata.") || name.equals("Timestamp")) {
+          p.skipChildren();
+          continue;
+        }
+        if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+          throw AzureFailure.invalidInput("The property " + name
+              + " holds a JSON object or array; Azure Tables properties are single values.");
+        }
+        if (name.equals("PartitionKey") || name.equals("RowKey")) {
+          if (t != JsonToken.VALUE_STRING) {
+            throw new AzureFailure(400, "InvalidInput", name + " must be a string.");
+          }
+          if (name.equals("PartitionKey") ? pk != null : rk != null) {
+            throw duplicate(name);
+          }
+          if (name.equals("PartitionKey")) {
+            pk = p.getText();
+          } else {
+            rk = p.getText();
+          }
+          continue;
+        }
+        names.add(name);
+        raw.add(rawValue(p, t));
+      }
+      if (p.nextToken() != null) {
+        throw AzureFailure.invalidInput("Unexpected content after the entity's JSON object.");
+      }
+      return new Entity(pk, rk, resolve(names, raw, annotations));
+    } catch (JsonProcessingException e) {
+      throw AzureFailure.invalidInput("The request body is not valid JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw AzureFailure.invalidInput("The request body could not be read: " + e.getMessage());
+    }
+  }
+
+  /** A JSON scalar kept in its lexical form until its annotation (which may follow) is known. */
+  private record Raw(JsonToken token, String text) {
+  }
+
+  private static Object rawValue(JsonParser p, JsonToken t) throws IOException {
+    return switch (t) {
+      case VALUE_STRING -> p.getText();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      default -> new Raw(t, p.getText());
+    };
+  }
+
+  private static Map<String, Value> resolve(List<String> names, List<Object> raw, Map<String, String> annotations) {
+    Map<String, Value> properties = new LinkedHashMap<>(names.size() * 2);
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      Object v = raw.get(i);
+      String edm = annotations == null ? null : annotations.get(name);
+      if (v == null) {
+        if (properties.containsKey(name)) {
+          throw duplicate(name);
+        }
+        continue;
+      }
+      Value value = edm == null ? untyped(name, v) : typed(name, edm, v);
+      if (properties.put(name, value) != null) {
+        throw duplicate(name);
+      }
+    }
+    if (properties.size() > MAX_PROPERTIES) {
+      throw new AzureFailure(400, "TooManyProperties",
+          "The entity has " + properties.size() + " properties; at most " + MAX_PROPERTIES + " are allowed.");
+    }
+    return properties;
+  }
+
+  private static Value untyped(String name, Object v) {
+    if (v instanceof String s) {
+      return string(name, s);
+    }
+    if (v instanceof Boolean b) {
+      return new Value.Bool(b);
+    }
+    Raw r = (Raw) v;
+    if (r.token == JsonToken.VALUE_NUMBER_INT) {
+      try {
+        long l = Long.parseLong(r.text);
+        return l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE ? new Value.Int32((int) l) : new Value.Int64(l);
+      } catch (NumberFormatException e) {
+        throw badValue(name, "an integer beyond the Int64 range");
+      }
+    }
+    return new Value.Double(finite(name, r.text));
+  }
+
+  private static Value typed(String name, String edm, Object v) {
+    String text = v instanceof Raw r ? r.text : v instanceof String s ? s : null;
+    switch (edm) {
+      case "Edm.String":
+        if (v instanceof String s) {
+          return string(name, s);
+        }
+        break;
+      case "Edm.Boolean":
+        if (v instanceof Boolean b) {
+          return new Value.Bool(b);
+        }
+        if ("true".equals(text) || "false".equals(text)) {
+          return new Value.Bool(text.equals("true"));
+        }
+        break;
+      case "Edm.Int32":
+        if (text != null && !(v instanceof Raw r && r.token == JsonToken.VALUE_NUMBER_FLOAT)) {
+          try {
+            return new Value.Int32(Integer.parseInt(text));
+          } catch (NumberFormatException e) {
+            break;
+          }
+        }
+        break;
+      case "Edm.Int64":
+        if (text != null && !(v instanceof Raw r && r.token == JsonToken.VALUE_NUMBER_FLOAT)) {
+          try {
+            return new Value.Int64(Long.parseLong(text));
+          } catch (NumberFormatException e) {
+            break;
+          }
+        }
+        break;
+      case "Edm.Double":
+        if (text != null) {
+          switch (text) {
+            case "NaN":
+              return new Value.Double(Double.NaN);
+            case "Infinity":
+              return new Value.Double(Double.POSITIVE_INFINITY);
+            case "-Infinity":
+              return new Value.Double(Double.NEGATIVE_INFINITY);
+            default:
+              try {
+                return new Value.Double(finite(name, text));
+              } catch (AzureFailure notANumber) {
+                break;
+              }
+          }
+        }
+        break;
+      case "Edm.DateTime":
+        if (v instanceof String s) {
+          Value.DateTime t = AzureTimes.parseValue(s);
+          if (t != null) {
+            return t;
+          }
+        }
+        break;
+      case "Edm.Guid":
+        if (v instanceof String s && isGuid(s)) {
+          return new Value.Guid(UUID.fromString(s));
+        }
+        break;
+      case "Edm.Binary":
+        if (v instanceof String s) {
+          try {
+            byte[] bytes = Base64.getDecoder().decode(s);
+            if (bytes.length > MAX_BINARY_BYTES) {
+              throw new AzureFailure(400, "PropertyValueTooLarge", "The property " + name
+                  + " exceeds the maximum allowed size (64KB).");
+            }
+            return new Value.Binary(bytes);
+          } catch (IllegalArgumentException e) {
+            break;
+          }
+        }
+        break;
+      default:
+        throw badValue(name, "an unknown type " + edm);
+    }
+    throw badValue(name, "a value that is not a valid " + edm);
+  }
+
+  private static Value string(String name, String s) {
+    if (s.length() > MAX_STRING_CHARS) {
+      throw new AzureFailure(400, "PropertyValueTooLarge", "The property value exceeds the maximum allowed size "
+          + "(64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters "
+          + "should be 32K or less. (property: " + name + ")");
+    }
+    return new Value.Str(s);
+  }
+
+  private static double finite(String name, String text) {
+    double d;
+    try {
+      d = Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      throw badValue(name, "a value that is not a number");
+    }
+    if (!Double.isFinite(d)) {
+      throw badValue(name, "a number beyond the range of a double");
+    }
+    return d;
+  }
+
+  private static boolean isGuid(String s) {
+    if (s.length() != 36) {
+      return false;
+    }
+    for (int i = 0; i < 36; i++) {
+      char c = s.charAt(i);
+      boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
+      if (dash ? c != '-' : Character.digit(c, 16) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static AzureFailure badValue(String name, String what) {
+    return AzureFailure.invalidInput("The property " + name + " holds " + what + ".");
+  }
+
+  private static AzureFailure duplicate(String name) {
+    return new AzureFailure(400, "DuplicatePropertiesSpecified", "The property " + name + " is specified twice.");
+  }
+}

@@ -1,0 +1,97 @@
+package io.viewbase.server.azure;
+
+/**
+ * What an authenticated request may do: everything (the account key, or anonymous mode), or what
+ * its shared access signature grants. Each operation asks before it touches the database.
+ */
+sealed interface Grant permits Grant.Full, Grant.Sas {
+  Grant FULL = new Full();
+
+  /** Fails with 403 unless this grant allows the operation on the table (null for service and table-list operations). */
+  void check(Permission permission, String table);
+
+  /** Fails with 403 unless this grant allows the operation on this entity. */
+  void checkEntity(Permission permission, String table, String partitionKey, String rowKey);
+
+  /** The query filter narrowed to the entities this grant may read (unchanged for most grants). */
+  String restrictFilter(String filter);
+
+  /** The account key, or anonymous mode: everything is allowed. */
+  final class Full implements Grant {
+    private Full() {
+    }
+
+    @Override
+    public void check(Permission permission, String table) {
+    }
+
+    @Override
+    public void checkEntity(Permission permission, String table, String partitionKey, String rowKey) {
+    }
+
+    @Override
+    public String restrictFilter(String filter) {
+      return filter;
+    }
+  }
+
+  /**
+   * A verified SAS: an account SAS ({@code resourceTypes} set, {@code table} null) or a service SAS
+   * for one table, optionally limited to a key range.
+   *
+   * @param permissions   the {@code sp} letters in force (from the token or its stored policy)
+   * @param resourceTypes an account SAS's {@code srt}, or null for a service SAS
+   * @param table         a service SAS's table ({@code tn}), or null for an account SAS
+   * @param range         a service SAS's key range ({@code spk, srk, epk, erk}), or {@link KeyRange#ALL}
+   */
+  record Sas(String permissions, String resourceTypes, String table, KeyRange range) implements Grant {
+    boolean isAccount() {
+      return resourceTypes != null;
+    }
+
+    @Override
+    public void check(Permission permission, String onTable) {
+      if (isAccount()) {
+        if (resourceTypes.indexOf(permission.resourceType()) < 0) {
+          throw new AzureFailure(403, "AuthorizationResourceTypeMismatch",
+              "This request is not authorized to perform this operation using this resource type. The account SAS "
+                  + "needs srt to include '" + permission.resourceType() + "'.");
+        }
+        if (!permission.grantedByAccount(permissions)) {
+          throw AzureFailure.permissionMismatch("The account SAS needs the permission " + permission.describe(true)
+              + "; it grants '" + permissions + "'.");
+        }
+        return;
+      }
+      if (!permission.allowedForServiceSas()) {
+        throw new AzureFailure(403, "AuthorizationResourceTypeMismatch",
+            "This request is not authorized to perform this operation using this resource type. A table SAS "
+                + "cannot list, create or delete tables, or read or set their access policies.");
+      }
+      if (onTable == null || !onTable.equalsIgnoreCase(table)) {
+        throw AzureFailure.authenticationFailed("The SAS is for table " + table + ", not " + onTable + ".");
+      }
+      if (!permission.grantedByService(permissions)) {
+        throw AzureFailure.permissionMismatch("The SAS needs the permission '" + permission.describe(false)
+            + "'; it grants '" + permissions + "'.");
+      }
+    }
+
+    @Override
+    public void checkEntity(Permission permission, String onTable, String partitionKey, String rowKey) {
+      check(permission, onTable);
+      if (!range.contains(partitionKey, rowKey)) {
+        throw AzureFailure.permissionMismatch("The entity's keys lie outside the SAS's key range.");
+      }
+    }
+
+    @Override
+    public String restrictFilter(String filter) {
+      String limit = range.asFilter();
+      if (limit == null) {
+        return filter;
+      }
+      return filter == null || filter.isBlank() ? limit : "(" + filter + ") and " + limit;
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package io.viewbase.server.azure;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.TableInfo;
+import io.viewbase.api.ViewbaseException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Table operations: Create Table, Delete Table and Query Tables. Views are listed beside tables
+ * (they are read-only tables to Azure's clients); creating and dropping views stays in the native
+ * API, so Delete Table refuses a view by name.
+ *
+ * <pre>
+ * request                    | answer
+ * ---------------------------+---------------------------------------------------------------------
+ * POST /Tables {"TableName"} | 201 + the table (204 with return-no-content); 409 TableAlreadyExists
+ * DELETE /Tables('t')        | 204; 404 ResourceNotFound; 409 OperationNotAllowedOnView for a view
+ * GET /Tables                | 200 + {value: [{TableName}...]} by name, $filter on TableName, $top,
+ *                            | NextTableName (x-ms-continuation-NextTableName when more remain)
+ * </pre>
+ */
+final class TableEndpoints {
+  static final String NEXT_TABLE_NAME = "x-ms-continuation-NextTableName";
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final Comparator<String> ORDER =
+      String.CASE_INSENSITIVE_ORDER.thenComparing(Comparator.naturalOrder());
+
+  private final Database db;
+  private final AclStore acls;
+
+  TableEndpoints(Database db, AclStore acls) {
+    this.db = db;
+    this.acls = acls;
+  }
+
+  AzureResponse create(Call call) {
+    call.grant().check(Permission.CREATE_TABLE, null);
+    String name = tableName(call.request().body());
+    if (name.equalsIgnoreCase("Tables") || AclStore.isSystemTable(name)) {
+      throw new AzureFailure(400, "InvalidResourceName",
+          "The specifed resource name contains invalid characters. '" + name + "' is a reserved name.");
+    }
+    if (name.length() < 3 || name.length() > 63) {
+      throw new AzureFailure(400, "OutOfRangeInput",
+          "The specified resource name length is not within the permissible limits (3 to 63 characters).");
+    }
+    TableInfo created = db.createTable(name);
+    Boolean noContent = call.prefersNoContent();
+    if (Boolean.TRUE.equals(noContent)) {
+      return AzureResponse.empty(204).with("Preference-Applied", "return-no-content");
+    }
+    byte[] body = EntityWriter.write(g -> {
+      g.writeStartObject();
+      if (call.level() != MetadataLevel.NONE) {
+        g.writeStringField("odata.metadata", call.path().baseUrl() + "/$metadata#Tables/@Element");
+      }
+      writeTable(g, call, created.name());
+      g.writeEndObject();
+    });
+    return AzureResponse.of(201, call.level().contentType(), body)
+        .with("Preference-Applied", noContent == null ? null : "return-content");
+  }
+
+  private static void writeTable(JsonGenerator g, Call call, String name) throws IOException {
+    if (call.level() == MetadataLevel.FULL) {
+      g.writeStringField("odata.type", call.path().account() + ".Tables");
+      g.writeStringField("odata.id", call.path().baseUrl() + "/Tables('" + name + "')");
+      g.writeStringField("odata.editLink", "Tables('" + name + "')");
+    }
+    g.writeStringField("TableName", name);
+  }
+
+  private static String tableName(byte[] body) {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      String name = null;
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw AzureFailure.invalidInput("Create Table needs a JSON body such as {\"TableName\":\"mytable\"}.");
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken t = p.nextToken();
+        if (field.equals("TableName") && t == JsonToken.VALUE_STRING) {
+          name = p.getText();
+        } else {
+          p.skipChildren();
+        }
+      }
+      if (name == null) {
+        throw new AzureFailure(400, "PropertiesNeedValue", "Create Table needs the TableName property.");
+      }
+      return name;
+    } catch (IOException e) {
+      throw AzureFailure.invalidInput("The request body is not valid JSON: " + e.getMessage());
+    }
+  }
+
+  AzureResponse delete(Call call) {
+    call.grant().check(Permission.DELETE_TABLE, null);
+    String name = call.path().table();
+    TableInfo info = find(name);
+    if (info == null) {
+      throw new AzureFailure(404, "ResourceNotFound", "The specified resource does not exist.");
+    }
+    if (TableInfo.VIEW.equals(info.kind())) {
+      throw new AzureFailure(409, ErrorCode.ViewIsReadOnly.azureCode(), "The table " + info.name()
+          + " is a Viewbase view, which the Azure dialect cannot drop: drop it with the native API "
+          + "(DELETE /v1/views/" + info.name() + ") or the viewbase CLI.");
+    }
+    try {
+      db.dropTable(info.name());
+    } catch (ViewbaseException e) {
+      if (e.code() == ErrorCode.TableNotFound) {
+        throw new AzureFailure(404, "ResourceNotFound", "The specified resource does not exist.");
+      }
+      throw e;
+    }
+    acls.clear(info.name());
+    return AzureResponse.empty(204);
+  }
+
+  /** The table or view of this name (case-insensitively), or null; the system ACL table is never found. */
+  TableInfo find(String name) {
+    if (name == null || AclStore.isSystemTable(name)) {
+      return null;
+    }
+    for (TableInfo info : db.listTables()) {
+      if (info.name().equalsIgnoreCase(name)) {
+        return info;
+      }
+    }
+    return null;
+  }
+
+  AzureResponse query(Call call) {
+    call.grant().check(Permission.LIST_TABLES, null);
+    Predicate<String> filter = TableNameFilter.parse(call.query().get("$filter"));
+    int top = top(call.query().get("$top"));
+    String next = call.query().get("NextTableName");
+    List<String> names = new ArrayList<>();
+    for (TableInfo info : db.listTables()) {
+      if (!AclStore.isSystemTable(info.name()) && filter.test(info.name())
+          && (next == null || ORDER.compare(info.name(), next) >= 0)) {
+        names.add(info.name());
+      }
+    }
+    names.sort(ORDER);
+    String continuation = names.size() > top ? names.get(top) : null;
+    List<String> page = names.subList(0, Math.min(top, names.size()));
+    byte[] body = EntityWriter.write(g -> {
+      g.writeStartObject();
+      if (call.level() != MetadataLevel.NONE) {
+        g.writeStringField("odata.metadata", call.path().baseUrl() + "/$metadata#Tables");
+      }
+      g.writeArrayFieldStart("value");
+      for (String name : page) {
+        g.writeStartObject();
+        writeTable(g, call, name);
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    });
+    return AzureResponse.of(200, call.level().contentType(), body).with(NEXT_TABLE_NAME, continuation);
+  }
+
+  private static int top(String text) {
+    if (text == null) {
+      return EntityEndpoints.MAX_PAGE;
+    }
+    try {
+      int top = Integer.parseInt(text.trim());
+      if (top < 1) {
+        throw new NumberFormatException();
+      }
+      return Math.min(top, EntityEndpoints.MAX_PAGE);
+    } catch (NumberFormatException e) {
+      throw AzureFailure.invalidInput("$top must be a whole number from 1 to 1000; was " + text);
+    }
+  }
+}

@@ -1,14 +1,27 @@
 package io.viewbase.cli;
 
+import io.viewbase.api.Batch;
+import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Limits;
 import io.viewbase.api.OpenOptions;
+import io.viewbase.api.Table;
+import io.viewbase.api.TableInfo;
+import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewDefinition;
+import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
+import io.viewbase.server.azure.AzureOptions;
+import io.viewbase.server.azure.AzureTablesServer;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,13 +30,18 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code viewbase serve}: opens a database and serves the native HTTP API until the process is
- * stopped. Prints one line once it accepts connections (tests and scripts wait for it):
+ * {@code viewbase serve}: opens a database and serves the native HTTP API and, beside it, the
+ * Azure Tables dialect until the process is stopped. Prints its lines once both accept
+ * connections (tests and scripts wait for the first):
  *
- * <pre>Viewbase listening on http://127.0.0.1:8080 (data: /abs/viewbase-data, storage: rocksdb)</pre>
+ * <pre>
+ * Viewbase listening on http://127.0.0.1:8080 (data: /abs/viewbase-data, storage: rocksdb)
+ * Azure Tables dialect on http://127.0.0.1:10002/devstoreaccount1
+ * </pre>
  *
- * With {@code --port 0} the line names the port the system chose. SIGTERM or Ctrl-C stops the
- * server, then closes the database, so the next start finds a clean directory.
+ * With {@code --port 0} the line names the port the system chose; {@code --azure-port 0} turns the
+ * dialect off (no second line). SIGTERM or Ctrl-C stops both servers, then closes the database,
+ * so the next start finds a clean directory.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Run the Viewbase server (native HTTP API) on a data directory.")
@@ -56,9 +74,20 @@ final class ServeCommand implements Callable<Integer> {
           + "can lose the last acknowledged writes (a process crash cannot).")
   boolean noSync;
 
-  // The Azure Tables dialect (its own issue) adds here:
-  //   @Option(names = "--azure-port", defaultValue = "" + DEFAULT_AZURE_PORT) int azurePort; // 0 = off
-  // starts its listener in call() next to the native one, and names it in the banner line.
+  @Option(names = "--azure-port", paramLabel = "PORT", defaultValue = "" + DEFAULT_AZURE_PORT,
+      description = "Port of the Azure Tables dialect (Azurite's, so UseDevelopmentStorage=true works); "
+          + "0 turns it off (default: ${DEFAULT-VALUE}).")
+  int azurePort;
+
+  @Option(names = "--azure-account", paramLabel = "NAME:BASE64KEY",
+      description = "An account the Azure dialect accepts, with its base64 key; repeat for more. "
+          + "Given once or more, it replaces the default devstoreaccount1 and its well-known key.")
+  List<String> azureAccounts;
+
+  @Option(names = "--azure-anonymous",
+      description = "Serve Azure requests that carry no signature at all (no SharedKey, no SAS). "
+          + "Anyone who can reach the port can then read and write everything.")
+  boolean azureAnonymous;
 
   /** The storage backends {@code serve} offers by name. */
   enum StorageChoice { rocksdb, memory }
@@ -66,18 +95,36 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     ServerOptions serverOptions = serverOptions();
-    Database db = DataDirectory.open(openOptions());
+    AzureOptions azureOptions = azureOptions();
+    Database opened = DataDirectory.open(openOptions());
     ViewbaseServer server;
     try {
-      server = ViewbaseServer.start(db, serverOptions);
+      server = ViewbaseServer.start(opened, serverOptions);
     } catch (UncheckedIOException cannotListen) {
-      db.close();
+      opened.close();
       throw ViewbaseException.of(ErrorCode.InvalidInput, cannotListen.getMessage()
           + " (is another server running there? choose another --port or --bind)");
     } catch (RuntimeException failure) {
-      db.close();
+      opened.close();
       throw failure;
     }
+    AzureTablesServer azure = null;
+    if (azureOptions != null) {
+      try {
+        azure = AzureTablesServer.start(opened, azureOptions);
+      } catch (RuntimeException failure) {
+        server.close();
+        opened.close();
+        if (failure instanceof UncheckedIOException cannotListen) {
+          throw ViewbaseException.of(ErrorCode.InvalidInput, "Azure Tables dialect: " + cannotListen.getMessage()
+              + " (is Azurite or another server using the port? choose another --azure-port, or --azure-port 0 "
+              + "to turn the Azure dialect off)");
+        }
+        throw failure;
+      }
+    }
+    // The Azure listener must stop before the database closes, like the native one does.
+    Database db = azure == null ? opened : new ClosesServerFirst(opened, azure);
     RunningServer running = new RunningServer(server, db);
     Thread hook = new Thread(running::close, "viewbase-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -86,6 +133,11 @@ final class ServeCommand implements Callable<Integer> {
     out.println("Viewbase listening on http://" + hostForUrl() + ":" + server.port()
         + " (data: " + (storage == StorageChoice.memory ? "none" : data.toAbsolutePath().normalize())
         + ", storage: " + storage + ")");
+    if (azure != null) {
+      out.println("Azure Tables dialect on http://" + hostForUrl() + ":" + azure.port() + "/"
+          + azureOptions.accounts().keySet().iterator().next()
+          + (azureOptions.anonymousAccess() ? " (anonymous access: no signature needed)" : ""));
+    }
     out.flush();
 
     try {
@@ -112,6 +164,32 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  /** The Azure dialect's options, or null when {@code --azure-port 0} turns it off. */
+  private AzureOptions azureOptions() {
+    if (azurePort == 0) {
+      return null;
+    }
+    try {
+      AzureOptions options = AzureOptions.defaults().withBindAddress(bind).withPort(azurePort)
+          .withAnonymousAccess(azureAnonymous);
+      if (azureAccounts != null && !azureAccounts.isEmpty()) {
+        Map<String, String> accounts = new LinkedHashMap<>();
+        for (String account : azureAccounts) {
+          int colon = account.indexOf(':');
+          if (colon <= 0 || colon == account.length() - 1) {
+            throw new IllegalArgumentException("--azure-account takes NAME:BASE64KEY, was " + account);
+          }
+          accounts.put(account.substring(0, colon), account.substring(colon + 1));
+        }
+        options = options.withAccounts(accounts);
+      }
+      return options;
+    } catch (IllegalArgumentException invalid) {
+      throw new ParameterException(spec.commandLine(), invalid.getMessage()
+          + (invalid.getMessage().startsWith("port") ? " (--azure-port)" : ""));
+    }
+  }
+
   private String hostForUrl() {
     return bind.contains(":") ? "[" + bind + "]" : bind;
   }
@@ -121,6 +199,80 @@ final class ServeCommand implements Callable<Integer> {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
       // The JVM is already exiting and runs the hook itself; closing twice is harmless.
+    }
+  }
+
+  /**
+   * The database as the running server sees it, with the Azure listener tied to its close: the
+   * shutdown path stops the native server and then closes the database, and this stops the Azure
+   * listener in between, so no Azure request is still writing when the database closes.
+   */
+  private static final class ClosesServerFirst implements Database {
+    private final Database db;
+    private final AzureTablesServer azure;
+
+    ClosesServerFirst(Database db, AzureTablesServer azure) {
+      this.db = db;
+      this.azure = azure;
+    }
+
+    @Override
+    public TableInfo createTable(String name) {
+      return db.createTable(name);
+    }
+
+    @Override
+    public void dropTable(String name) {
+      db.dropTable(name);
+    }
+
+    @Override
+    public List<TableInfo> listTables() {
+      return db.listTables();
+    }
+
+    @Override
+    public Table table(String name) {
+      return db.table(name);
+    }
+
+    @Override
+    public ViewStatus createView(ViewDefinition definition) {
+      return db.createView(definition);
+    }
+
+    @Override
+    public ViewStatus viewStatus(String name) {
+      return db.viewStatus(name);
+    }
+
+    @Override
+    public void dropView(String name) {
+      db.dropView(name);
+    }
+
+    @Override
+    public VerifyReport verifyView(String name, boolean repair) {
+      return db.verifyView(name, repair);
+    }
+
+    @Override
+    public BatchResult commit(Batch batch) {
+      return db.commit(batch);
+    }
+
+    @Override
+    public Limits limits() {
+      return db.limits();
+    }
+
+    @Override
+    public void close() {
+      try {
+        azure.close();
+      } finally {
+        db.close();
+      }
     }
   }
 }

@@ -3,6 +3,12 @@ package io.viewbase.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,12 +25,16 @@ class ServeCommandTest {
   private static final Pattern LISTENING =
       Pattern.compile("Viewbase listening on (http://127\\.0\\.0\\.1:(\\d+)) \\(data: (.+), storage: (\\w+)\\)");
 
+  private static final Pattern AZURE_LINE =
+      Pattern.compile("Azure Tables dialect on (http://127\\.0\\.0\\.1:(\\d+)/devstoreaccount1)");
+
   @TempDir
   Path dir;
 
   @Test
   void serveOnPortZeroPrintsTheRealPortAndServesTheCommands() throws Exception {
-    try (Served served = Served.start("serve", "--data", dir.resolve("data").toString(), "--port", "0")) {
+    try (Served served = Served.start("serve", "--data", dir.resolve("data").toString(), "--port", "0",
+        "--azure-port", "0")) {
       Matcher line = served.awaitListening();
 
       assertThat(Integer.parseInt(line.group(2))).isPositive();
@@ -38,7 +48,7 @@ class ServeCommandTest {
 
   @Test
   void serveWithMemoryStorageSaysSo() throws Exception {
-    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0")) {
+    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0")) {
       Matcher line = served.awaitListening();
 
       assertThat(line.group(3)).isEqualTo("none");
@@ -49,7 +59,7 @@ class ServeCommandTest {
   @Test
   void aStoppedServerReleasesItsDataDirectory() throws Exception {
     String data = dir.resolve("data").toString();
-    try (Served served = Served.start("serve", "--data", data, "--port", "0")) {
+    try (Served served = Served.start("serve", "--data", data, "--port", "0", "--azure-port", "0")) {
       served.awaitListening();
       Cli whileServing = Cli.run("tables", "--data", data);
       assertThat(whileServing.err()).startsWith("error: StorageUnavailable: Data directory is in use");
@@ -58,6 +68,47 @@ class ServeCommandTest {
     Cli afterStop = Cli.run("tables", "--data", data);
 
     assertThat(afterStop.exitCode()).as(afterStop.toString()).isZero();
+  }
+
+  @Test
+  void serveWithAnAzurePortPrintsTheDialectLineAndServesAzureRequests() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort();
+    }
+    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port",
+        String.valueOf(port), "--azure-anonymous")) {
+      served.awaitListening();
+      Matcher azure = served.await(AZURE_LINE);
+      assertThat(Integer.parseInt(azure.group(2))).isEqualTo(port);
+
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(azure.group(1) + "/Tables"))
+          .header("Content-Type", "application/json").header("Accept", "application/json;odata=nometadata")
+          .POST(HttpRequest.BodyPublishers.ofString("{\"TableName\":\"Azured\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      assertThat(created.body()).isEqualTo("{\"TableName\":\"Azured\"}");
+    }
+  }
+
+  @Test
+  void serveWhenTheAzurePortIsTakenFailsNamingTheFlag() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Cli serve = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port",
+          String.valueOf(taken.getLocalPort()));
+
+      assertThat(serve.exitCode()).as(serve.toString()).isNotZero();
+      assertThat(serve.err()).contains("Azure Tables dialect").contains("--azure-port");
+    }
+  }
+
+  @Test
+  void serveWithAMalformedAzureAccountIsAUsageError() {
+    Cli serve = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-account", "nokey");
+
+    assertThat(serve.exitCode()).isEqualTo(2);
+    assertThat(serve.err()).contains("--azure-account takes NAME:BASE64KEY");
   }
 
   @Test
@@ -87,9 +138,14 @@ class ServeCommandTest {
     }
 
     Matcher awaitListening() throws InterruptedException {
+      return await(LISTENING);
+    }
+
+    /** Waits until serve has printed a line matching the pattern. */
+    Matcher await(Pattern pattern) throws InterruptedException {
       Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
       while (Instant.now().isBefore(deadline)) {
-        Matcher line = LISTENING.matcher(out.toString());
+        Matcher line = pattern.matcher(out.toString());
         if (line.find()) {
           return line;
         }

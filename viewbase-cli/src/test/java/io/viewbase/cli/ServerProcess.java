@@ -44,7 +44,7 @@ final class ServerProcess implements AutoCloseable {
     Process process = new ProcessBuilder(List.of(java, "-Xmx256m",
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
         "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "serve", "--data", data.toString(), "--port", "0"))
+        Main.class.getName(), "serve", "--data", data.toString(), "--port", "0", "--azure-port", "0"))
         .redirectOutput(stdout.toFile())
         .redirectError(stderr.toFile())
         .start();

@@ -60,10 +60,10 @@ final class WorkedExample {
       .service("platform").version("1")
       .attribute(Attribute.string("userId").required())
       .attribute(Attribute.string("sessionId").required())
-      .attribute(Attribute.number("expires").required().padding(13))
+      .attribute(Attribute.number("expires").required().padding(15))
       // PK $platform#session#userid_u1, SK $session_1#sessionid_s1
       .index(Index.primary("byUser").namespace("session").pk("userId").sk("sessionId"))
-      // PK $platform#sessions#expiry, SK $session_1#expires_0001767225600 (padded: sorts by time)
+      // PK $platform#sessions#expiry, SK $session_1#expires_001767225600000 (padded: sorts by time)
       .index(Index.secondary("byExpiry").namespace("sessions", "expiry").sk("expires"))
       .build();
 

@@ -49,6 +49,12 @@ public final class EntityQuery<T> {
     this.client = client;
     this.layout = layout;
     this.key = key;
+    for (String name : key.keySet()) {
+      if (!isComposite(layout.pk(), name) && !isComposite(layout.sk(), name)) {
+        throw invalid("The key of a query of index '" + layout.index().name() + "' names '" + name
+            + "', which is not one of its key attributes");
+      }
+    }
     this.partitionKey = layout.pk().render(key);
     if (partitionKey == null) {
       throw invalid("A query of index '" + layout.index().name() + "' needs every partition-key attribute: "
@@ -168,12 +174,16 @@ public final class EntityQuery<T> {
     merged.putAll(client.entity().mapper().keyValues(values));
     checkLeading(merged);
     for (String name : values.keySet()) {
-      if (layout.sk().composites().stream().noneMatch(a -> a.name().equals(name))) {
+      if (!isComposite(layout.sk(), name)) {
         throw invalid(operation + " names '" + name + "', which is not a sort-key attribute of index '"
             + layout.index().name() + "'");
       }
     }
     return layout.sk().renderPrefix(merged).tight();
+  }
+
+  private static boolean isComposite(KeyFormat format, String name) {
+    return format.composites().stream().anyMatch(a -> a.name().equals(name));
   }
 
   /** Sort-key values must be leading ones: a value after a gap could not narrow the key text. */

@@ -176,6 +176,14 @@ class OperationsTest {
   }
 
   @Test
+  void aQueryKeyNamingANonKeyAttributeIsRefused() {
+    var e = catchThrowableOfType(ViewbaseException.class,
+        () -> products.query("byCategory", Map.of("category", "tea", "note", "x")));
+    assertThat(e.code()).isEqualTo(ErrorCode.InvalidInput);
+    assertThat(e.getMessage()).contains("'note'", "not one of its key attributes");
+  }
+
+  @Test
   void pagesFollowCursorsToTheEnd() {
     for (int i = 0; i < 25; i++) {
       products.create(new Product("p" + i, "tea", "n" + i, i, null));

@@ -18,7 +18,7 @@ import java.util.Optional;
  * the public Database API, so it is as durable as any data and works on every backend; the dialect
  * hides it from Query Tables and refuses to address it.
  */
-final class AclStore {
+final class AclStore implements StoredPolicies {
   static final String TABLE = "ViewbaseAzureAcl";
   private static final String PARTITION = "acl";
   private static final String PROPERTY = "SignedIdentifiers";
@@ -43,7 +43,8 @@ final class AclStore {
         : List.of();
   }
 
-  Optional<AccessPolicy> find(String table, String id) {
+  @Override
+  public Optional<AccessPolicy> find(String table, String id) {
     return get(table).stream().filter(p -> p.id().equals(id)).findFirst();
   }
 

@@ -26,9 +26,9 @@ final class Authenticator {
 
   private final Map<String, AccountKey> accounts = new HashMap<>();
   private final boolean anonymous;
-  private final AclStore acls;
+  private final StoredPolicies acls;
 
-  Authenticator(Map<String, String> accountKeys, boolean anonymous, AclStore acls) {
+  Authenticator(Map<String, String> accountKeys, boolean anonymous, StoredPolicies acls) {
     accountKeys.forEach((name, key) -> accounts.put(name, new AccountKey(name, key)));
     this.anonymous = anonymous;
     this.acls = acls;

@@ -31,6 +31,10 @@ public final class EntityTransaction {
     return add(c, c.createOperation(value));
   }
 
+  public <T> EntityTransaction put(Entity<T> entity, T value) {
+    return put(entity, value, Condition.NONE);
+  }
+
   public <T> EntityTransaction put(Entity<T> entity, T value, Condition condition) {
     EntityClient<T> c = bound.entity(entity);
     return add(c, c.putOperation(value, condition));

@@ -106,21 +106,22 @@ class MigrationTest {
   }
 
   @Test
-  void dropObsoleteIsRefusedWhileTheNewViewsAreBuilding(@TempDir Path dir) {
+  void aNewUniqueIndexThatTheDataBreaksFailsAndTheOldViewsStay(@TempDir Path dir) {
     try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
       ServiceTable old = Service.define("platform").entity(V1).build().open(db, "Platform", Duration.ofSeconds(30));
-      List<User> many = new java.util.ArrayList<>();
-      for (int i = 0; i < 5000; i++) {
-        many.add(new User("u" + i, "u" + i + "@example.com", "red"));
-      }
-      old.entity(V1).batchPut(many);
-      Migration migration = Service.define("platform").entity(V1_CHANGED).build().bind(db, "Platform").migrate();
-      if (!migration.isReady()) {
-        var e = catchThrowableOfType(ViewbaseException.class, migration::dropObsolete);
-        assertThat(e.code()).isEqualTo(ErrorCode.ViewNotReady);
-      }
-      migration.awaitReady(Duration.ofSeconds(60)).dropObsolete();
-      assertThat(db.listTables()).hasSize(3);
+      old.entity(V1).create(new User("u1", "u1@example.com", "red"));
+      old.entity(V1).create(new User("u2", "u2@example.com", "red"));
+      Entity<User> uniqueTeams = users("1", Index.secondary("byTeam").namespace("team").pk("team").unique());
+
+      Migration migration = Service.define("platform").entity(uniqueTeams).build().bind(db, "Platform").migrate();
+
+      var e = catchThrowableOfType(ViewbaseException.class, () -> migration.awaitReady(Duration.ofSeconds(60)));
+      assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
+      assertThat(e.getMessage()).contains("failed to build");
+      assertThat(String.valueOf(e.context().get("conflicts"))).contains("u1", "u2");
+      var drop = catchThrowableOfType(ViewbaseException.class, migration::dropObsolete);
+      assertThat(drop.code()).isEqualTo(ErrorCode.ViewKeyConflict);
+      assertThat(old.entity(V1).query("byTeam", Map.of("team", "red")).all()).hasSize(2);
     }
   }
 }

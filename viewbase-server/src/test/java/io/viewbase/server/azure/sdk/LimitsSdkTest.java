@@ -1,0 +1,100 @@
+package io.viewbase.server.azure.sdk;
+
+import static io.viewbase.server.azure.sdk.SdkErrors.assertFails;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.models.ListEntitiesOptions;
+import com.azure.data.tables.models.TableEntity;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Azure's limits on keys, properties and entities, as the official Java SDK meets them; a refused write stores nothing. */
+class LimitsSdkTest {
+  @RegisterExtension
+  static final AzureSdkServer azure = new AzureSdkServer();
+
+  private static TableClient table;
+
+  @BeforeAll
+  static void createTable() {
+    table = azure.newTable("Limits");
+  }
+
+  private static void assertAbsent(String pk, String rk) {
+    assertThat(table.listEntities(new ListEntitiesOptions()
+        .setFilter("PartitionKey eq '" + pk + "' and RowKey eq '" + rk + "'"), null, null)).isEmpty();
+  }
+
+  @Test
+  void keysWithCharactersAzureForbidsAreRefusedWithInvalidInput() {
+    for (String bad : new String[] {"a/b", "a\\b", "a#b", "a?b", "a\u0001b", "a\u007fb"}) {
+      assertFails(400, "InvalidInput", () -> table.createEntity(new TableEntity("p", bad)));
+      assertFails(400, "InvalidInput", () -> table.upsertEntity(new TableEntity(bad, "r")));
+    }
+  }
+
+  @Test
+  void twoHundredFiftyTwoCustomPropertiesAreAcceptedAndOneMoreIsRefused() {
+    TableEntity most = new TableEntity("props", "most");
+    TableEntity tooMany = new TableEntity("props", "tooMany");
+    for (int i = 0; i < 252; i++) {
+      most.addProperty("p" + i, i);
+      tooMany.addProperty("p" + i, i);
+    }
+    tooMany.addProperty("oneMore", 1);
+
+    table.createEntity(most);
+    assertFails(400, "TooManyProperties", () -> table.createEntity(tooMany));
+
+    assertThat(table.getEntity("props", "most").getProperty("p251")).isEqualTo(251);
+    assertAbsent("props", "tooMany");
+  }
+
+  @Test
+  void stringPropertyOverThirtyTwoKCharactersIsRefusedWithPropertyValueTooLarge() {
+    table.createEntity(new TableEntity("strings", "fits").addProperty("s", "x".repeat(32_767)));
+    assertFails(400, "PropertyValueTooLarge",
+        () -> table.createEntity(new TableEntity("strings", "over").addProperty("s", "x".repeat(32_769))));
+
+    assertThat((String) table.getEntity("strings", "fits").getProperty("s")).hasSize(32_767);
+    assertAbsent("strings", "over");
+  }
+
+  @Test
+  void binaryPropertyOverSixtyFourKibIsRefusedWithPropertyValueTooLarge() {
+    table.createEntity(new TableEntity("binaries", "fits").addProperty("b", new byte[65_536]));
+    assertFails(400, "PropertyValueTooLarge",
+        () -> table.createEntity(new TableEntity("binaries", "over").addProperty("b", new byte[65_537])));
+
+    assertThat((byte[]) table.getEntity("binaries", "fits").getProperty("b")).hasSize(65_536);
+    assertAbsent("binaries", "over");
+  }
+
+  @Test
+  void entityOverOneMibIsRefusedWithEntityTooLarge() {
+    TableEntity big = new TableEntity("big", "over");
+    for (int i = 0; i < 17; i++) {
+      big.addProperty("b" + i, new byte[64 * 1024]);
+    }
+
+    assertFails(400, "EntityTooLarge", () -> table.createEntity(big));
+    assertAbsent("big", "over");
+  }
+
+  @Test
+  void mergeThatWouldGrowAnEntityOverOneMibIsRefusedAndKeepsTheEntity() {
+    TableEntity half = new TableEntity("big", "merged");
+    TableEntity otherHalf = new TableEntity("big", "merged");
+    for (int i = 0; i < 9; i++) {
+      half.addProperty("a" + i, new byte[64 * 1024]);
+      otherHalf.addProperty("b" + i, new byte[64 * 1024]);
+    }
+    table.createEntity(half);
+    String etag = table.getEntity("big", "merged").getETag();
+
+    assertFails(400, "EntityTooLarge", () -> table.upsertEntity(otherHalf));
+    assertThat(table.getEntity("big", "merged").getETag()).isEqualTo(etag);
+  }
+}

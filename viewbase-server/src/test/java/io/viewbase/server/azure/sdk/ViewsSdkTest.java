@@ -113,6 +113,15 @@ class ViewsSdkTest {
   }
 
   @Test
+  void deleteTableOfTheViewIsRefusedAndTheViewStays() {
+    TableServiceException e = SdkErrors.assertFails(409, READ_ONLY, () -> azure.service().deleteTable(viewName));
+
+    assertThat(e.getValue().getErrorMessage()).contains(viewName);
+    assertThat(azure.db().viewStatus(viewName).isReady()).isTrue();
+    assertThat(byEmail.getEntity("all", "bob@example.com").getProperty("name")).isEqualTo("Bob");
+  }
+
+  @Test
   void transactionOnTheViewIsRefusedNamingTheView() {
     WireTap tap = new WireTap();
     TableClient viaTap = azure.tableClient(viewName, tap);

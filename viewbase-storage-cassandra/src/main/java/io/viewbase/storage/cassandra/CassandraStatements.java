@@ -1,0 +1,208 @@
+package io.viewbase.storage.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.viewbase.storage.spi.Condition;
+import io.viewbase.storage.spi.KeyRange;
+import io.viewbase.storage.spi.Mutation;
+import java.nio.ByteBuffer;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Every CQL statement the store runs, prepared once per session, and the bound forms of each
+ * mutation. The table is {@code (p blob, k blob, version bigint, value blob, claim text,
+ * PRIMARY KEY (p, k))}; a key exists when its {@code version} is set. {@code claim} names the
+ * commit that holds the key between its lightweight transaction and its logged batch (see
+ * {@link ClaimedCommit}); a claimed absent key is a row with only a claim, which reads skip.
+ *
+ * <table>
+ *   <caption>how a mutation is written</caption>
+ *   <tr><th>mutation</th><th>plain (no condition)</th><th>conditional (LWT)</th><th>after a claim (logged batch)</th></tr>
+ *   <tr><td>Put</td><td>set version, value</td><td>set version, value IF cond AND claim = null</td>
+ *       <td>set version, value, claim = null</td></tr>
+ *   <tr><td>Delete</td><td>delete version, value (a claim stays)</td><td>delete row IF cond AND claim = null</td>
+ *       <td>delete row</td></tr>
+ *   <tr><td>Check</td><td>nothing</td><td>set claim = null IF cond AND claim = null</td><td>set claim = null</td></tr>
+ * </table>
+ *
+ * A Delete whose condition is ABSENT deletes nothing when it holds, so it is written as a Check.
+ * Plain writes never touch {@code claim}: an unconditional write does not wait for, and must not
+ * erase, another commit's claim.
+ */
+final class CassandraStatements {
+  private final CqlSession session;
+  private final String table;
+  private final PreparedStatement get;
+  private final PreparedStatement put;
+  private final PreparedStatement putReleasing;
+  private final PreparedStatement deleteColumns;
+  private final PreparedStatement deleteRow;
+  private final PreparedStatement release;
+  private final PreparedStatement releaseOwn;
+  private final Map<Condition.Kind, PreparedStatement> conditionalPut = new EnumMap<>(Condition.Kind.class);
+  private final Map<Condition.Kind, PreparedStatement> conditionalDelete = new EnumMap<>(Condition.Kind.class);
+  private final Map<Condition.Kind, PreparedStatement> conditionalCheck = new EnumMap<>(Condition.Kind.class);
+  private final Map<Condition.Kind, PreparedStatement> claim = new EnumMap<>(Condition.Kind.class);
+  private final PreparedStatement scanAllFromStart;
+  private final PreparedStatement scanAllAfter;
+  private final PreparedStatement partitionAfterKey;
+  private final PreparedStatement partitionsFromStart;
+  private final PreparedStatement partitionsAfter;
+  private final PreparedStatement liveRowsOfPartition;
+  private final Map<String, PreparedStatement> scans = new ConcurrentHashMap<>();
+
+  CassandraStatements(CqlSession session, String keyspace, String tableName) {
+    this.session = session;
+    this.table = keyspace + "." + tableName;
+    String where = " WHERE p = :p AND k = :k";
+    get = prepare("SELECT version, value FROM " + table + where);
+    put = prepare("UPDATE " + table + " SET version = :version, value = :value" + where);
+    putReleasing = prepare("UPDATE " + table + " SET version = :version, value = :value, claim = null" + where);
+    deleteColumns = prepare("DELETE version, value FROM " + table + where);
+    deleteRow = prepare("DELETE FROM " + table + where);
+    release = prepare("UPDATE " + table + " SET claim = null" + where);
+    releaseOwn = prepare("UPDATE " + table + " SET claim = null" + where + " IF claim = :owner");
+    for (Condition.Kind kind : new Condition.Kind[] {Condition.Kind.ABSENT, Condition.Kind.EXISTS,
+        Condition.Kind.VERSION}) {
+      String condition = " IF " + switch (kind) {
+        case ABSENT -> "version = null";
+        case EXISTS -> "version != null";
+        case VERSION -> "version = :expected";
+        case NONE -> throw new IllegalStateException("NONE is written plain");
+      } + " AND claim = null";
+      conditionalPut.put(kind, prepare("UPDATE " + table + " SET version = :version, value = :value" + where
+          + condition));
+      conditionalDelete.put(kind, prepare("DELETE FROM " + table + where + condition));
+      conditionalCheck.put(kind, prepare("UPDATE " + table + " SET claim = null" + where + condition));
+      claim.put(kind, prepare("UPDATE " + table + " USING TTL :ttl SET claim = :owner" + where + condition));
+    }
+    String columns = "SELECT p, k, version, value FROM " + table;
+    scanAllFromStart = prepare(columns);
+    scanAllAfter = prepare(columns + " WHERE token(p) > token(:p)");
+    partitionAfterKey = prepare(columns + " WHERE p = :p AND k > :k");
+    partitionsFromStart = prepare("SELECT p, version FROM " + table + " PER PARTITION LIMIT 1");
+    partitionsAfter = prepare("SELECT p, version FROM " + table + " WHERE token(p) > token(:p) PER PARTITION LIMIT 1");
+    liveRowsOfPartition = prepare("SELECT version FROM " + table + " WHERE p = :p");
+  }
+
+  private PreparedStatement prepare(String cql) {
+    return session.prepare(cql);
+  }
+
+  BoundStatement get(byte[] partition, byte[] key) {
+    return keyed(get, partition, key).build();
+  }
+
+  /** The plain write of a mutation that needs no condition checked, or null if it writes nothing. */
+  BoundStatement plain(Mutation m) {
+    if (m instanceof Mutation.Put p) {
+      return keyed(put, m.partition(), m.key()).setLong("version", p.version())
+          .setByteBuffer("value", PartitionBytes.copy(p.value())).build();
+    }
+    if (m instanceof Mutation.Delete) {
+      return keyed(deleteColumns, m.partition(), m.key()).build();
+    }
+    return null;
+  }
+
+  /** The lightweight transaction that checks a mutation's condition and writes it if it holds. */
+  BoundStatement conditional(Mutation m) {
+    Condition c = m.condition();
+    BoundStatementBuilder b;
+    if (m instanceof Mutation.Put p) {
+      b = keyed(conditionalPut.get(c.kind()), m.partition(), m.key()).setLong("version", p.version())
+          .setByteBuffer("value", PartitionBytes.copy(p.value()));
+    } else if (m instanceof Mutation.Delete && c.kind() != Condition.Kind.ABSENT) {
+      b = keyed(conditionalDelete.get(c.kind()), m.partition(), m.key());
+    } else {
+      b = keyed(conditionalCheck.get(c.kind()), m.partition(), m.key());
+    }
+    return expected(b, c).build();
+  }
+
+  /** The lightweight transaction that claims a mutation's key for {@code owner} if its condition holds. */
+  BoundStatement claim(Mutation m, String owner, int ttlSeconds) {
+    return expected(keyed(claim.get(m.condition().kind()), m.partition(), m.key()), m.condition())
+        .setInt("ttl", ttlSeconds).setString("owner", owner).build();
+  }
+
+  /** The write of a claimed mutation inside the logged batch; it also drops the claim. */
+  BoundStatement applyClaimed(Mutation m) {
+    if (m instanceof Mutation.Put p) {
+      return keyed(putReleasing, m.partition(), m.key()).setLong("version", p.version())
+          .setByteBuffer("value", PartitionBytes.copy(p.value())).build();
+    }
+    if (m instanceof Mutation.Delete) {
+      return keyed(deleteRow, m.partition(), m.key()).build();
+    }
+    return keyed(release, m.partition(), m.key()).build();
+  }
+
+  /** Drops {@code owner}'s claim on the mutation's key, and nobody else's. */
+  BoundStatement releaseOwn(Mutation m, String owner) {
+    return keyed(releaseOwn, m.partition(), m.key()).setString("owner", owner).build();
+  }
+
+  /** One partition's rows in a key range; the range must not be empty. */
+  BoundStatement scan(byte[] partition, KeyRange range, boolean reverse, int pageSize) {
+    StringBuilder cql = new StringBuilder("SELECT k, version, value FROM ").append(table).append(" WHERE p = :p");
+    if (range.lower() != null) {
+      cql.append(range.lowerInclusive() ? " AND k >= :lo" : " AND k > :lo");
+    }
+    if (range.upper() != null) {
+      cql.append(range.upperInclusive() ? " AND k <= :hi" : " AND k < :hi");
+    }
+    cql.append(reverse ? " ORDER BY k DESC" : " ORDER BY k ASC");
+    PreparedStatement prepared = scans.computeIfAbsent(cql.toString(), this::prepare);
+    BoundStatementBuilder b = prepared.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(partition));
+    if (range.lower() != null) {
+      b.setByteBuffer("lo", PartitionBytes.copy(range.lower()));
+    }
+    if (range.upper() != null) {
+      b.setByteBuffer("hi", PartitionBytes.copy(range.upper()));
+    }
+    return b.setPageSize(pageSize).build();
+  }
+
+  /** Every row, in token order; after {@code partition}'s token when it is non-null. */
+  BoundStatement scanAll(byte[] afterPartition, int pageSize) {
+    if (afterPartition == null) {
+      return scanAllFromStart.boundStatementBuilder().setPageSize(pageSize).build();
+    }
+    return scanAllAfter.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(afterPartition))
+        .setPageSize(pageSize).build();
+  }
+
+  /** The rows of one partition after a key. */
+  BoundStatement partitionAfterKey(byte[] partition, byte[] key, int pageSize) {
+    return keyed(partitionAfterKey, partition, key).setPageSize(pageSize).build();
+  }
+
+  /** The first row of every partition, in token order; after {@code partition}'s token when it is non-null. */
+  BoundStatement partitions(byte[] afterPartition, int pageSize) {
+    if (afterPartition == null) {
+      return partitionsFromStart.boundStatementBuilder().setPageSize(pageSize).build();
+    }
+    return partitionsAfter.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(afterPartition))
+        .setPageSize(pageSize).build();
+  }
+
+  /** The versions of one partition's rows, to tell a live partition from one that holds only claims. */
+  BoundStatement versionsOf(ByteBuffer storedPartition, int pageSize) {
+    return liveRowsOfPartition.boundStatementBuilder().setByteBuffer("p", storedPartition).setPageSize(pageSize)
+        .build();
+  }
+
+  private static BoundStatementBuilder keyed(PreparedStatement statement, byte[] partition, byte[] key) {
+    return statement.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(partition))
+        .setByteBuffer("k", PartitionBytes.copy(key));
+  }
+
+  private static BoundStatementBuilder expected(BoundStatementBuilder b, Condition c) {
+    return c.kind() == Condition.Kind.VERSION ? b.setLong("expected", c.version()) : b;
+  }
+}

@@ -51,6 +51,19 @@ class TablesSdkTest {
   }
 
   @Test
+  void createTableWithAnInvalidNameFailsWithInvalidResourceName() {
+    assertFails(400, "InvalidResourceName", () -> azure.service().createTable("1startsWithADigit"));
+    assertFails(400, "InvalidResourceName", () -> azure.service().createTable("has-dash"));
+    assertFails(400, "InvalidResourceName", () -> azure.service().createTable("Tables"));
+  }
+
+  @Test
+  void createTableWithANameOfTheWrongLengthFailsWithOutOfRangeInput() {
+    assertFails(400, "OutOfRangeInput", () -> azure.service().createTable("ab"));
+    assertFails(400, "OutOfRangeInput", () -> azure.service().createTable("a" + "b".repeat(63)));
+  }
+
+  @Test
   void createTableIfNotExistsCreatesOnceAndThenReturnsTheExistingTable() {
     String name = AzureSdkServer.uniqueName("IfNot");
 

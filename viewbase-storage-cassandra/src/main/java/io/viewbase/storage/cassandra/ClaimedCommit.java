@@ -33,6 +33,8 @@ import java.util.UUID;
  *
  * A claimed key refuses every other conditional write (it sees {@code claim != null}), so no
  * condition checked in step 1 can be broken before step 2; unconditional writes do not wait. A
+ * claim that finds the key held by another commit waits a little ({@link Contention}) and then
+ * fails as a conflict, reporting the version it found even though that version met the condition. A
  * committer that dies between the steps leaves claims that expire after the claim TTL; until
  * then, conditional writes to those keys fail as conflicts.
  */
@@ -52,8 +54,13 @@ final class ClaimedCommit {
       for (int i = 0; i < batch.size(); i++) {
         Mutation m = batch.get(i);
         if (m.condition().kind() != Condition.Kind.NONE) {
-          claimOrder.add(m); // before the claim: a claim whose outcome is unknown is released too
-          claim(store, m, i, owner, ttlSeconds);
+          try {
+            claim(store, m, i, owner, ttlSeconds);
+          } catch (StorageException unknownOutcome) {
+            claimOrder.add(m); // the claim may have been set: release it too
+            throw unknownOutcome;
+          }
+          claimOrder.add(m);
           claimed.add(m);
         }
       }

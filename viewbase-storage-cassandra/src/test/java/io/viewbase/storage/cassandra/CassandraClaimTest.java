@@ -19,7 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,21 +32,24 @@ import org.junit.jupiter.api.Test;
  */
 class CassandraClaimTest {
   private static final String KEYSPACE = "claims";
-  private Store store;
-  private CqlSession admin;
+  private static Store store;
+  private final CqlSession admin = CassandraTesting.admin();
 
-  @BeforeEach
-  void open() {
+  @BeforeAll
+  static void open() {
     store = new CassandraStorageProvider().open(new StoreConfig(null, true, Map.of(
         CassandraSettings.CONTACT_POINTS, CassandraTestCluster.node().contactPoint(),
         CassandraSettings.KEYSPACE, KEYSPACE)));
-    admin = CassandraTesting.admin();
-    admin.execute("TRUNCATE " + KEYSPACE + ".kv");
   }
 
-  @AfterEach
-  void close() {
+  @AfterAll
+  static void close() {
     store.close();
+  }
+
+  @BeforeEach
+  void emptyTheTable() {
+    admin.execute("TRUNCATE " + KEYSPACE + ".kv");
   }
 
   @Test

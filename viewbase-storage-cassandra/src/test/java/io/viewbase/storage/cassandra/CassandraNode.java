@@ -258,6 +258,8 @@ public final class CassandraNode implements AutoCloseable {
         "range_request_timeout: 20000ms",
         "write_request_timeout: 10000ms",
         "cas_contention_timeout: 5000ms",
+        // Paxos v2 (Cassandra 4.1+) needs fewer rounds per lightweight transaction than v1.
+        "paxos_variant: v2",
         "truncate_request_timeout: 60000ms",
         "request_timeout: 20000ms",
         "");

@@ -10,6 +10,8 @@ import com.azure.data.tables.models.TableAccessPolicy;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableItem;
 import com.azure.data.tables.models.TableSignedIdentifier;
+import com.azure.data.tables.models.TableTransactionAction;
+import com.azure.data.tables.models.TableTransactionActionType;
 import com.azure.data.tables.sas.TableAccountSasPermission;
 import com.azure.data.tables.sas.TableAccountSasResourceType;
 import com.azure.data.tables.sas.TableAccountSasService;
@@ -115,6 +117,53 @@ class AuthSdkTest {
 
     assertThat(table.getEntity("p", "added").getRowKey()).isEqualTo("added");
     assertFails(403, "AuthorizationPermissionMismatch", () -> adder.getEntity("p", "added"));
+  }
+
+  @Test
+  void upsertWithATableSasNeedsBothAddAndUpdate() {
+    TableClient addOnly = azure.sasTableClient(table.getTableName(), tableSas(table, "a", inAnHour()));
+    TableClient addAndUpdate = azure.sasTableClient(table.getTableName(), tableSas(table, "au", inAnHour()));
+
+    assertFails(403, "AuthorizationPermissionMismatch", () -> addOnly.upsertEntity(new TableEntity("p", "upserted")));
+    addAndUpdate.upsertEntity(new TableEntity("p", "upserted").addProperty("v", 5));
+
+    assertThat(table.getEntity("p", "upserted").getProperty("v")).isEqualTo(5);
+  }
+
+  @Test
+  void transactionWithATableSasIsCheckedAgainstEachActionsPermission() {
+    TableClient writer = azure.sasTableClient(table.getTableName(), tableSas(table, "raud", inAnHour()));
+    WireTap tap = new WireTap();
+    TableClient readerWithTap = new com.azure.data.tables.TableClientBuilder()
+        .endpoint(azure.service().getServiceEndpoint()).sasToken(tableSas(table, "r", inAnHour()))
+        .tableName(table.getTableName()).retryOptions(AzureSdkServer.noRetries()).httpClient(AzureSdkServer.HTTP)
+        .addPolicy(tap).buildClient();
+
+    writer.submitTransaction(List.of(new TableTransactionAction(TableTransactionActionType.CREATE,
+        new TableEntity("tx", "a")), new TableTransactionAction(TableTransactionActionType.UPSERT_MERGE,
+        new TableEntity("tx", "b"))));
+    SdkErrors.assertTransactionFails(tap, 403, "AuthorizationPermissionMismatch", 0,
+        () -> readerWithTap.submitTransaction(List.of(new TableTransactionAction(TableTransactionActionType.CREATE,
+            new TableEntity("tx", "c")))));
+
+    assertThat(table.getEntity("tx", "b").getRowKey()).isEqualTo("b");
+    assertFails(404, "ResourceNotFound", () -> table.getEntity("tx", "c"));
+  }
+
+  @Test
+  void tableSasCannotListTables() {
+    TableServiceClient withTableSas = azure.sasServiceClient(tableSas(table, "raud", inAnHour()));
+
+    assertUnmappedFails(403, "AuthorizationResourceTypeMismatch", () -> withTableSas.listTables().stream().toList());
+  }
+
+  @Test
+  void sasBeforeItsStartFailsWithAuthenticationFailed() {
+    TableClient early = azure.sasTableClient(table.getTableName(), table.generateSas(
+        new TableSasSignatureValues(OffsetDateTime.now(ZoneOffset.UTC).plusHours(2), TableSasPermission.parse("r"))
+            .setStartTime(inAnHour())));
+
+    assertFails(403, "AuthenticationFailed", () -> early.getEntity("p", "r"));
   }
 
   @Test

@@ -83,6 +83,19 @@ class EntitiesSdkTest {
     assertThat(table(name).getEntity("p", "r").getETag()).isEqualTo(etag);
   }
 
+  @Test
+  void deleteWithoutIfMatchIsUnconditional() {
+    // The SDKs always send If-Match; a raw client may not (Azurite answers such a delete with 412).
+    String name = azure.newTable("DelNoMatch").getTableName();
+    table(name).createEntity(new TableEntity("p", "r"));
+
+    com.azure.core.http.HttpResponse deleted = new SignedHttp(azure).send(com.azure.core.http.HttpMethod.DELETE,
+        "/" + name + "(PartitionKey='p',RowKey='r')", null);
+
+    assertThat(deleted.getStatusCode()).isEqualTo(204);
+    assertFails(404, "ResourceNotFound", () -> table(name).getEntity("p", "r"));
+  }
+
   private static TableClient table(String name) {
     return azure.table(name);
   }

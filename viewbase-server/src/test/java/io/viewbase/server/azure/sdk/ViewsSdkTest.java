@@ -122,6 +122,11 @@ class ViewsSdkTest {
   }
 
   @Test
+  void createTableWithTheViewsNameFailsWithTableAlreadyExists() {
+    SdkErrors.assertFails(409, "TableAlreadyExists", () -> azure.service().createTable(viewName));
+  }
+
+  @Test
   void transactionOnTheViewIsRefusedNamingTheView() {
     WireTap tap = new WireTap();
     TableClient viaTap = azure.tableClient(viewName, tap);

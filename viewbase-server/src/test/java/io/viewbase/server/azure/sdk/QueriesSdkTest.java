@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -162,6 +163,16 @@ class QueriesSdkTest {
     assertThat(read.get(1).getProperties()).doesNotContainKeys("name", "score");
     assertThat(read.get(1).getPartitionKey()).isNull();
     assertThat(read.get(1).getRowKey()).isNull();
+  }
+
+  @Test
+  @Disabled("server gap: a selected property the entity lacks is left out; Azure returns it as null (Azurite #2535)")
+  void selectOfAPropertyTheEntityLacksReturnsItAsNull() {
+    TableEntity dan = table.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq 'b' and RowKey eq '2'")
+        .setSelect(List.of("name", "age")), null, null).iterator().next();
+
+    assertThat(dan.getProperties()).containsKey("age");
+    assertThat(dan.getProperty("age")).isNull();
   }
 
   @Test

@@ -30,6 +30,9 @@ import java.util.Set;
  * Binary    | base64                                       | Edm.Binary
  * Null, objects and arrays (native API only) are not written: Azure has no such values.
  * </pre>
+ *
+ * With {@code $select}, the selected properties are written in the order asked, and one the
+ * entity lacks is written as {@code null}, as Azure does; without it, every property in stored order.
  */
 final class EntityWriter {
   private static final JsonFactory FACTORY = new JsonFactory();
@@ -98,9 +101,19 @@ final class EntityWriter {
       }
       g.writeStringField("Timestamp", AzureTimes.format(item.timestamp()));
     }
-    for (Map.Entry<String, Value> e : item.properties().entrySet()) {
-      if (select == null || select.contains(e.getKey())) {
+    if (select == null) {
+      for (Map.Entry<String, Value> e : item.properties().entrySet()) {
         writeProperty(g, e.getKey(), e.getValue(), level != MetadataLevel.NONE);
+      }
+      return;
+    }
+    // With $select, Azure answers every selected property, as null where the entity lacks it.
+    for (String name : select) {
+      Value value = item.properties().get(name);
+      if (value != null) {
+        writeProperty(g, name, value, level != MetadataLevel.NONE);
+      } else if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")) {
+        g.writeNullField(name);
       }
     }
   }

@@ -126,6 +126,15 @@ class EntityJsonTest {
   }
 
   @Test
+  void aSelectedPropertyTheEntityLacksIsWrittenAsNull() {
+    String json = new String(EntityWriter.page(List.of(STORED),
+        new EntityWriter.Shape("T", "acct", "http://h/acct", MetadataLevel.NONE,
+            new java.util.LinkedHashSet<>(List.of("RowKey", "missing", "l")))), StandardCharsets.UTF_8);
+
+    assertThat(json).isEqualTo("{\"value\":[{\"RowKey\":\"r\",\"missing\":null,\"l\":\"5\"}]}");
+  }
+
+  @Test
   void metadataLevelFollowsFormatThenAccept() {
     assertThat(MetadataLevel.choose("application/json;odata=fullmetadata", "application/json;odata=nometadata"))
         .isEqualTo(MetadataLevel.FULL);

@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,20 +72,49 @@ class ViewModelTest {
 
   private final Map<Key, Map<String, Value>> model = new HashMap<>();
 
+  /** How many random writes the sequential test makes; viewbase-cassandra-it lowers it for a slower backend. */
+  private static final int STEPS = Integer.getInteger("viewbase.test.viewModel.steps", 3000);
+  /** How many writes each thread of the concurrent test makes. */
+  private static final int WRITES_PER_THREAD = Integer.getInteger("viewbase.test.viewModel.writesPerThread", 400);
+  private static final AtomicInteger OPENS = new AtomicInteger();
+
+  /**
+   * The database under test: RocksDB in {@code dir}, unless {@code -Dviewbase.test.storage} names
+   * another backend, opened with {@code -Dviewbase.test.storage.options} ({@code k=v;k=v}, where
+   * {@code {unique}} becomes a fresh name per open so that every test starts on empty storage).
+   * viewbase-cassandra-it runs this class on Cassandra that way.
+   */
+  private OpenOptions openOptions() {
+    OpenOptions options = OpenOptions.at(dir).withSync(false);
+    String storage = System.getProperty("viewbase.test.storage");
+    if (storage == null || storage.isBlank()) {
+      return options;
+    }
+    String unique = "vm" + ProcessHandle.current().pid() + "x" + OPENS.incrementAndGet();
+    Map<String, String> backend = new HashMap<>();
+    for (String pair : System.getProperty("viewbase.test.storage.options", "").split(";")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        backend.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim().replace("{unique}", unique));
+      }
+    }
+    return options.withStorage(storage).withOptions(backend);
+  }
+
   @Test
   void randomWritesKeepEveryViewEqualToItsRecomputation() {
     long seed = Long.getLong("viewbase.seed", System.nanoTime());
     Random random = new Random(seed);
     int step = 0;
     String op = "";
-    try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
+    try (Database db = Viewbase.open(openOptions())) {
       db.createTable("People");
       for (ModelView v : VIEWS) {
         db.createView(v.definition());
         ViewContract.awaitBuilt(db, v.name());
       }
       Table people = db.table("People");
-      for (step = 0; step < 3000; step++) {
+      for (step = 0; step < STEPS; step++) {
         Key key = new Key("p" + random.nextInt(3), "i" + random.nextInt(25));
         Map<String, Value> props = randomProperties(random);
         int kind = random.nextInt(6);
@@ -235,7 +265,7 @@ class ViewModelTest {
   @Test
   void concurrentWritersRacingForKeysLeaveEveryViewExact() throws Exception {
     long seed = Long.getLong("viewbase.seed", System.nanoTime());
-    try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
+    try (Database db = Viewbase.open(openOptions())) {
       db.createTable("People");
       for (ModelView v : VIEWS) {
         db.createView(v.definition());
@@ -249,7 +279,7 @@ class ViewModelTest {
         Random random = new Random(seed + t);
         results.add(pool.submit(() -> {
           int conflicts = 0;
-          for (int i = 0; i < 400; i++) {
+          for (int i = 0; i < WRITES_PER_THREAD; i++) {
             String pk = "p" + random.nextInt(2);
             String id = "i" + random.nextInt(20);
             try {

@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -28,7 +30,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One Azure-dialect server per test class, over a RocksDB database in a temporary directory, with
+ * One Azure-dialect server per test class, over a RocksDB database in a temporary directory (or the
+ * storage that {@code -Dviewbase.test.storage} names, see {@link #openOptions}), with
  * the official SDK's clients pointed at it: {@code @RegisterExtension static final AzureSdkServer
  * azure = new AzureSdkServer();}.
  *
@@ -47,6 +50,7 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
       .setResponseTimeout(Duration.ofSeconds(30)));
 
   private static final AtomicInteger TABLE_NAMES = new AtomicInteger();
+  private static final AtomicInteger OPENS = new AtomicInteger();
 
   private Path dir;
   private Database db;
@@ -56,7 +60,7 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
     dir = Files.createTempDirectory("viewbase-azure-sdk");
-    db = Viewbase.open(OpenOptions.at(dir));
+    db = Viewbase.open(openOptions(dir));
     server = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0));
     service = serviceClient(KEY);
   }
@@ -70,6 +74,28 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
     } finally {
       deleteRecursively(dir);
     }
+  }
+
+  /**
+   * The database behind the server: RocksDB in {@code dir}, unless {@code -Dviewbase.test.storage}
+   * names another backend, opened with {@code -Dviewbase.test.storage.options} ({@code k=v;k=v}, where
+   * {@code {unique}} becomes a fresh name per test class so that each starts on empty storage).
+   * viewbase-cassandra-it runs the suite on Cassandra that way.
+   */
+  private static OpenOptions openOptions(Path dir) {
+    String storage = System.getProperty("viewbase.test.storage");
+    if (storage == null || storage.isBlank()) {
+      return OpenOptions.at(dir);
+    }
+    String unique = "sdk" + ProcessHandle.current().pid() + "x" + OPENS.incrementAndGet();
+    Map<String, String> backend = new HashMap<>();
+    for (String pair : System.getProperty("viewbase.test.storage.options", "").split(";")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        backend.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim().replace("{unique}", unique));
+      }
+    }
+    return OpenOptions.at(dir).withStorage(storage).withOptions(backend);
   }
 
   Database db() {

@@ -65,9 +65,28 @@ final class ServeCommand implements Callable<Integer> {
       description = "Address to listen on; 0.0.0.0 for every interface (default: ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--storage", paramLabel = "rocksdb|memory", defaultValue = "rocksdb",
-      description = "Storage backend; memory keeps nothing after exit (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--storage", paramLabel = "rocksdb|memory|cassandra", defaultValue = "rocksdb",
+      description = "Storage backend: rocksdb in --data; memory keeps nothing after exit; cassandra "
+          + "stores in a Cassandra cluster, shared by every server on the keyspace (default: ${DEFAULT-VALUE}).")
   StorageChoice storage;
+
+  @Option(names = "--cassandra-contact-points", paramLabel = "HOST:PORT[,HOST:PORT...]",
+      defaultValue = "127.0.0.1:9042",
+      description = "With --storage cassandra: nodes to connect to first (default: ${DEFAULT-VALUE}).")
+  String cassandraContactPoints;
+
+  @Option(names = "--keyspace", paramLabel = "NAME", defaultValue = "viewbase",
+      description = "With --storage cassandra: the keyspace, created if absent (default: ${DEFAULT-VALUE}).")
+  String keyspace;
+
+  @Option(names = "--cassandra-datacenter", paramLabel = "NAME", defaultValue = "datacenter1",
+      description = "With --storage cassandra: the local datacenter (default: ${DEFAULT-VALUE}).")
+  String cassandraDatacenter;
+
+  @Option(names = "--cassandra-option", paramLabel = "KEY=VALUE",
+      description = "With --storage cassandra: another backend setting, e.g. consistency=QUORUM or "
+          + "replication={'class':'SimpleStrategy','replication_factor':3} (see docs/scale-out.md); repeatable.")
+  Map<String, String> cassandraOptions;
 
   @Option(names = "--no-sync",
       description = "Acknowledge writes before they are synced to disk: faster, but a machine crash "
@@ -90,7 +109,11 @@ final class ServeCommand implements Callable<Integer> {
   boolean azureAnonymous;
 
   /** The storage backends {@code serve} offers by name. */
-  enum StorageChoice { rocksdb, memory }
+  enum StorageChoice { rocksdb, memory, cassandra }
+
+  /** The options that mean something only with {@code --storage cassandra}. */
+  private static final List<String> CASSANDRA_FLAGS =
+      List.of("--cassandra-contact-points", "--keyspace", "--cassandra-datacenter", "--cassandra-option");
 
   @Override
   public Integer call() {
@@ -130,9 +153,7 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
 
     PrintWriter out = spec.commandLine().getOut();
-    out.println("Viewbase listening on http://" + hostForUrl() + ":" + server.port()
-        + " (data: " + (storage == StorageChoice.memory ? "none" : data.toAbsolutePath().normalize())
-        + ", storage: " + storage + ")");
+    out.println("Viewbase listening on http://" + hostForUrl() + ":" + server.port() + " (" + whereData() + ")");
     if (azure != null) {
       out.println("Azure Tables dialect on http://" + hostForUrl() + ":" + azure.port() + "/"
           + azureOptions.accounts().keySet().iterator().next()
@@ -152,8 +173,41 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private OpenOptions openOptions() {
-    OpenOptions options = storage == StorageChoice.memory ? OpenOptions.inMemory() : OpenOptions.at(data);
-    return options.withSync(!noSync);
+    if (storage != StorageChoice.cassandra) {
+      for (String flag : CASSANDRA_FLAGS) {
+        if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+          throw new ParameterException(spec.commandLine(), flag + " applies only to --storage cassandra");
+        }
+      }
+    }
+    switch (storage) {
+      case memory:
+        return OpenOptions.inMemory().withSync(!noSync);
+      case cassandra:
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (cassandraOptions != null) {
+          cassandraOptions.forEach((key, value) -> settings.put(key.startsWith("cassandra.") ? key : "cassandra." + key, value));
+        }
+        settings.put("cassandra.contactPoints", cassandraContactPoints);
+        settings.put("cassandra.keyspace", keyspace);
+        settings.put("cassandra.localDatacenter", cassandraDatacenter);
+        // Durability is the cluster's (commit log and replication), so --no-sync changes nothing there.
+        return new OpenOptions(null, "cassandra", true, Limits.DEFAULT, settings);
+      default:
+        return OpenOptions.at(data).withSync(!noSync);
+    }
+  }
+
+  /** The banner's account of where the data lives. */
+  private String whereData() {
+    switch (storage) {
+      case memory:
+        return "data: none, storage: memory";
+      case cassandra:
+        return "storage: cassandra, keyspace " + keyspace + " at " + cassandraContactPoints;
+      default:
+        return "data: " + data.toAbsolutePath().normalize() + ", storage: rocksdb";
+    }
   }
 
   private ServerOptions serverOptions() {

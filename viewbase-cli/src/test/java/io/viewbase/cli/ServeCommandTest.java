@@ -119,6 +119,24 @@ class ServeCommandTest {
     assertThat(serve.err()).startsWith("error: Usage: ").contains("floppy");
   }
 
+  @Test
+  void serveWithCassandraStorageAndNoClusterFailsNamingTheContactPoints() {
+    // Port 1 on loopback: nothing listens there, so the driver is refused at once.
+    Cli serve = Cli.run("serve", "--storage", "cassandra", "--cassandra-contact-points", "127.0.0.1:1",
+        "--port", "0", "--azure-port", "0");
+
+    assertThat(serve.exitCode()).isEqualTo(1);
+    assertThat(serve.err()).startsWith("error: ").contains("127.0.0.1:1");
+  }
+
+  @Test
+  void aCassandraFlagWithAnotherStorageIsAUsageError() {
+    Cli serve = Cli.run("serve", "--storage", "memory", "--keyspace", "ks", "--port", "0", "--azure-port", "0");
+
+    assertThat(serve.exitCode()).isEqualTo(2);
+    assertThat(serve.err()).contains("--keyspace applies only to --storage cassandra");
+  }
+
   /** A serve command on its own thread; closing interrupts it and waits for it to stop. */
   private static final class Served implements AutoCloseable {
     private final StringWriter out = new StringWriter();

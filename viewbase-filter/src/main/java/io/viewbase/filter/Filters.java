@@ -41,16 +41,32 @@ public final class Filters {
    *     {@code found} for syntax errors)
    */
   public static Filter parse(String text) {
+    return parse(text, FilterDialect.NATIVE);
+  }
+
+  /**
+   * Parses filter text written for an API's dialect: {@link FilterDialect#AZURE} reads {@code id},
+   * {@code partitionKey} and names starting with '_' as the user properties Viewbase stores as
+   * {@code $id}, {@code $partitionKey}, {@code $_x}, and the AST holds those stored names. Print the
+   * result ({@link #print}) to hand it on as native text with the same meaning.
+   *
+   * @throws ViewbaseException {@link ErrorCode#InvalidFilter}, as {@link #parse(String)}
+   */
+  public static Filter parse(String text, FilterDialect dialect) {
+    Objects.requireNonNull(dialect, "dialect");
     if (text == null) {
       throw ViewbaseException.of(ErrorCode.InvalidFilter, "a filter is required");
     }
     if (text.length() > MAX_LENGTH) {
       throw SyntaxErrors.invalid("filter longer than " + MAX_LENGTH + " characters", MAX_LENGTH, null);
     }
-    return new Parser(text).parseFilter();
+    return new Parser(text, dialect).parseFilter();
   }
 
-  /** The canonical text of a filter; {@code parse(print(f)).equals(f)} for any filter within the limits. */
+  /**
+   * The canonical native text of a filter; {@code parse(print(f)).equals(f)} for any filter within
+   * the limits, whichever dialect it was parsed in (names are stored names, so {@code $id} prints as is).
+   */
   public static String print(Filter filter) {
     return Printer.print(Objects.requireNonNull(filter, "filter"));
   }

@@ -18,15 +18,26 @@ import java.util.Locale;
  *       <td>Double; an error if it overflows</td></tr>
  *   <tr><td>{@code datetime'…'}, {@code guid'…'}, {@code X'…'}, {@code binary'…'}</td>
  *       <td>a typed literal (the prefix touches the quote)</td></tr>
- *   <tr><td>a letter or {@code _}, then letters, digits, {@code _}</td><td>a word: keyword or property name</td></tr>
+ *   <tr><td>a letter, {@code _} or (native dialect only) {@code $}, then letters, digits, {@code _}
+ *       (or {@code $})</td><td>a word: keyword or property name</td></tr>
  * </table>
  */
 final class Lexer {
   private final String text;
+  private final boolean dollar;
   private int pos;
 
-  Lexer(String text) {
+  Lexer(String text, FilterDialect dialect) {
     this.text = text;
+    this.dollar = dialect.allowsDollar();
+  }
+
+  private boolean isIdentifierStart(int cp) {
+    return Names.isIdentifierStart(cp) && (dollar || cp != '$');
+  }
+
+  private boolean isIdentifierPart(int cp) {
+    return Names.isIdentifierPart(cp) && (dollar || cp != '$');
   }
 
   Token next() {
@@ -51,7 +62,7 @@ final class Lexer {
       return number(start);
     }
     int cp = text.codePointAt(pos);
-    if (Names.isIdentifierStart(cp)) {
+    if (isIdentifierStart(cp)) {
       return word(start);
     }
     if (c == '"') {
@@ -61,7 +72,7 @@ final class Lexer {
   }
 
   private Token word(int start) {
-    while (pos < text.length() && Names.isIdentifierPart(text.codePointAt(pos))) {
+    while (pos < text.length() && isIdentifierPart(text.codePointAt(pos))) {
       pos += Character.charCount(text.codePointAt(pos));
     }
     String word = text.substring(start, pos);
@@ -205,7 +216,7 @@ final class Lexer {
   }
 
   private boolean continuesWord(int at) {
-    return at < text.length() && (Names.isIdentifierPart(text.codePointAt(at)) || text.charAt(at) == '\'');
+    return at < text.length() && (isIdentifierPart(text.codePointAt(at)) || text.charAt(at) == '\'');
   }
 
   private static boolean isDigit(char c) {

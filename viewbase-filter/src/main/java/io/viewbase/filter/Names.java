@@ -4,8 +4,9 @@ import java.util.Set;
 
 /**
  * The words of the filter language: which text is a property name and which words are reserved.
- * A property name is an identifier: a letter or '_', then letters, digits or '_' (Unicode letters
- * and digits count, as in C# identifiers, which Azure property names follow).
+ * A property name is an identifier: a letter, '_' or '$', then letters, digits, '_' or '$' (Unicode
+ * letters and digits count, as in C# identifiers, which Azure property names follow; '$' is
+ * Viewbase's, for the names the Azure dialect escapes, see {@link FilterDialect}).
  */
 final class Names {
   /**
@@ -19,11 +20,11 @@ final class Names {
   }
 
   static boolean isIdentifierStart(int codePoint) {
-    return Character.isLetter(codePoint) || codePoint == '_';
+    return Character.isLetter(codePoint) || codePoint == '_' || codePoint == '$';
   }
 
   static boolean isIdentifierPart(int codePoint) {
-    return Character.isLetterOrDigit(codePoint) || codePoint == '_';
+    return Character.isLetterOrDigit(codePoint) || codePoint == '_' || codePoint == '$';
   }
 
   /** Whether the text can be written as a property name in a filter. */

@@ -23,12 +23,14 @@ import java.util.Locale;
  */
 final class Parser {
   private final Lexer lexer;
+  private final FilterDialect dialect;
   private Token token;
   private int depth;
   private int conditions;
 
-  Parser(String text) {
-    this.lexer = new Lexer(text);
+  Parser(String text, FilterDialect dialect) {
+    this.lexer = new Lexer(text, dialect);
+    this.dialect = dialect;
     this.token = lexer.next();
   }
 
@@ -101,14 +103,14 @@ final class Parser {
           "one side of a comparison must be a property");
     }
     return firstIsProperty
-        ? new Filter.Compare(first.text(), op, second.value())
-        : new Filter.Compare(second.text(), op.flipped(), first.value());
+        ? new Filter.Compare(dialect.storedName(first.text()), op, second.value())
+        : new Filter.Compare(dialect.storedName(second.text()), op.flipped(), first.value());
   }
 
   /** An operand with no operator after it: a boolean property or constant, else the operator is missing. */
   private Filter alone(Token operand) {
     if (operand.kind() == Token.Kind.WORD) {
-      return new Filter.BoolProperty(operand.text());
+      return new Filter.BoolProperty(dialect.storedName(operand.text()));
     }
     if (operand.value() instanceof Value.Bool b) {
       return new Filter.Constant(b.value());

@@ -1,0 +1,69 @@
+package io.viewbase.filter;
+
+import io.viewbase.api.Stability;
+
+/**
+ * Which API a filter's text was written for, and so what its property names mean. The AST always
+ * holds stored names, and {@link Filters#print} writes native text, so a filter parsed in any
+ * dialect can be handed on as native text with the same meaning.
+ *
+ * <table>
+ *   <caption>How a written name is read</caption>
+ *   <tr><th>written</th><th>NATIVE</th><th>AZURE</th></tr>
+ *   <tr><td>{@code PartitionKey}, {@code RowKey}, {@code Timestamp}</td><td>system</td><td>system</td></tr>
+ *   <tr><td>{@code partitionKey}, {@code id}, {@code _timestamp}</td><td>system</td>
+ *       <td>the user property {@code $partitionKey}, {@code $id}, {@code $_timestamp}</td></tr>
+ *   <tr><td>{@code _x} (any other name starting with '_')</td><td>the user property {@code _x}</td>
+ *       <td>the user property {@code $_x}</td></tr>
+ *   <tr><td>{@code $id}, {@code a$b} (names with '$')</td><td>that user property</td>
+ *       <td>an error: '$' is not in Azure property names</td></tr>
+ *   <tr><td>anything else</td><td>that user property</td><td>that user property</td></tr>
+ * </table>
+ *
+ * On Azure, {@code id}, {@code partitionKey} and names starting with '_' are ordinary property
+ * names; Viewbase reserves them for identity and system fields, so the Azure dialect stores such a
+ * property under {@code '$' + name} ('$' is legal in Viewbase names, never in Azure's), and its
+ * filters mean the stored property.
+ */
+@Stability(Stability.Level.EXPERIMENTAL)
+public enum FilterDialect {
+  /** The native API, views and the Java API: both spellings of the system names are system. */
+  NATIVE,
+  /** Azure Table Storage: only {@code PartitionKey}, {@code RowKey} and {@code Timestamp} are system. */
+  AZURE;
+
+  /** The prefix that marks an Azure property name Viewbase reserves. */
+  public static final String ESCAPE = "$";
+
+  /**
+   * The stored name of a property written as {@code name} in this dialect (the identity for NATIVE;
+   * for AZURE, {@code $id}, {@code $partitionKey} and {@code $_x} for {@code id},
+   * {@code partitionKey} and {@code _x}, any other name unchanged).
+   */
+  public String storedName(String name) {
+    if (this == AZURE && reservedInNative(name)) {
+      return ESCAPE + name;
+    }
+    return name;
+  }
+
+  /**
+   * The name a stored property has in this dialect: the inverse of {@link #storedName} (for AZURE,
+   * {@code $id} is {@code id} again; {@code $other}, which no Azure client can write, stays as is).
+   */
+  public String writtenName(String stored) {
+    if (this == AZURE && stored.startsWith(ESCAPE) && reservedInNative(stored.substring(1))) {
+      return stored.substring(1);
+    }
+    return stored;
+  }
+
+  /** Whether '$' may appear in the property names of this dialect's text. */
+  boolean allowsDollar() {
+    return this == NATIVE;
+  }
+
+  private static boolean reservedInNative(String name) {
+    return name.startsWith("_") || name.equals("id") || name.equals("partitionKey");
+  }
+}

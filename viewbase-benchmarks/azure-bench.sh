@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The Azure SDK workload against Viewbase's Azure Tables dialect and against Azurite, side by side
+# in one run (issue 6, acceptance 4). Prints one table: per phase and server, throughput, p50/p99
+# latency and the server's CPU time per operation, then the ratios and the targets:
+#   server CPU per point read and per insert >= 20x lower than Azurite's;
+#   a partition query on a 100,000-entity table >= 100x faster.
+#
+# What it does:
+#   1. builds Viewbase if the jars are missing (mvn -B -q install -DskipTests);
+#   2. installs Azurite 3 from the npm registry into viewbase-benchmarks/target/azurite (first run only);
+#   3. starts azurite-table in memory and `viewbase serve` (RocksDB in a temporary directory, durable
+#      writes, the default) on free loopback ports, both with the well-known devstoreaccount1 key;
+#   4. runs AzureSdkBench (the official Java SDK, no retries) against both, then stops them.
+# The whole run takes about 5 minutes: loading each server's table, then a warm-up pass over every
+# phase (WARMUP s each) and a measured pass (SECONDS_PER_PHASE s each), the servers taking turns.
+#
+# Needs: a JDK 17+, Maven, Node.js 18+ and npm (Debian: apt-get install -y nodejs npm).
+# Settings (environment): SECONDS_PER_PHASE (10), WARMUP (5), ENTITIES (100000, in 1000 partitions),
+# LOAD_CLIENTS (8), SERVER_JAVA_OPTS (-Xms1g -Xmx2g, Viewbase's JVM), AZURITE_PORT (10102, the
+# first port tried; the next free ones go to Viewbase).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+# JAR overrides the driver's class path (e.g. target/classes:target/benchmarks.jar while editing it).
+bench_jar="$here/target/benchmarks.jar"
+driver_cp="${JAR:-$bench_jar}"
+cli_jar="$root/viewbase-cli/target/viewbase.jar"
+azurite_dir="$here/target/azurite"
+azurite_bin="$azurite_dir/node_modules/.bin/azurite-table"
+SECONDS_PER_PHASE="${SECONDS_PER_PHASE:-10}"
+WARMUP="${WARMUP:-5}"
+ENTITIES="${ENTITIES:-100000}"
+LOAD_CLIENTS="${LOAD_CLIENTS:-8}"
+SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:--Xms1g -Xmx2g}"
+AZURITE_PORT="${AZURITE_PORT:-10102}"
+
+for tool in java node npm; do
+  command -v "$tool" >/dev/null || { echo "$tool is not installed (Debian: apt-get install -y nodejs npm)" >&2; exit 2; }
+done
+
+if [[ ! -f "$bench_jar" || ! -f "$cli_jar" ]]; then
+  echo "building Viewbase (the jars are missing)..." >&2
+  (cd "$root" && mvn -B -q install -DskipTests)
+fi
+if [[ ! -x "$azurite_bin" ]]; then
+  echo "installing Azurite 3 from the npm registry into $azurite_dir..." >&2
+  mkdir -p "$azurite_dir"
+  npm install --no-audit --no-fund --silent --prefix "$azurite_dir" azurite@3 >&2
+fi
+
+work="$(mktemp -d)"
+azurite_pid="" viewbase_pid=""
+stop() {
+  local pid
+  for pid in "$viewbase_pid" "$azurite_pid"; do
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  azurite_pid="" viewbase_pid=""
+}
+trap 'stop; rm -rf "$work"' EXIT
+
+# free_port FROM: the first port at or above FROM that nothing on 127.0.0.1 accepts connections on.
+free_port() {
+  local port="$1"
+  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+    port=$((port + 1))
+  done
+  echo "$port"
+}
+
+# wait_for PID LOG PATTERN WHAT: waits (up to 120 s) until LOG contains PATTERN; fails if PID dies.
+wait_for() {
+  local pid="$1" log="$2" pattern="$3" what="$4"
+  for _ in $(seq 1 240); do
+    grep -q "$pattern" "$log" 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; echo "$what exited before it listened" >&2; exit 1; }
+    sleep 0.5
+  done
+  cat "$log" >&2
+  echo "$what did not start in 120 s" >&2
+  exit 1
+}
+
+azurite_port="$(free_port "$AZURITE_PORT")"
+azure_port="$(free_port $((azurite_port + 1)))"
+native_port="$(free_port $((azure_port + 1)))"
+
+# Azurite as developers run it, in memory; --silent turns off its access log (which would cost it
+# CPU that the workload does not ask for), --disableTelemetry keeps it off the network. It runs in
+# its own empty directory (in memory it takes no --location). azurite-table is a Node shebang
+# script and the subshell execs it, so $! is the server's own pid.
+mkdir -p "$work/azurite"
+(cd "$work/azurite" && exec "$azurite_bin" --tableHost 127.0.0.1 --tablePort "$azurite_port" \
+  --inMemoryPersistence --skipApiVersionCheck --disableProductStyleUrl --disableTelemetry --silent) \
+  >"$work/azurite.log" 2>&1 &
+azurite_pid=$!
+
+# shellcheck disable=SC2086 # SERVER_JAVA_OPTS is a list of options, split on purpose.
+java $SERVER_JAVA_OPTS -jar "$cli_jar" serve --data "$work/viewbase" --port "$native_port" \
+  --azure-port "$azure_port" >"$work/viewbase.log" 2>&1 &
+viewbase_pid=$!
+
+wait_for "$azurite_pid" "$work/azurite.log" "successfully started" "azurite-table"
+wait_for "$viewbase_pid" "$work/viewbase.log" "Azure Tables dialect on" "viewbase serve"
+echo "[${SECONDS}s] azurite $("$azurite_bin" --version 2>/dev/null || true) (pid $azurite_pid) on $azurite_port;" \
+  "viewbase (pid $viewbase_pid) Azure dialect on $azure_port, native API on $native_port;" \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+java -Xms512m -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.com.azure=off \
+  -cp "$driver_cp" io.viewbase.benchmarks.azure.AzureSdkBench \
+  --target "viewbase=http://127.0.0.1:$azure_port/devstoreaccount1@$viewbase_pid" \
+  --target "azurite=http://127.0.0.1:$azurite_port/devstoreaccount1@$azurite_pid" \
+  --seconds "$SECONDS_PER_PHASE" --warmup "$WARMUP" --entities "$ENTITIES" --load-clients "$LOAD_CLIENTS" \
+  --clock-ticks "$(getconf CLK_TCK)"
+echo "[${SECONDS}s] load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -1,0 +1,110 @@
+package io.viewbase.benchmarks.azure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The same Azure SDK workload against two servers in one run, side by side (issue 6): Viewbase's
+ * Azure dialect and a baseline (Azurite). Both servers are already running; {@code azure-bench.sh}
+ * starts them and passes their endpoints and process ids.
+ *
+ * <pre>
+ * java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.azure.AzureSdkBench \
+ *   --target viewbase=http://127.0.0.1:10103/devstoreaccount1@PID \
+ *   --target azurite=http://127.0.0.1:10102/devstoreaccount1@PID \
+ *   [--seconds 10] [--warmup 3] [--entities 100000] [--load-clients 8] [--clock-ticks 100]
+ * </pre>
+ *
+ * <p>First each server's big table is loaded (100-op transactions). Then every phase runs twice on
+ * each server, a warm-up pass ({@code --warmup} seconds per phase, discarded) and a measured pass
+ * ({@code --seconds}); within a pass the servers take turns phase by phase, so load from elsewhere
+ * on a shared machine falls on both alike. The first target is the subject, the second the
+ * baseline of every ratio.
+ */
+public final class AzureSdkBench {
+  private static final int TRANSACTION_CLIENTS = 8;
+
+  private static final long STARTED = System.nanoTime();
+
+  private AzureSdkBench() {
+  }
+
+  static List<Phase> phases() {
+    return List.of(
+        new Phase("insert", 32, Workload::insert),
+        new Phase("point read", 32, Workload::pointRead),
+        new Phase("partition query", 1, Workload::partitionQuery),
+        new Phase("non-key filter", 1, Workload::nonKeyFilter),
+        new Phase("100-op transaction", TRANSACTION_CLIENTS, Workload::transaction));
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<String> targetSpecs = new ArrayList<>();
+    double seconds = 10;
+    double warmup = 5;
+    int entities = 100_000;
+    int loadClients = 8;
+    long ticks = 100;
+    for (int a = 0; a < args.length; a++) {
+      String value = a + 1 < args.length ? args[a + 1] : null;
+      switch (args[a]) {
+        case "--target" -> targetSpecs.add(value);
+        case "--seconds" -> seconds = Double.parseDouble(value);
+        case "--warmup" -> warmup = Double.parseDouble(value);
+        case "--entities" -> entities = Integer.parseInt(value);
+        case "--load-clients" -> loadClients = Integer.parseInt(value);
+        case "--clock-ticks" -> ticks = Long.parseLong(value);
+        default -> throw new IllegalArgumentException("unknown argument " + args[a]);
+      }
+      a++;
+    }
+    if (targetSpecs.size() != 2) {
+      throw new IllegalArgumentException("give two --target NAME=ENDPOINT@PID: the subject, then the baseline");
+    }
+    List<Target> targets = new ArrayList<>();
+    for (String spec : targetSpecs) {
+      targets.add(Target.parse(spec, ticks));
+    }
+
+    List<Workload> workloads = new ArrayList<>();
+    for (Target target : targets) {
+      workloads.add(new Workload(target, entities));
+    }
+    List<PhaseResult> results = new ArrayList<>();
+    for (int t = 0; t < targets.size(); t++) {
+      PhaseResult load = LoadLoop.measure("load", targets.get(t), loadClients, Double.MAX_VALUE,
+          workloads.get(t).load());
+      progress(load);
+    }
+    List<Phase> phases = phases();
+    // Two passes over every phase: the first warms both servers up (a JVM compiles its hot paths
+    // for minutes; a phase measured right after its first request would charge that compilation
+    // to its operations), the second is measured.
+    for (boolean measured : new boolean[] {false, true}) {
+      for (Phase phase : phases) {
+        for (int t = 0; t < targets.size(); t++) {
+          PhaseResult result = LoadLoop.measure(phase.name(), targets.get(t), phase.clients(),
+              measured ? seconds : warmup, phase.operation().apply(workloads.get(t)));
+          if (measured) {
+            progress(result);
+            results.add(result);
+          }
+        }
+      }
+      System.err.printf(Locale.ROOT, "%4.0fs %s%n", (System.nanoTime() - STARTED) / 1e9,
+          measured ? "measured" : "warmed up");
+    }
+
+    System.out.printf(Locale.ROOT, "%nAzure SDK workload, %s vs %s: %,d entities in %d partitions, %.0f s per phase "
+            + "after a %.0f s warm-up pass%n%n", targets.get(0).name(), targets.get(1).name(), entities,
+        BenchEntities.PARTITIONS, seconds, warmup);
+    new ResultTable(results, targets.get(0).name(), targets.get(1).name()).print(System.out, phases);
+  }
+
+  private static void progress(PhaseResult r) {
+    System.err.printf(Locale.ROOT, "%4.0fs %-18s %-9s %,10d ops in %6.1f s: %,10.1f ops/s, p50 %,.2f ms, p99 %,.2f ms, "
+            + "server CPU %,.0f µs/op%n", (System.nanoTime() - STARTED) / 1e9, r.phase(), r.target(), r.operations(), r.wallNanos() / 1e9, r.opsPerSecond(),
+        r.p50Millis(), r.p99Millis(), r.cpuMicrosPerOp());
+  }
+}

@@ -1,0 +1,28 @@
+package io.viewbase.benchmarks.azure;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one phase measured on one server: operations completed, the wall time they took, their
+ * latencies (microseconds) and the server's CPU time over the same window.
+ */
+record PhaseResult(String phase, String target, long operations, long wallNanos, Histogram latencyMicros,
+    long serverCpuNanos) {
+
+  double opsPerSecond() {
+    return operations / (wallNanos / 1e9);
+  }
+
+  double p50Millis() {
+    return latencyMicros.getValueAtPercentile(50) / 1000.0;
+  }
+
+  double p99Millis() {
+    return latencyMicros.getValueAtPercentile(99) / 1000.0;
+  }
+
+  /** Server CPU microseconds per operation (utime + stime over the phase / operations). */
+  double cpuMicrosPerOp() {
+    return serverCpuNanos / 1000.0 / operations;
+  }
+}

@@ -1,0 +1,71 @@
+package io.viewbase.benchmarks.azure;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Prints the run's figures: one line per phase and server, then per phase the baseline's figure
+ * divided by the subject's (how many times less CPU, how many times faster), then the targets.
+ */
+final class ResultTable {
+  private final List<PhaseResult> results;
+  private final String subject;
+  private final String baseline;
+
+  ResultTable(List<PhaseResult> results, String subject, String baseline) {
+    this.results = results;
+    this.subject = subject;
+    this.baseline = baseline;
+  }
+
+  void print(PrintStream out, List<Phase> phases) {
+    out.printf(Locale.ROOT, "%-18s %-9s %-9s %12s %10s %10s %16s%n", "phase", "clients", "server", "ops/s", "p50 ms",
+        "p99 ms", "server CPU µs/op");
+    for (PhaseResult r : results) {
+      out.printf(Locale.ROOT, "%-18s %-9d %-9s %,12.1f %,10.2f %,10.2f %,16.0f%n", r.phase(), clients(phases, r),
+          r.target(), r.opsPerSecond(), r.p50Millis(), r.p99Millis(), r.cpuMicrosPerOp());
+    }
+    out.println();
+    out.printf(Locale.ROOT, "%s / %s%n", baseline, subject);
+    out.printf(Locale.ROOT, "%-18s %14s %12s %12s%n", "phase", "server CPU/op", "p50 latency", "throughput");
+    for (Phase phase : phases) {
+      out.printf(Locale.ROOT, "%-18s %13.1fx %11.1fx %11.1fx%n", phase.name(), cpuRatio(phase.name()),
+          p50Ratio(phase.name()), throughputRatio(phase.name()));
+    }
+    out.println();
+    target(out, "server CPU per point read >= 20x lower", cpuRatio("point read"), 20);
+    target(out, "server CPU per insert >= 20x lower", cpuRatio("insert"), 20);
+    target(out, "partition query >= 100x faster (p50 latency)", p50Ratio("partition query"), 100);
+    out.printf(Locale.ROOT, "  (partition query by server CPU per query: %.1fx)%n", cpuRatio("partition query"));
+  }
+
+  private static void target(PrintStream out, String what, double ratio, double goal) {
+    out.printf(Locale.ROOT, "target: %-46s %8.1fx  %s%n", what, ratio, ratio >= goal ? "MET" : "NOT MET");
+  }
+
+  /** How many times more server CPU per operation the baseline used. */
+  double cpuRatio(String phase) {
+    return find(phase, baseline).cpuMicrosPerOp() / find(phase, subject).cpuMicrosPerOp();
+  }
+
+  /** How many times longer the baseline's median operation took. */
+  double p50Ratio(String phase) {
+    return find(phase, baseline).p50Millis() / find(phase, subject).p50Millis();
+  }
+
+  /** How many times the baseline's throughput the subject reached. */
+  double throughputRatio(String phase) {
+    return find(phase, subject).opsPerSecond() / find(phase, baseline).opsPerSecond();
+  }
+
+  private PhaseResult find(String phase, String target) {
+    return results.stream().filter(r -> r.phase().equals(phase) && r.target().equals(target)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no result for " + phase + " on " + target));
+  }
+
+  private static int clients(List<Phase> phases, PhaseResult result) {
+    return phases.stream().filter(p -> p.name().equals(result.phase())).mapToInt(Phase::clients).findFirst()
+        .orElse(0);
+  }
+}

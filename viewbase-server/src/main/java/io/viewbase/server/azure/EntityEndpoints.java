@@ -6,6 +6,7 @@ import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Table;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.FilterDialect;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +31,8 @@ import java.util.Set;
  * </pre>
  *
  * Keys in the URL are the entity's identity; keys in a body that differ from them are refused.
+ * Property names, in bodies, {@code $select} and {@code $filter}, are Azure's and map onto stored
+ * names through {@link PropertyNames} ({@code id} is the stored {@code $id}).
  */
 final class EntityEndpoints {
   static final String NEXT_PARTITION_KEY = "x-ms-continuation-NextPartitionKey";
@@ -131,18 +134,19 @@ final class EntityEndpoints {
     QueryString q = call.query();
     int top = top(q.get("$top"));
     Set<String> select = select(call);
-    String filter = call.grant().restrictFilter(q.get("$filter"));
+    String filter = PropertyNames.nativeFilter(call.grant().restrictFilter(q.get("$filter")));
     if (top == 0) {
       return AzureResponse.of(200, call.level().contentType(),
           EntityWriter.page(List.of(), shape(call, table.name(), select)));
     }
-    Query query = Query.all().withFilter(filter == null || filter.isBlank() ? null : filter).withLimit(top)
+    Query query = Query.all().withFilter(filter).withLimit(top)
         .withContinuation(emptyToNull(q.get("NextPartitionKey")));
     if (select != null) {
       List<String> properties = new ArrayList<>();
       for (String name : select) {
-        if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")) {
-          properties.add(name);
+        if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")
+            && !name.startsWith(FilterDialect.ESCAPE)) {
+          properties.add(PropertyNames.stored(name));
         }
       }
       if (!properties.isEmpty()) {

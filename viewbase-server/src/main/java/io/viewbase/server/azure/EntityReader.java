@@ -34,7 +34,8 @@ import java.util.UUID;
  * null                       | any            | dropped: the property is absent
  * </pre>
  *
- * {@code odata.*} members and {@code Timestamp} are ignored (clients echo them back). Objects and
+ * Properties are stored under {@link PropertyNames#stored} ({@code id} as {@code $id}, a name
+ * starting with '$' refused). {@code odata.*} members and {@code Timestamp} are ignored (clients echo them back). Objects and
  * arrays, a property given twice, a value that does not fit its annotation, and Azure's size limits
  * (strings of 32 K UTF-16 units, binaries of 64 KiB, 252 properties) are refused with Azure's codes.
  */
@@ -141,13 +142,13 @@ final class EntityReader {
       Object v = raw.get(i);
       String edm = annotations == null ? null : annotations.get(name);
       if (v == null) {
-        if (properties.containsKey(name)) {
+        if (properties.containsKey(PropertyNames.stored(name))) {
           throw duplicate(name);
         }
         continue;
       }
       Value value = edm == null ? untyped(name, v) : typed(name, edm, v);
-      if (properties.put(name, value) != null) {
+      if (properties.put(PropertyNames.stored(name), value) != null) {
         throw duplicate(name);
       }
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.viewbase.api.Item;
 import io.viewbase.api.Value;
+import io.viewbase.filter.FilterDialect;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +32,8 @@ import java.util.Set;
  * Null, objects and arrays (native API only) are not written: Azure has no such values.
  * </pre>
  *
- * With {@code $select}, the selected properties are written in the order asked, and one the
+ * Property names are written in Azure's form ({@link PropertyNames#azure}: a stored {@code $id} is
+ * {@code id}). With {@code $select}, the selected properties are written in the order asked, and one the
  * entity lacks is written as {@code null}, as Azure does; without it, every property in stored order.
  */
 final class EntityWriter {
@@ -103,13 +105,13 @@ final class EntityWriter {
     }
     if (select == null) {
       for (Map.Entry<String, Value> e : item.properties().entrySet()) {
-        writeProperty(g, e.getKey(), e.getValue(), level != MetadataLevel.NONE);
+        writeProperty(g, PropertyNames.azure(e.getKey()), e.getValue(), level != MetadataLevel.NONE);
       }
       return;
     }
     // With $select, Azure answers every selected property, as null where the entity lacks it.
     for (String name : select) {
-      Value value = item.properties().get(name);
+      Value value = name.startsWith(FilterDialect.ESCAPE) ? null : item.properties().get(PropertyNames.stored(name));
       if (value != null) {
         writeProperty(g, name, value, level != MetadataLevel.NONE);
       } else if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")) {

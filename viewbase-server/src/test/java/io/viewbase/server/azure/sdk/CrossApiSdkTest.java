@@ -167,4 +167,30 @@ class CrossApiSdkTest {
     assertThat(nativeCall("GET", "/v1/tables/" + table.getTableName() + "/items/p/r", null).statusCode())
         .isEqualTo(404);
   }
+
+  @Test
+  void reservedAzureNamesAreSeenByTheNativeApiAsDollarNamesAndBack() throws Exception {
+    // id, partitionKey and _x are ordinary Azure names; the native API shows them as $id, $partitionKey, $_x.
+    TableClient table = azure.newTable("Escaped");
+    table.createEntity(new TableEntity("p", "sdk").addProperty("id", "A-1").addProperty("_n", 3));
+    String name = table.getTableName();
+
+    JsonNode item = JSON.readTree(nativeCall("GET", "/v1/tables/" + name + "/items/p/sdk", null).body());
+    HttpResponse<String> found = nativeCall("GET",
+        "/v1/tables/" + name + "/items?filter=" + segment("$id eq 'A-1' and $_n eq 3"), null);
+    HttpResponse<String> put = nativeCall("PUT", "/v1/tables/" + name + "/items/p/native",
+        "{\"$id\": \"B-2\", \"$partitionKey\": \"q\", \"$other\": 1}");
+
+    assertThat(item.get("id").asText()).isEqualTo("sdk");
+    assertThat(item.get("$id").asText()).isEqualTo("A-1");
+    assertThat(item.get("$_n").asInt()).isEqualTo(3);
+    assertThat(item.has("_n")).isFalse();
+    assertThat(found.statusCode()).as(found.body()).isEqualTo(200);
+    assertThat(JSON.readTree(found.body()).get("items")).extracting(i -> i.get("id").asText()).containsExactly("sdk");
+    assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
+    TableEntity back = table.getEntity("p", "native");
+    assertThat(back.getProperties()).containsEntry("id", "B-2").containsEntry("partitionKey", "q")
+        .containsEntry("$other", 1).doesNotContainKey("$id");
+    assertThat(back.getRowKey()).isEqualTo("native");
+  }
 }

@@ -8,7 +8,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -200,21 +199,18 @@ class EdmTypesSdkTest {
   }
 
   @Test
-  @Disabled("server gap: Viewbase reserves the property names id and partitionKey (400 PropertyNameInvalid); Azure does not")
   void propertyNamedIdRoundTrips() {
     // "id" is the most common property name of all; on Azure it is an ordinary property.
     assertThat(roundTrip("name-id", "id", "A-17")).isEqualTo("A-17");
   }
 
   @Test
-  @Disabled("server gap: Viewbase reserves the property names id and partitionKey (400 PropertyNameInvalid); Azure does not")
   void propertyNamedPartitionKeyInLowerCaseRoundTrips() {
     // Property names are case-sensitive on Azure: partitionKey is not PartitionKey.
     assertThat(roundTrip("name-pk", "partitionKey", "other")).isEqualTo("other");
   }
 
   @Test
-  @Disabled("server gap: Viewbase reserves property names starting with '_' (400 PropertyNameInvalid); Azure does not")
   void propertyNameStartingWithAnUnderscoreRoundTrips() {
     // A C# identifier may start with '_', and Azure's rule for property names is C#'s.
     assertThat(roundTrip("name-underscore", "_private", 1)).isEqualTo(1);

@@ -1,0 +1,52 @@
+package io.viewbase.server.azure;
+
+import io.viewbase.filter.FilterDialect;
+import io.viewbase.filter.Filters;
+
+/**
+ * How Azure property names map onto stored Viewbase names, on every write and every read, and how
+ * a {@code $filter} written in Azure's names becomes the native filter the query runs.
+ *
+ * <pre>
+ * Azure name                         | stored as       | why
+ * -----------------------------------+-----------------+---------------------------------------------
+ * id, partitionKey                   | $id, $partitionKey | Viewbase's identity fields have these names
+ * _x (any name starting with '_')    | $_x             | '_' starts Viewbase's system fields
+ * $x (any name starting with '$')    | refused (400 PropertyNameInvalid), as on Azure, so no two
+ *                                    |   Azure names ever share a stored name
+ * anything else                      | unchanged       |
+ * </pre>
+ *
+ * A stored {@code $x} that is not an escape (written through the native API) reads back as is.
+ * The rule is {@link FilterDialect#AZURE}'s, so filters and entities agree on every name.
+ */
+final class PropertyNames {
+  private PropertyNames() {
+  }
+
+  /** The stored name of a property an Azure client names, refusing names no Azure client may use. */
+  static String stored(String azureName) {
+    if (azureName.startsWith(FilterDialect.ESCAPE)) {
+      throw new AzureFailure(400, "PropertyNameInvalid", "The property name " + azureName
+          + " is invalid: Azure property names are identifiers and may not start with '$'.");
+    }
+    return FilterDialect.AZURE.storedName(azureName);
+  }
+
+  /** The Azure name of a stored property. */
+  static String azure(String storedName) {
+    return FilterDialect.AZURE.writtenName(storedName);
+  }
+
+  /**
+   * A {@code $filter} in Azure's names as native filter text with the same meaning ({@code id eq 'x'}
+   * becomes {@code $id eq 'x'}); null or blank stays null. A filter that does not parse fails here,
+   * with positions in the client's own text.
+   */
+  static String nativeFilter(String azureFilter) {
+    if (azureFilter == null || azureFilter.isBlank()) {
+      return null;
+    }
+    return Filters.print(Filters.parse(azureFilter, FilterDialect.AZURE));
+  }
+}

@@ -14,8 +14,11 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>Table names: {@code ^[A-Za-z][A-Za-z0-9]{2,62}$}.</li>
- *   <li>Partition keys and ids: 1..maxKeyBytes bytes of UTF-8, no control characters, no unpaired
- *       surrogates (they have no UTF-8 form).</li>
+ *   <li>Partition keys and ids: 0..maxKeyBytes bytes of UTF-8, no control characters, no unpaired
+ *       surrogates (they have no UTF-8 form). The empty string is a key, as on Azure (an empty
+ *       RowKey is the idiom for one record per partition): storage has no trouble with it (a
+ *       partition is the table prefix plus the key, an empty sort key sorts first, and
+ *       continuation tokens carry lengths).</li>
  *   <li>Property names: 1..maxPropertyNameLength characters, no control characters, not starting
  *       with '_' (system properties), not {@code partitionKey} or {@code id} (the identity), no '@'
  *       (JSON type annotations use it).</li>
@@ -40,8 +43,8 @@ final class ItemRules {
   }
 
   void checkKey(String what, String key) {
-    if (key == null || key.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidKey, "The " + what + " must not be empty", "field", what);
+    if (key == null) {
+      throw ViewbaseException.of(ErrorCode.InvalidKey, "The " + what + " is required", "field", what);
     }
     for (int i = 0; i < key.length(); i++) {
       char c = key.charAt(i);

@@ -87,12 +87,15 @@ final class ViewSpec {
     if (where != null && !Filters.matches(where, partitionKey, id, null, properties)) {
       return null;
     }
+    // Only a placeholder that cannot render keeps an item out. An empty rendering is a key like
+    // any other (keys may be empty): were it left out, a query the planner answers from the view
+    // would miss the source items with an empty id or key property.
     String viewPartitionKey = partitionBy.render(partitionKey, id, properties);
-    if (viewPartitionKey == null || viewPartitionKey.isEmpty()) {
+    if (viewPartitionKey == null) {
       return null;
     }
     String viewId = idBy.render(partitionKey, id, properties);
-    if (viewId == null || viewId.isEmpty()) {
+    if (viewId == null) {
       return null;
     }
     return new ViewKey(viewPartitionKey, viewId);
@@ -107,7 +110,7 @@ final class ViewSpec {
       return null; // the view may lack items that match; only unconditional views can answer for the source
     }
     KeyTemplate.Prefix viewPartition = partitionBy.renderPrefix(partitionKey, id, known);
-    if (!viewPartition.complete() || viewPartition.text().isEmpty()) {
+    if (!viewPartition.complete()) {
       return null;
     }
     KeyTemplate.Prefix viewId = idBy.renderPrefix(partitionKey, id, known);

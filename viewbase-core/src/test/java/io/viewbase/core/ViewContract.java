@@ -108,6 +108,28 @@ abstract class ViewContract {
   }
 
   @Test
+  void anEmptyRenderedKeyIsAViewKeySoQueriesAnsweredFromTheViewMissNothing() {
+    // Keys may be empty: a source item with an empty id, or an empty key property, is in the view
+    // under that key; only a missing property keeps an item out.
+    db.createView(ViewDefinition.of("PeopleByGroup", "People", "{group}", "{id}"));
+    awaitBuilt(db, "PeopleByGroup");
+    people.insert(Item.builder("p", "").put("group", "g").build());
+    people.insert(Item.builder("p", "a").put("group", "g").build());
+    people.insert(Item.builder("q", "b").put("group", "").build());
+    people.insert(Item.builder("q", "c").build());
+    Table view = db.table("PeopleByGroup");
+
+    assertThat(view.query(Query.partition("g")).items()).extracting(Item::id).containsExactly("", "a");
+    assertThat(view.get("", "b").orElseThrow().sourceId()).isEqualTo("b");
+    assertThat(people.explain(Query.all().withFilter("group eq 'g'")).kind()).isEqualTo("viewLookup");
+    assertThat(people.query(Query.all().withFilter("group eq 'g'")).items()).extracting(Item::id)
+        .containsExactly("", "a");
+    assertThat(people.query(Query.all().withFilter("group eq ''")).items()).extracting(Item::id)
+        .containsExactly("b");
+    assertCode(() -> people.insert(Item.builder("r", "b").put("group", "").build()), ErrorCode.ViewKeyConflict);
+  }
+
+  @Test
   void sparseViewHoldsOnlyItemsWithTheKeyPropertyAndMatchingWhere() {
     db.createView(ViewDefinition.of("ActiveByEmail", "People", "all", "{email}").withWhere("active eq true")
         .withSelect(List.of("email")));

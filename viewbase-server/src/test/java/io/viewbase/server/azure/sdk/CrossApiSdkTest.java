@@ -193,4 +193,23 @@ class CrossApiSdkTest {
         .containsEntry("$other", 1).doesNotContainKey("$id");
     assertThat(back.getRowKey()).isEqualTo("native");
   }
+
+  @Test
+  void emptyKeysAreAddressableThroughTheNativeApiAsEmptyPathSegments() throws Exception {
+    TableClient table = azure.newTable("EmptyKeys");
+    table.createEntity(new TableEntity("", "").addProperty("v", 1));
+    String items = "/v1/tables/" + table.getTableName() + "/items/";
+
+    HttpResponse<String> both = nativeCall("GET", items + "/", null);
+    HttpResponse<String> put = nativeCall("PUT", items + "p/", "{\"v\": 2}");
+    HttpResponse<String> partition = nativeCall("GET", items, null);
+
+    assertThat(both.statusCode()).as(both.body()).isEqualTo(200);
+    assertThat(JSON.readTree(both.body()).get("v").asInt()).isEqualTo(1);
+    assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
+    assertThat(table.getEntity("p", "").getProperty("v")).isEqualTo(2);
+    assertThat(partition.statusCode()).as(partition.body()).isEqualTo(200);
+    assertThat(JSON.readTree(partition.body()).get("items")).extracting(i -> i.get("partitionKey").asText() + "/"
+        + i.get("id").asText()).containsExactly("/");
+  }
 }

@@ -13,7 +13,10 @@
 # load from elsewhere on a shared machine falls on both alike.
 # Settings (environment): DURATION (10s), WARMUP (5s), ROUNDS (2), CONNECTIONS (32), WRK_THREADS (1),
 # ITEMS (100000), PIN (1: server on CPU 0, wrk on CPU 1 when taskset and 2+ CPUs exist, so the
-# server's throughput reflects its own CPU cost), IO_THREADS (1 when pinned, else the CPU count).
+# server's throughput reflects its own CPU cost), IO_THREADS (1 when pinned, else the CPU count),
+# LIBRARIES (1: also measure part 2; 0: the Viewbase pair only).
+# Every figure comes with the server's own CPU time per request (utime + stime from /proc over
+# the run, divided by the requests answered), which load from elsewhere moves far less than req/s.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,6 +29,7 @@ CONNECTIONS="${CONNECTIONS:-32}"
 WRK_THREADS="${WRK_THREADS:-1}"
 ITEMS="${ITEMS:-100000}"
 PIN="${PIN:-1}"
+LIBRARIES="${LIBRARIES:-1}"
 
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install -y wrk)" >&2; exit 2; }
 [[ -f "$jar" ]] || { echo "no $jar: build it with 'mvn -B -q install -DskipTests'" >&2; exit 2; }
@@ -65,45 +69,60 @@ start_server() {
   exit 1
 }
 
-# run_wrk PATH_MODE DURATION: prints requests/s; fails if any response was not 2xx.
+# cpu_ticks: the server process's CPU time so far (user + system), in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+hz="$(getconf CLK_TCK)"
+
+# run_wrk PATH_MODE DURATION: prints "requests/s server-CPU-µs-per-request"; fails if any response
+# was not 2xx. The CPU figure is the server's own (utime + stime over the run / requests answered):
+# wrk shares the machine, so CPU per request is the figure that does not depend on who else runs.
 run_wrk() {
-  local out
+  local out before after
+  before="$(cpu_ticks)"
   out="$(BENCH_PATH="$1" ITEMS="$ITEMS" "${wrk_cpu[@]}" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$2" \
     -s "$lua" "http://127.0.0.1:$port")"
+  after="$(cpu_ticks)"
   echo "$out" >>"$work/wrk.log"
   if grep -q "Non-2xx" <<<"$out"; then
     echo "$out" >&2
     echo "non-2xx responses for $1: the measurement would be meaningless" >&2
     exit 1
   fi
-  awk '/^Requests\/sec:/ {print $2}' <<<"$out"
+  awk -v ticks="$((after - before))" -v hz="$hz" '
+    /requests in/ { requests = $1 }
+    /^Requests\/sec:/ { rps = $2 }
+    END { printf "%s %.1f\n", rps, ticks * 1e6 / hz / requests }' <<<"$out"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
 mean() { tr ' ' '\n' <<<"$*" | awk 'NF { s += $1; n++ } END { printf "%.0f", s / n }'; }
+mean1() { tr ' ' '\n' <<<"$*" | awk 'NF { s += $1; n++ } END { printf "%.1f", s / n }'; }
 
-# measure_pair PATH_A PATH_B: warms both up, then alternates them ROUNDS times; sets $a_rps, $b_rps.
+# measure_pair PATH_A PATH_B: warms both up, then alternates them ROUNDS times; sets $a_rps, $b_rps
+# (mean requests/s) and $a_cpu, $b_cpu (mean server CPU µs per request).
 measure_pair() {
-  local a=() b=()
+  local a=() b=() ac=() bc=() r
   run_wrk "$1" "$WARMUP" >/dev/null
   run_wrk "$2" "$WARMUP" >/dev/null
   for _ in $(seq 1 "$ROUNDS"); do
-    a+=("$(run_wrk "$1" "$DURATION")")
-    b+=("$(run_wrk "$2" "$DURATION")")
+    r=($(run_wrk "$1" "$DURATION")); a+=("${r[0]}"); ac+=("${r[1]}")
+    r=($(run_wrk "$2" "$DURATION")); b+=("${r[0]}"); bc+=("${r[1]}")
   done
-  echo "  $1: ${a[*]} req/s; $2: ${b[*]} req/s" >&2
+  echo "  $1: ${a[*]} req/s, ${ac[*]} µs CPU/req; $2: ${b[*]} req/s, ${bc[*]} µs CPU/req" \
+    "(load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
   a_rps="$(mean "${a[@]}")" b_rps="$(mean "${b[@]}")"
+  a_cpu="$(mean1 "${ac[@]}")" b_cpu="$(mean1 "${bc[@]}")"
 }
 
-# measure_one PATH: warms up, then measures ROUNDS times; sets $a_rps.
+# measure_one PATH: warms up, then measures ROUNDS times; sets $a_rps and $a_cpu.
 measure_one() {
-  local a=()
+  local a=() ac=() r
   run_wrk "$1" "$WARMUP" >/dev/null
   for _ in $(seq 1 "$ROUNDS"); do
-    a+=("$(run_wrk "$1" "$DURATION")")
+    r=($(run_wrk "$1" "$DURATION")); a+=("${r[0]}"); ac+=("${r[1]}")
   done
-  echo "  $1: ${a[*]} req/s" >&2
-  a_rps="$(mean "${a[@]}")"
+  echo "  $1: ${a[*]} req/s, ${ac[*]} µs CPU/req (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+  a_rps="$(mean "${a[@]}")" a_cpu="$(mean1 "${ac[@]}")"
 }
 
 echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (warm-up $WARMUP each), $ITEMS items," \
@@ -113,16 +132,22 @@ start_server viewbase
 measure_pair read health
 read_rps="$a_rps" health_rps="$b_rps"
 stop_server
-printf '%-44s %12s req/s\n' "viewbase  GET /v1/tables/Bench/items/{pk}/{id}" "$read_rps" "viewbase  GET /v1/health" "$health_rps"
-echo "point read / health = $(ratio "$read_rps" "$health_rps") (target >= 65%)"
+read_cpu="$a_cpu" health_cpu="$b_cpu"
+printf '%-44s %12s req/s %8s µs server CPU/req\n' "viewbase  GET /v1/tables/Bench/items/{pk}/{id}" "$read_rps" \
+  "$read_cpu" "viewbase  GET /v1/health" "$health_rps" "$health_cpu"
+echo "point read / health = $(ratio "$read_rps" "$health_rps") (target >= 65%);" \
+  "by server CPU per request: $(ratio "$health_cpu" "$read_cpu")"
+
+[[ "$LIBRARIES" == 1 ]] || exit 0
 
 start_server netty-noop
 measure_one health
-netty_rps="$a_rps"
+netty_rps="$a_rps" netty_cpu="$a_cpu"
 stop_server
 start_server jdk-noop
 measure_one health
-jdk_rps="$a_rps"
+jdk_rps="$a_rps" jdk_cpu="$a_cpu"
 stop_server
-printf '%-44s %12s req/s\n' "netty 4.2 no-op" "$netty_rps" "jdk HttpServer no-op" "$jdk_rps"
+printf '%-44s %12s req/s %8s µs server CPU/req\n' "netty 4.2 no-op" "$netty_rps" "$netty_cpu" \
+  "jdk HttpServer no-op" "$jdk_rps" "$jdk_cpu"
 echo "jdk / netty = $(ratio "$jdk_rps" "$netty_rps")"

@@ -11,6 +11,7 @@ import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Cursor;
 import io.viewbase.storage.spi.KeyRange;
 import io.viewbase.storage.spi.Mutation;
+import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.Versioned;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +37,27 @@ import org.slf4j.LoggerFactory;
  * partition "tables", key lower(name)   {name, tableId, created}
  * partition "meta",   key "nextTableId" {value}
  * partition "meta",   key "tokenSecret" {value: binary}   signs continuation tokens
+ * partition "meta",   key "catalogGeneration" {value: random} rewritten by every change of tables or views
  * partition "purge",  key tableId(4)    {name}             a dropped table whose data is being removed
  * </pre>
  *
  * Table ids are never reused, so data left behind by a crash during a drop can never reappear in a
  * new table; the purge record makes the next open finish the job.
+ *
+ * <p>The catalog is held in memory. When several processes share the store (see
+ * {@link CatalogRefresh}), each change also rewrites the generation, and {@link #refresh()} reads the
+ * catalog again when the generation differs from the one last read:
+ *
+ * <table>
+ *   <caption>what a refresh does with each record, against what this process holds</caption>
+ *   <tr><th>stored</th><th>held</th><th>then</th></tr>
+ *   <tr><td>a table or view</td><td>nothing, or another id under that name</td><td>learnt (a view is maintained
+ *       by this process's writes from then on; its backfill stays with the process that created it)</td></tr>
+ *   <tr><td>nothing</td><td>a table or view</td><td>forgotten: writes in flight finish, later ones fail with
+ *       TableNotFound</td></tr>
+ *   <tr><td>a view ready or failed</td><td>the view building</td><td>takes the stored state (failed: no longer
+ *       maintained)</td></tr>
+ * </table>
  */
 final class Catalog {
   private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
@@ -50,35 +68,42 @@ final class Catalog {
   private static final byte[] PURGE = KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "purge");
   private static final byte[] NEXT_TABLE_ID = bytes("nextTableId");
   private static final byte[] TOKEN_SECRET = bytes("tokenSecret");
+  private static final byte[] GENERATION = bytes("catalogGeneration");
 
   private final Store store;
   private final VersionClock clock;
   private final Map<String, TableEntry> tables = new ConcurrentHashMap<>();
   private byte[] tokenSecret;
+  /** Null while this process is the store's only user; else how often the catalog is read again. */
+  private final CatalogRefresh refresh;
+  /** The stored generation that the catalog in memory reflects. */
+  private volatile long generation;
+  /** When this process last knew its catalog to be current ({@link System#nanoTime()}). */
+  private volatile long refreshedAt;
 
-  Catalog(Store store, VersionClock clock) {
+  Catalog(Store store, VersionClock clock, CatalogRefresh refresh) {
     this.store = store;
     this.clock = clock;
+    this.refresh = refresh;
   }
 
   /** Reads the catalog, creating the database metadata on first open and finishing interrupted drops. */
   void load() {
+    long now = System.nanoTime();
+    generation = storedGeneration();
     List<Map<String, Value>> viewRecords = new ArrayList<>();
-    try (Cursor c = store.scan(TABLES, KeyRange.ALL, false)) {
-      while (c.next()) {
-        clock.observe(c.version());
-        Map<String, Value> p = ItemCodec.decode(c.value());
-        if (p.containsKey("source")) {
-          viewRecords.add(p);
-          continue;
-        }
-        String name = ((Value.Str) p.get("name")).value();
-        tables.put(name.toLowerCase(Locale.ROOT), new TableEntry(name, intOf(p, "tableId"), instantOf(p, "created")));
+    for (Map<String, Value> p : readRecords()) {
+      if (p.containsKey("source")) {
+        viewRecords.add(p);
+        continue;
       }
+      String name = ((Value.Str) p.get("name")).value();
+      tables.put(name.toLowerCase(Locale.ROOT), new TableEntry(name, intOf(p, "tableId"), instantOf(p, "created")));
     }
     for (Map<String, Value> p : viewRecords) {
       loadView(p);
     }
+    refreshedAt = now;
     tokenSecret = loadOrCreateSecret();
     List<Integer> unfinished = new ArrayList<>();
     try (Cursor c = store.scan(PURGE, KeyRange.ALL, false)) {
@@ -91,6 +116,116 @@ final class Catalog {
       LOG.info("Finishing the drop of table id {} interrupted before the last shutdown", id);
       purge(id);
     }
+  }
+
+  private List<Map<String, Value>> readRecords() {
+    List<Map<String, Value>> records = new ArrayList<>();
+    try (Cursor c = store.scan(TABLES, KeyRange.ALL, false)) {
+      while (c.next()) {
+        clock.observe(c.version());
+        records.add(ItemCodec.decode(c.value()));
+      }
+    }
+    return records;
+  }
+
+  private long storedGeneration() {
+    return store.get(META, GENERATION).map(v -> ((Value.Int64) ItemCodec.decode(v.value()).get("value")).value())
+        .orElse(0L);
+  }
+
+  /** The write that tells other processes sharing the store that the catalog changed. */
+  private Mutation generationPut() {
+    long next = ThreadLocalRandom.current().nextLong();
+    return new Mutation.Put(META, GENERATION, clock.next(), ItemCodec.encode(Map.of("value", Value.of(next))),
+        Condition.NONE);
+  }
+
+  /**
+   * Reads the catalog again if another process changed it since the last read (one point read when
+   * nothing changed). Only for a store shared by several processes.
+   */
+  synchronized void refresh() {
+    long startedAt = System.nanoTime();
+    long stored = storedGeneration();
+    if (stored != generation) {
+      reload();
+      generation = stored;
+    }
+    refreshedAt = startedAt;
+  }
+
+  private void reload() {
+    List<Map<String, Value>> records = readRecords();
+    Map<String, Map<String, Value>> stored = new LinkedHashMap<>();
+    for (Map<String, Value> p : records) {
+      stored.put(textOf(p, "name").toLowerCase(Locale.ROOT), p);
+    }
+    for (TableEntry held : List.copyOf(tables.values())) {
+      Map<String, Value> p = stored.get(held.name().toLowerCase(Locale.ROOT));
+      if (p == null || intOf(p, "tableId") != held.id()) {
+        forget(held); // dropped by another process (and perhaps created again under a new id)
+      }
+    }
+    for (Map<String, Value> p : records) {
+      String lower = textOf(p, "name").toLowerCase(Locale.ROOT);
+      if (!p.containsKey("source") && !tables.containsKey(lower)) {
+        tables.put(lower, new TableEntry(textOf(p, "name"), intOf(p, "tableId"), instantOf(p, "created")));
+      }
+    }
+    for (Map<String, Value> p : records) {
+      if (!p.containsKey("source")) {
+        continue;
+      }
+      TableEntry held = tables.get(textOf(p, "name").toLowerCase(Locale.ROOT));
+      if (held == null) {
+        loadView(p);
+      } else if (held.isView()) {
+        catchUp(held.view(), p);
+      }
+    }
+  }
+
+  /** Forgets a table or view that another process dropped. */
+  private void forget(TableEntry entry) {
+    if (entry.isView()) {
+      entry.view().stop();
+      entry.view().source().removeView(entry.view());
+    }
+    entry.markDropped();
+    tables.remove(entry.name().toLowerCase(Locale.ROOT), entry);
+  }
+
+  /** Takes the state another process recorded for a view this process knows: only forward. */
+  private void catchUp(ViewHandle handle, Map<String, Value> p) {
+    String state = textOf(p, "state");
+    if (ViewStatus.BUILDING.equals(handle.state()) && !ViewStatus.BUILDING.equals(state)) {
+      handle.done().set(((Value.Int64) p.get("done")).value());
+      handle.total(((Value.Int64) p.get("total")).value());
+      handle.conflicts(conflictsOf(p));
+      handle.state(state);
+      if (ViewStatus.FAILED.equals(state)) {
+        handle.stop();
+        handle.source().removeView(handle);
+      }
+    } else if (ViewStatus.BUILDING.equals(state)) {
+      long done = ((Value.Int64) p.get("done")).value();
+      if (done > handle.done().get()) {
+        handle.done().set(done); // progress of a backfill another process runs
+        handle.total(((Value.Int64) p.get("total")).value());
+      }
+    }
+  }
+
+  private static List<ViewStatus.Conflict> conflictsOf(Map<String, Value> p) {
+    List<ViewStatus.Conflict> conflicts = new ArrayList<>();
+    for (Value v : ((Value.Arr) p.get("conflicts")).elements()) {
+      Map<String, Value> c = ((Value.Obj) v).properties();
+      conflicts.add(new ViewStatus.Conflict(textOf(c, "viewPartitionKey"), textOf(c, "viewId"),
+          textOf(c, "sourcePartitionKey"), textOf(c, "sourceId"), textOf(c, "otherSourcePartitionKey"),
+          textOf(c, "otherSourceId")));
+    }
+    return conflicts;
   }
 
   private void loadView(Map<String, Value> p) {
@@ -113,14 +248,7 @@ final class Catalog {
     if (p.get("resumePartition") instanceof Value.Binary rp && p.get("resumeKey") instanceof Value.Binary rk) {
       handle.resumeAfter(rp.value(), rk.value());
     }
-    List<ViewStatus.Conflict> conflicts = new ArrayList<>();
-    for (Value v : ((Value.Arr) p.get("conflicts")).elements()) {
-      Map<String, Value> c = ((Value.Obj) v).properties();
-      conflicts.add(new ViewStatus.Conflict(textOf(c, "viewPartitionKey"), textOf(c, "viewId"),
-          textOf(c, "sourcePartitionKey"), textOf(c, "sourceId"), textOf(c, "otherSourcePartitionKey"),
-          textOf(c, "otherSourceId")));
-    }
-    handle.conflicts(conflicts);
+    handle.conflicts(conflictsOf(p));
     entry.view(handle);
     tables.put(name.toLowerCase(Locale.ROOT), entry);
     if (handle.isMaintained()) {
@@ -140,6 +268,12 @@ final class Catalog {
 
   TableEntry require(String name) {
     TableEntry entry = name == null ? null : tables.get(name.toLowerCase(Locale.ROOT));
+    if (refresh != null && name != null && (entry == null || refresh.isStale(refreshedAt))) {
+      // Shared store: a name unknown here may have been created by another process, and a catalog
+      // not read for a while may miss a view this write must maintain.
+      refreshOrFail();
+      entry = tables.get(name.toLowerCase(Locale.ROOT));
+    }
     if (entry == null) {
       throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", name);
     }
@@ -147,6 +281,9 @@ final class Catalog {
   }
 
   List<TableInfo> list() {
+    if (refresh != null) {
+      refreshOrFail();
+    }
     return tables.values().stream()
         .sorted(Comparator.comparing(e -> e.name().toLowerCase(Locale.ROOT)))
         .map(TableEntry::info)
@@ -154,6 +291,7 @@ final class Catalog {
   }
 
   synchronized TableInfo create(String name) {
+    refreshIfShared();
     checkNameFree(name);
     TableEntry entry = allocate(name, id -> {
       Map<String, Value> record = new LinkedHashMap<>();
@@ -168,6 +306,7 @@ final class Catalog {
 
   /** Registers a view in state building; every source write maintains it from the moment this returns. */
   synchronized ViewHandle createView(ViewDefinition definition) {
+    refreshIfShared();
     checkNameFree(definition.name());
     TableEntry source = require(definition.source());
     if (source.isView()) {
@@ -206,10 +345,10 @@ final class Catalog {
       handle.source().removeView(handle);
     }
     if (tables.get(handle.name().toLowerCase(Locale.ROOT)) == handle.table()) {
-      commitUnconditional(List.of(viewRecordPut(handle)));
+      commitUnconditional(List.of(viewRecordPut(handle), generationPut()));
     }
     if (ViewStatus.FAILED.equals(state)) {
-      purgeData(handle.table().id());
+      purgeDataWhenUnused(handle.table().id());
     }
   }
 
@@ -246,6 +385,21 @@ final class Catalog {
     return record;
   }
 
+  /** {@link #refresh()} for callers outside a storage try-block: an unreachable store is StorageUnavailable. */
+  private void refreshOrFail() {
+    try {
+      refresh();
+    } catch (StorageException e) {
+      throw EmbeddedDatabase.storageError(e);
+    }
+  }
+
+  private void refreshIfShared() {
+    if (refresh != null) {
+      refresh();
+    }
+  }
+
   private void checkNameFree(String name) {
     ItemRules.checkTableName(name);
     if (tables.containsKey(name.toLowerCase(Locale.ROOT))) {
@@ -267,7 +421,8 @@ final class Catalog {
         store.commit(List.of(
             new Mutation.Put(META, NEXT_TABLE_ID, version, ItemCodec.encode(Map.of("value", Value.of(id + 1))),
                 counterCondition),
-            new Mutation.Put(TABLES, bytes(lower), version, ItemCodec.encode(record), Condition.ABSENT)));
+            new Mutation.Put(TABLES, bytes(lower), version, ItemCodec.encode(record), Condition.ABSENT),
+            generationPut()));
       } catch (ConditionFailedException e) {
         if (e.index() == 1) {
           throw ViewbaseException.of(ErrorCode.TableAlreadyExists, "A table or view with this name already exists",
@@ -281,6 +436,7 @@ final class Catalog {
 
   /** Drops a table with its views, or a view. */
   synchronized void drop(String name) {
+    refreshIfShared();
     TableEntry entry = require(name);
     if (entry.isView()) {
       dropView(entry);
@@ -293,6 +449,7 @@ final class Catalog {
   }
 
   synchronized void dropView(String name) {
+    refreshIfShared();
     TableEntry entry = require(name);
     if (!entry.isView()) {
       throw ViewbaseException.of(ErrorCode.InvalidView, "This is a table, not a view; drop it as a table",
@@ -314,9 +471,23 @@ final class Catalog {
     commitUnconditional(List.of(
         new Mutation.Delete(TABLES, bytes(entry.name().toLowerCase(Locale.ROOT)), Condition.NONE),
         new Mutation.Put(PURGE, purgeKey, clock.next(), ItemCodec.encode(Map.of("name", Value.of(entry.name()))),
-            Condition.NONE)));
+            Condition.NONE),
+        generationPut()));
     tables.remove(entry.name().toLowerCase(Locale.ROOT));
-    purge(entry.id());
+    if (refresh == null) {
+      purge(entry.id());
+    } else {
+      // Other processes may write under this id until they learn of the drop: purge after that.
+      refresh.afterOthersLearn(() -> purge(entry.id()));
+    }
+  }
+
+  private void purgeDataWhenUnused(int tableId) {
+    if (refresh == null) {
+      purgeData(tableId);
+    } else {
+      refresh.afterOthersLearn(() -> purgeData(tableId));
+    }
   }
 
   /** Deletes every item of a dropped table in bounded chunks, then its purge record. */

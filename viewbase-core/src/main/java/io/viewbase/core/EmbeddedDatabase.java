@@ -28,6 +28,8 @@ public final class EmbeddedDatabase implements Database {
   private final ItemRules rules;
   private final VersionClock clock = new VersionClock();
   private final Catalog catalog;
+  /** Null unless other processes may share the store (then the catalog is re-read, see CatalogRefresh). */
+  private final CatalogRefresh catalogRefresh;
   private final QueryExecutor queries;
   private final ViewMaintainer viewMaintainer;
   private final ExecutorService backfills = Executors.newCachedThreadPool(r -> {
@@ -41,17 +43,24 @@ public final class EmbeddedDatabase implements Database {
     this.store = store;
     this.limits = limits;
     this.rules = new ItemRules(limits);
-    this.catalog = new Catalog(store, clock);
+    this.catalogRefresh = CatalogRefresh.isNeeded(store.capabilities()) ? new CatalogRefresh() : null;
+    this.catalog = new Catalog(store, clock, catalogRefresh);
     try {
       catalog.load();
     } catch (StorageException e) {
+      if (catalogRefresh != null) {
+        catalogRefresh.close();
+      }
       store.close();
       throw storageError(e);
+    }
+    if (catalogRefresh != null) {
+      catalogRefresh.start(catalog::refresh);
     }
     this.queries = new QueryExecutor(store, new ContinuationCodec(catalog.tokenSecret()), limits, rules);
     this.viewMaintainer = new ViewMaintainer(limits);
     for (ViewHandle view : catalog.buildingViews()) {
-      startBackfill(view);
+      startBackfill(view, 0); // every process that was running when it was created has learnt of it
     }
   }
 
@@ -63,7 +72,9 @@ public final class EmbeddedDatabase implements Database {
     }
     try {
       ViewHandle view = catalog.createView(definition);
-      startBackfill(view);
+      // Other processes sharing the store maintain the view once they have learnt of it: copy the
+      // source only after that, or an item one of them writes meanwhile would be missed.
+      startBackfill(view, catalogRefresh == null ? 0 : CatalogRefresh.OTHERS_LEARN.toNanos());
       return view.status();
     } catch (StorageException e) {
       throw storageError(e);
@@ -115,8 +126,18 @@ public final class EmbeddedDatabase implements Database {
     return entry.view();
   }
 
-  private void startBackfill(ViewHandle view) {
-    backfills.execute(new ViewBackfill(store, catalog, view, rules, () -> closed));
+  private void startBackfill(ViewHandle view, long delayNanos) {
+    ViewBackfill backfill = new ViewBackfill(store, catalog, view, rules, () -> closed);
+    backfills.execute(() -> {
+      if (delayNanos > 0) {
+        try {
+          TimeUnit.NANOSECONDS.sleep(delayNanos);
+        } catch (InterruptedException e) {
+          return; // closing: the next open resumes the backfill
+        }
+      }
+      backfill.run();
+    });
   }
 
   @Override
@@ -160,6 +181,9 @@ public final class EmbeddedDatabase implements Database {
   public void close() {
     if (!closed) {
       closed = true;
+      if (catalogRefresh != null) {
+        catalogRefresh.close();
+      }
       backfills.shutdownNow();
       try {
         backfills.awaitTermination(30, TimeUnit.SECONDS);

@@ -35,7 +35,7 @@ final class LoadLoop {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     try {
-      long cpuBefore = target.cpu().nanos();
+      ProcessCpu.Sample cpuBefore = target.cpu().sample();
       long start = System.nanoTime();
       long duration = (long) (seconds * 1e9); // saturates at Long.MAX_VALUE: "until no work is left"
       List<Future<Histogram>> futures = new ArrayList<>();
@@ -47,7 +47,7 @@ final class LoadLoop {
         all.add(future.get());
       }
       long wall = System.nanoTime() - start;
-      long cpu = target.cpu().nanos() - cpuBefore;
+      ProcessCpu.Sample cpu = target.cpu().sample().minus(cpuBefore);
       if (failure.get() != null) {
         throw new IllegalStateException(phase + " on " + target.name() + " failed: " + failure.get(), failure.get());
       }

@@ -7,7 +7,7 @@ import org.HdrHistogram.Histogram;
  * latencies (microseconds) and the server's CPU time over the same window.
  */
 record PhaseResult(String phase, String target, long operations, long wallNanos, Histogram latencyMicros,
-    long serverCpuNanos) {
+    ProcessCpu.Sample serverCpu) {
 
   double opsPerSecond() {
     return operations / (wallNanos / 1e9);
@@ -23,6 +23,11 @@ record PhaseResult(String phase, String target, long operations, long wallNanos,
 
   /** Server CPU microseconds per operation (utime + stime over the phase / operations). */
   double cpuMicrosPerOp() {
-    return serverCpuNanos / 1000.0 / operations;
+    return serverCpu.totalNanos() / 1000.0 / operations;
+  }
+
+  /** The kernel's share of the server's CPU time (system calls: sockets, log syncs), in percent. */
+  double systemPercent() {
+    return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.systemNanos() / serverCpu.totalNanos();
   }
 }

@@ -35,28 +35,45 @@ final class ProcessCpu {
     }
   }
 
-  /** CPU nanoseconds used by the process and its live descendants, at tick resolution (10 ms). */
-  long nanos() {
+  /** CPU time so far: user (the program's own code) and system (the kernel working for it). */
+  record Sample(long userNanos, long systemNanos) {
+    long totalNanos() {
+      return userNanos + systemNanos;
+    }
+
+    Sample minus(Sample earlier) {
+      return new Sample(userNanos - earlier.userNanos, systemNanos - earlier.systemNanos);
+    }
+  }
+
+  /** CPU time used by the process and its live descendants, at tick resolution (10 ms). */
+  Sample sample() {
     Map<Long, List<Long>> children = new HashMap<>();
-    Map<Long, Long> ticks = new HashMap<>();
+    Map<Long, long[]> ticks = new HashMap<>();
     for (Path dir : processDirs()) {
       long[] stat = readStat(dir);
       if (stat != null) {
-        children.computeIfAbsent(stat[0], parent -> new ArrayList<>()).add(Long.parseLong(dir.getFileName().toString()));
-        ticks.put(Long.parseLong(dir.getFileName().toString()), stat[1]);
+        long id = Long.parseLong(dir.getFileName().toString());
+        children.computeIfAbsent(stat[0], parent -> new ArrayList<>()).add(id);
+        ticks.put(id, stat);
       }
     }
     if (!ticks.containsKey(pid)) {
       throw new IllegalStateException("server process " + pid + " has exited");
     }
-    long total = 0;
+    long user = 0;
+    long system = 0;
     Deque<Long> todo = new ArrayDeque<>(List.of(pid));
     while (!todo.isEmpty()) {
       long next = todo.pop();
-      total += ticks.getOrDefault(next, 0L);
+      long[] stat = ticks.get(next);
+      if (stat != null) {
+        user += stat[1];
+        system += stat[2];
+      }
       todo.addAll(children.getOrDefault(next, List.of()));
     }
-    return total * nanosPerTick;
+    return new Sample(user * nanosPerTick, system * nanosPerTick);
   }
 
   private static List<Path> processDirs() {
@@ -69,7 +86,7 @@ final class ProcessCpu {
     return dirs;
   }
 
-  /** {ppid, utime + stime} of one process, or null if it exited while we looked. */
+  /** {ppid, utime, stime} of one process, or null if it exited while we looked. */
   private static long[] readStat(Path dir) {
     String stat;
     try {
@@ -83,6 +100,6 @@ final class ProcessCpu {
     // The command name (field 2) is in parentheses and may itself hold spaces or ')': the fixed
     // fields start after the last ')'. From there: state, ppid, ... utime is field 14, stime 15.
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    return new long[] {Long.parseLong(fields[1]), Long.parseLong(fields[11]) + Long.parseLong(fields[12])};
+    return new long[] {Long.parseLong(fields[1]), Long.parseLong(fields[11]), Long.parseLong(fields[12])};
   }
 }

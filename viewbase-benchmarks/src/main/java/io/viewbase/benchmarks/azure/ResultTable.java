@@ -20,11 +20,12 @@ final class ResultTable {
   }
 
   void print(PrintStream out, List<Phase> phases) {
-    out.printf(Locale.ROOT, "%-18s %-9s %-9s %12s %10s %10s %16s%n", "phase", "clients", "server", "ops/s", "p50 ms",
-        "p99 ms", "server CPU µs/op");
+    out.printf(Locale.ROOT, "%-18s %-9s %-9s %12s %10s %10s %16s %8s%n", "phase", "clients", "server", "ops/s",
+        "p50 ms", "p99 ms", "server CPU µs/op", "kernel");
     for (PhaseResult r : results) {
-      out.printf(Locale.ROOT, "%-18s %-9d %-9s %,12.1f %,10.2f %,10.2f %,16.0f%n", r.phase(), clients(phases, r),
-          r.target(), r.opsPerSecond(), r.p50Millis(), r.p99Millis(), r.cpuMicrosPerOp());
+      out.printf(Locale.ROOT, "%-18s %-9d %-9s %,12.1f %,10.2f %,10.2f %,16.0f %7.0f%%%n", r.phase(),
+          clients(phases, r), r.target(), r.opsPerSecond(), r.p50Millis(), r.p99Millis(), r.cpuMicrosPerOp(),
+          r.systemPercent());
     }
     out.println();
     out.printf(Locale.ROOT, "%s / %s%n", baseline, subject);

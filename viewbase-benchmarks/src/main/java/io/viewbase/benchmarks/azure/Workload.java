@@ -34,6 +34,7 @@ final class Workload {
   static final int TRANSACTION_SIZE = 100;
 
   private final int entities;
+  private final int partitions;
   private final TableClient big;
   private final TableClient inserts;
   private final TableClient transactions;
@@ -41,15 +42,19 @@ final class Workload {
   private final AtomicLong nextInsert = new AtomicLong();
   private final AtomicLong nextTransaction = new AtomicLong();
 
-  /** Creates the workload's tables on the target (a fresh server: none of them may exist yet). */
-  Workload(Target target, int entities) {
-    int perPartition = entities / BenchEntities.PARTITIONS;
-    if (entities <= 0 || entities % BenchEntities.PARTITIONS != 0
+  /**
+   * Creates the workload's tables on the target (a fresh server: none of them may exist yet); the
+   * big table will hold {@code entities} entities in {@code partitions} partitions.
+   */
+  Workload(Target target, int entities, int partitions) {
+    int perPartition = entities / Math.max(1, partitions);
+    if (partitions < 1 || partitions > 1000 || entities < partitions || entities % partitions != 0
         || perPartition % Math.min(perPartition, TRANSACTION_SIZE) != 0) {
-      throw new IllegalArgumentException("--entities must fill " + BenchEntities.PARTITIONS + " partitions alike, "
-          + "each with at most " + TRANSACTION_SIZE + " entities or a multiple of it; was " + entities);
+      throw new IllegalArgumentException("--entities must fill the " + partitions + " partitions alike, each "
+          + "with at most " + TRANSACTION_SIZE + " entities or a multiple of it; was " + entities);
     }
     this.entities = entities;
+    this.partitions = partitions;
     TableServiceClient service = target.serviceClient(Target.httpClient());
     big = service.createTable(BIG);
     inserts = service.createTable(INSERTS);
@@ -57,28 +62,28 @@ final class Workload {
   }
 
   int perPartition() {
-    return entities / BenchEntities.PARTITIONS;
+    return entities / partitions;
   }
 
   /**
-   * Loads the big table with 100-op transactions: partition p gets entities p, p + 1000, ...; a
+   * Loads the big table with 100-op transactions: partition p gets entities p, p + P, ...; a
    * partition of more than 100 entities takes several transactions (a smaller one, in a short
    * trial run, one smaller transaction). False when all are loaded.
    */
   Operation load() {
     int size = Math.min(perPartition(), TRANSACTION_SIZE);
-    long total = (long) BenchEntities.PARTITIONS * (perPartition() / size);
+    long total = (long) partitions * (perPartition() / size);
     return random -> {
       long n = nextLoad.getAndIncrement();
       if (n >= total) {
         return false;
       }
-      int partition = (int) (n % BenchEntities.PARTITIONS);
-      int chunk = (int) (n / BenchEntities.PARTITIONS);
+      int partition = (int) (n % partitions);
+      int chunk = (int) (n / partitions);
       List<TableTransactionAction> actions = new ArrayList<>(size);
       for (int j = 0; j < size; j++) {
-        int i = partition + BenchEntities.PARTITIONS * (chunk * size + j);
-        actions.add(new TableTransactionAction(TableTransactionActionType.CREATE, BenchEntities.big(i)));
+        int i = partition + partitions * (chunk * size + j);
+        actions.add(new TableTransactionAction(TableTransactionActionType.CREATE, BenchEntities.big(i, partitions)));
       }
       expectAllAnswered(big.submitTransaction(actions), size);
       return true;
@@ -88,8 +93,8 @@ final class Workload {
   Operation insert() {
     return random -> {
       long i = nextInsert.getAndIncrement();
-      inserts.createEntity(BenchEntities.person(BenchEntities.partition((int) (i % BenchEntities.PARTITIONS)),
-          BenchEntities.rowKey(i), i));
+      inserts.createEntity(BenchEntities.person(BenchEntities.partition((int) (i % 1000)), BenchEntities.rowKey(i),
+          i));
       return true;
     };
   }
@@ -97,8 +102,7 @@ final class Workload {
   Operation pointRead() {
     return random -> {
       int i = random.nextInt(entities);
-      TableEntity entity = big.getEntity(BenchEntities.partition(i % BenchEntities.PARTITIONS),
-          BenchEntities.rowKey(i));
+      TableEntity entity = big.getEntity(BenchEntities.partition(i % partitions), BenchEntities.rowKey(i));
       expect(("Person " + i).equals(entity.getProperty("name")), "getEntity of entity " + i + " answered " + entity
           .getPartitionKey() + "/" + entity.getRowKey() + " named " + entity.getProperty("name"));
       return true;
@@ -107,7 +111,7 @@ final class Workload {
 
   Operation partitionQuery() {
     return random -> {
-      String partition = BenchEntities.partition(random.nextInt(BenchEntities.PARTITIONS));
+      String partition = BenchEntities.partition(random.nextInt(partitions));
       int count = 0;
       for (TableEntity entity : big.listEntities(filter("PartitionKey eq '" + partition + "'"), null, null)) {
         expect(partition.equals(entity.getPartitionKey()), "partition query " + partition + " answered an entity of "

@@ -1,0 +1,132 @@
+package io.viewbase.benchmarks.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.OpenOptions;
+import io.viewbase.api.Viewbase;
+import io.viewbase.server.azure.AzureOptions;
+import io.viewbase.server.azure.AzureTablesServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Azure SDK workload's parts: every phase runs against a real Azure-dialect server (RocksDB on
+ * a temporary directory, a real socket) with its answers checked, the CPU reading and the ratios.
+ */
+class AzureSdkBenchTest {
+  private static final long OWN_PID = ProcessHandle.current().pid();
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void workloadRunsEveryPhaseAgainstTheAzureDialectWithCheckedAnswers() throws Exception {
+    try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false));
+        AzureTablesServer server = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0))) {
+      Target target = new Target("viewbase", "http://127.0.0.1:" + server.port() + "/" + Target.ACCOUNT,
+          new ProcessCpu(OWN_PID, 100));
+      // 200 entities in 10 partitions: the load is 10 transactions of 20 creates.
+      Workload workload = new Workload(target, 200, 10);
+
+      PhaseResult load = LoadLoop.measure("load", target, 4, Double.MAX_VALUE, workload.load());
+      List<PhaseResult> phases = new ArrayList<>();
+      for (Phase phase : AzureSdkBench.phases()) {
+        phases.add(LoadLoop.measure(phase.name(), target, 2, 0.3, phase.operation().apply(workload)));
+      }
+
+      assertThat(load.operations()).isEqualTo(10);
+      assertThat(db.table(Workload.BIG).get("p009", "i0000199")).isPresent();
+      assertThat(phases).extracting(PhaseResult::phase)
+          .containsExactly("insert", "point read", "partition query", "non-key filter", "100-op transaction");
+      assertThat(phases).allSatisfy(result -> assertThat(result.operations()).isPositive());
+      assertThat(db.table(Workload.TRANSACTIONS).get("t0", "i0000099")).isPresent();
+    }
+  }
+
+  @Test
+  void workloadWhenEntitiesDoNotFillThePartitionsAlikeIsRefused() {
+    Target target = new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
+
+    assertThatThrownBy(() -> new Workload(target, 1050, 10)).hasMessageContaining("was 1050");
+  }
+
+  @Test
+  void measureWhenAnOperationFailsThrowsNamingThePhaseAndTarget() {
+    Target target = new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
+
+    assertThatThrownBy(() -> LoadLoop.measure("point read", target, 2, 5, random -> {
+      throw new IllegalStateException("wrong entity");
+    })).hasMessageContaining("point read on subject failed").hasMessageContaining("wrong entity");
+  }
+
+  @Test
+  void processCpuOfThisProcessGrowsWhileItWorks() {
+    ProcessCpu cpu = new ProcessCpu(OWN_PID, 100);
+    long before = cpu.sample().totalNanos();
+    long after = before;
+    double sink = 0;
+    // Bounded: at most about 5 s of work, far more than the 10 ms tick needs to move.
+    for (int round = 0; round < 500 && after == before; round++) {
+      for (int i = 0; i < 1_000_000; i++) {
+        sink += Math.sqrt(i + round);
+      }
+      after = cpu.sample().totalNanos();
+    }
+
+    assertThat(sink).isPositive();
+    assertThat(after).isGreaterThan(before);
+  }
+
+  @Test
+  void processCpuWhenNoSuchProcessFailsNamingThePid() {
+    assertThatThrownBy(() -> new ProcessCpu(Integer.MAX_VALUE, 100))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no process " + Integer.MAX_VALUE);
+  }
+
+  @Test
+  void targetParseSplitsNameEndpointAndPid() {
+    Target target = Target.parse("azurite=http://127.0.0.1:10102/devstoreaccount1@" + OWN_PID, 100);
+
+    assertThat(target.name()).isEqualTo("azurite");
+    assertThat(target.endpoint()).isEqualTo("http://127.0.0.1:10102/devstoreaccount1");
+    assertThatThrownBy(() -> Target.parse("azurite@" + OWN_PID, 100))
+        .hasMessageContaining("NAME=ENDPOINT@PID");
+  }
+
+  @Test
+  void resultTableJudgesEachTargetByTheBaselinesFigureOverTheSubjects() {
+    List<PhaseResult> results = new ArrayList<>();
+    for (Phase phase : AzureSdkBench.phases()) {
+      // The baseline uses 25x the CPU per operation everywhere and its median takes 50x as long.
+      results.add(result(phase.name(), "subject", 1_000, 40_000_000L, 1_000));
+      results.add(result(phase.name(), "baseline", 1_000, 1_000_000_000L, 50_000));
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+    ResultTable table = new ResultTable(results, "subject", "baseline");
+    table.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), AzureSdkBench.phases());
+
+    assertThat(table.cpuRatio("point read")).isEqualTo(25.0);
+    assertThat(table.p50Ratio("partition query")).isCloseTo(50.0, within(0.1));
+    String printed = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(printed).containsPattern("server CPU per point read >= 20x lower +25\\.0x +MET");
+    assertThat(printed).containsPattern("server CPU per insert >= 20x lower +25\\.0x +MET");
+    assertThat(printed).containsPattern("partition query >= 100x faster \\(p50 latency\\) +50\\.\\dx +NOT MET");
+  }
+
+  private static PhaseResult result(String phase, String target, long operations, long cpuNanos, long latencyMicros) {
+    Histogram latencies = new Histogram(1_000_000, 3);
+    latencies.recordValueWithCount(latencyMicros, operations);
+    return new PhaseResult(phase, target, operations, 1_000_000_000L, latencies, new ProcessCpu.Sample(cpuNanos, 0));
+  }
+}

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * every copied source item is still at the version read (else a writer has already maintained it:
  * re-read and retry), claims each view key only if it is free, and records the resume position in
  * the catalog, so a restart resumes after the last committed chunk and never leaves a view that
- * claims to be ready with entries missing. Two source items with one view key are conflicts; the
+ * claims to be ready with entries missing. A chunk that busy writers keep failing lands in halves
+ * (down to single items). Two source items with one view key are conflicts; the
  * view then ends {@code failed}, naming them.
  */
 final class ViewBackfill implements Runnable {
@@ -33,6 +34,8 @@ final class ViewBackfill implements Runnable {
   private static final int CHUNK = 512;
   private static final int MAX_ATTEMPTS = 100;
   private static final int READ_FIRST_AFTER_A_MISS = 16;
+  /** Failed tries of one chunk after which it lands in halves: a slow store under busy writers may never land it whole. */
+  private static final int SPLIT_AFTER = 2;
 
   private record Source(byte[] partition, byte[] key, long version, byte[] value) {
   }
@@ -149,6 +152,14 @@ final class ViewBackfill implements Runnable {
         }
       } finally {
         view.table().endWrite();
+      }
+      if (attempt + 1 >= SPLIT_AFTER && chunk.size() > 1) {
+        // On a store where a chunk's commit takes long (Cassandra claims its keys one by one),
+        // writers keep changing some item of a large chunk before it lands: land it in halves.
+        int half = chunk.size() / 2;
+        commitChunk(new ArrayList<>(chunk.subList(0, half)), chunk.get(half - 1));
+        commitChunk(new ArrayList<>(chunk.subList(half, chunk.size())), last);
+        return;
       }
     }
     throw new IllegalStateException("the source changed under the backfill " + MAX_ATTEMPTS + " times in a row");

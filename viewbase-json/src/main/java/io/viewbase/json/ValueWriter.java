@@ -93,6 +93,84 @@ final class ValueWriter {
     }
   }
 
+  /**
+   * The same as {@link #writeProperties(JsonGenerator, Map)}, into {@link JsonBytes}; a comma
+   * before the first property too when {@code afterMembers} (the object already has members).
+   */
+  static void writeProperties(JsonBytes out, Map<String, Value> properties, boolean afterMembers) {
+    boolean comma = afterMembers;
+    for (Map.Entry<String, Value> e : properties.entrySet()) {
+      if (comma) {
+        out.comma();
+      }
+      comma = true;
+      Value value = e.getValue();
+      if (EdmTypes.needsAnnotation(value)) {
+        out.name(e.getKey(), EdmTypes.ANNOTATION).string(value.type().edmName()).comma();
+      }
+      writeBare(out.name(e.getKey()), value);
+    }
+  }
+
+  private static void writeElement(JsonBytes out, Value value) {
+    if (EdmTypes.needsAnnotation(value)) {
+      out.startObject().name(EdmTypes.ANNOTATION).string(value.type().edmName()).comma()
+          .name(ValueReader.WRAPPED_VALUE);
+      writeBare(out, value);
+      out.endObject();
+    } else {
+      writeBare(out, value);
+    }
+  }
+
+  private static void writeBare(JsonBytes out, Value value) {
+    switch (value.type()) {
+      case STRING -> out.string(((Value.Str) value).value());
+      case BOOLEAN -> out.bool(((Value.Bool) value).value());
+      case INT32 -> out.number(((Value.Int32) value).value());
+      case INT64 -> {
+        long l = ((Value.Int64) value).value();
+        if (l >= -EXACT_IN_DOUBLE && l <= EXACT_IN_DOUBLE) {
+          out.number(l);
+        } else {
+          out.string(Long.toString(l));
+        }
+      }
+      case DOUBLE -> {
+        double d = ((Value.Double) value).value();
+        if (Double.isNaN(d)) {
+          out.string("NaN");
+        } else if (Double.isInfinite(d)) {
+          out.string(d > 0 ? "Infinity" : "-Infinity");
+        } else {
+          out.raw(Double.toString(d));
+        }
+      }
+      case DATETIME -> out.isoTime(((Value.DateTime) value).toInstant());
+      case GUID -> out.string(((Value.Guid) value).value().toString());
+      case BINARY -> out.string(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
+      case NULL -> out.nullValue();
+      case OBJECT -> {
+        out.startObject();
+        writeProperties(out, ((Value.Obj) value).properties(), false);
+        out.endObject();
+      }
+      case ARRAY -> {
+        out.startArray();
+        boolean comma = false;
+        for (Value element : ((Value.Arr) value).elements()) {
+          if (comma) {
+            out.comma();
+          }
+          comma = true;
+          writeElement(out, element);
+        }
+        out.endArray();
+      }
+      default -> throw new IllegalStateException("Unhandled value type " + value.type());
+    }
+  }
+
   private static void writeDouble(JsonGenerator g, double d) throws IOException {
     if (Double.isNaN(d)) {
       g.writeString("NaN");

@@ -47,11 +47,7 @@ final class CassandraStatements {
   private final Map<Condition.Kind, PreparedStatement> conditionalDelete = new EnumMap<>(Condition.Kind.class);
   private final Map<Condition.Kind, PreparedStatement> conditionalCheck = new EnumMap<>(Condition.Kind.class);
   private final Map<Condition.Kind, PreparedStatement> claim = new EnumMap<>(Condition.Kind.class);
-  private final PreparedStatement scanAllFromStart;
-  private final PreparedStatement scanAllAfter;
-  private final PreparedStatement partitionAfterKey;
   private final PreparedStatement partitionsFromStart;
-  private final PreparedStatement partitionsAfter;
   private final PreparedStatement liveRowsOfPartition;
   private final Map<String, PreparedStatement> scans = new ConcurrentHashMap<>();
 
@@ -80,12 +76,7 @@ final class CassandraStatements {
       conditionalCheck.put(kind, prepare("UPDATE " + table + " SET claim = null" + where + condition));
       claim.put(kind, prepare("UPDATE " + table + " USING TTL :ttl SET claim = :owner" + where + condition));
     }
-    String columns = "SELECT p, k, version, value FROM " + table;
-    scanAllFromStart = prepare(columns);
-    scanAllAfter = prepare(columns + " WHERE token(p) > token(:p)");
-    partitionAfterKey = prepare(columns + " WHERE p = :p AND k > :k");
     partitionsFromStart = prepare("SELECT p, version FROM " + table + " PER PARTITION LIMIT 1");
-    partitionsAfter = prepare("SELECT p, version FROM " + table + " WHERE token(p) > token(:p) PER PARTITION LIMIT 1");
     liveRowsOfPartition = prepare("SELECT version FROM " + table + " WHERE p = :p");
   }
 
@@ -168,27 +159,9 @@ final class CassandraStatements {
     return b.setPageSize(pageSize).build();
   }
 
-  /** Every row, in token order; after {@code partition}'s token when it is non-null. */
-  BoundStatement scanAll(byte[] afterPartition, int pageSize) {
-    if (afterPartition == null) {
-      return scanAllFromStart.boundStatementBuilder().setPageSize(pageSize).build();
-    }
-    return scanAllAfter.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(afterPartition))
-        .setPageSize(pageSize).build();
-  }
-
-  /** The rows of one partition after a key. */
-  BoundStatement partitionAfterKey(byte[] partition, byte[] key, int pageSize) {
-    return keyed(partitionAfterKey, partition, key).setPageSize(pageSize).build();
-  }
-
-  /** The first row of every partition, in token order; after {@code partition}'s token when it is non-null. */
-  BoundStatement partitions(byte[] afterPartition, int pageSize) {
-    if (afterPartition == null) {
-      return partitionsFromStart.boundStatementBuilder().setPageSize(pageSize).build();
-    }
-    return partitionsAfter.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(afterPartition))
-        .setPageSize(pageSize).build();
+  /** The first row of every partition, in token order: a walk over the whole table's partition keys. */
+  BoundStatement partitions(int pageSize) {
+    return partitionsFromStart.boundStatementBuilder().setPageSize(pageSize).build();
   }
 
   /** The versions of one partition's rows, to tell a live partition from one that holds only claims. */

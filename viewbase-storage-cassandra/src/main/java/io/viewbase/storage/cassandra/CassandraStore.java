@@ -38,7 +38,7 @@ import java.util.Optional;
  * snapshots: {@link #snapshot()} reads the live data.
  */
 final class CassandraStore implements Store {
-  static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, true, false);
+  static final Capabilities CAPABILITIES = new Capabilities(true, false, true, false, true, false);
   /** Schema changes wait for every node to agree, which takes longer than a request. */
   private static final Duration SCHEMA_TIMEOUT = Duration.ofSeconds(60);
 
@@ -148,26 +148,29 @@ final class CassandraStore implements Store {
   }
 
   /**
-   * Walks the whole table in token order and keeps the partitions under the prefix: Cassandra
-   * cannot seek to a prefix of partition keys, so this reads every partition of the table. A
-   * resumed walk finishes the partition it stopped in, then continues at the next token.
+   * Every entry under the prefix in (partition, key) byte order. Cassandra cannot seek to a prefix
+   * of partition keys nor list them in byte order, so the partitions come from walks over every
+   * partition key of the table ({@link SortedPartitions}); each partition is then one ordered scan.
    */
   @Override
   public Cursor scanAll(byte[] partitionPrefix, byte[] afterPartition, byte[] afterKey) {
     ensureOpen();
-    List<ResultSet> segments = new ArrayList<>();
-    if (afterPartition != null && afterKey != null && Bytes.startsWith(afterPartition, partitionPrefix)) {
-      segments.add(execute(statements.partitionAfterKey(afterPartition, afterKey, settings.pageSize()), "scan"));
-    }
-    segments.add(execute(statements.scanAll(afterPartition, settings.pageSize()), "scan"));
-    return new RowCursor(this, segments, null, partitionPrefix.clone());
+    return new OrderedCursor(this, partitionPrefix.clone(), afterPartition == null ? null : afterPartition.clone(),
+        afterKey == null ? null : afterKey.clone(), settings.pageSize());
   }
 
+  /** The partitions under the prefix in byte order; see {@link #scanAll} for what it costs. */
   @Override
   public PartitionCursor partitions(byte[] prefix, byte[] afterPartition) {
     ensureOpen();
-    ResultSet rows = execute(statements.partitions(afterPartition, settings.pageSize()), "list partitions");
-    return new PartitionRowCursor(this, rows, prefix.clone());
+    return new OrderedPartitionCursor(this, prefix.clone(), afterPartition == null ? null : afterPartition.clone());
+  }
+
+  /** Every partition under the prefix in token order: one walk over the whole table's partition keys. */
+  PartitionCursor partitionsInTokenOrder(byte[] prefix) {
+    ensureOpen();
+    ResultSet rows = execute(statements.partitions(settings.pageSize()), "list partitions");
+    return new PartitionRowCursor(this, rows, prefix);
   }
 
   /** Cassandra keeps no point-in-time views: this one reads the live data at the store's consistency. */

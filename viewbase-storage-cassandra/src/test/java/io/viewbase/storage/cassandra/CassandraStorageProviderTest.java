@@ -64,7 +64,7 @@ class CassandraStorageProviderTest {
         CassandraSettings.KEYSPACE, "created", CassandraSettings.TABLE, "fresh"))) {
       assertThat(store.capabilities().atomicMultiPartitionBatch()).isTrue();
       assertThat(store.capabilities().isolatedBatches()).isFalse();
-      assertThat(store.capabilities().orderedPartitions()).isFalse();
+      assertThat(store.capabilities().orderedPartitions()).isTrue();
       assertThat(store.capabilities().snapshots()).isFalse();
       assertThat(CassandraTesting.admin().execute(
           "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'created'").one().getString(0))

@@ -31,6 +31,8 @@ import java.util.stream.Stream;
 public final class CassandraNode implements AutoCloseable {
   /** Where the node module writes the classpath; surefire passes it, else it is found from the working directory. */
   static final String CLASSPATH_PROPERTY = "viewbase.cassandra.classpath";
+  /** Set to true for a node that compiles with C2 as in production (benchmarks); tests run C1 only. */
+  public static final String FULL_JIT_PROPERTY = "viewbase.cassandra.fullJit";
   private static final long START_TIMEOUT_MS = 180_000;
 
   private final int index;
@@ -175,9 +177,12 @@ public final class CassandraNode implements AutoCloseable {
   private List<String> jvmOptions() {
     List<String> options = new ArrayList<>(List.of(
         "-Xms256m", "-Xmx768m", "-XX:+UseG1GC", "-XX:+ParallelRefProcEnabled", "-XX:MaxTenuringThreshold=1",
-        "-XX:+ExitOnOutOfMemoryError",
-        // C1 only: the node lives for one test run, and C2's compile threads compete for two cores.
-        "-XX:TieredStopAtLevel=1",
+        "-XX:+ExitOnOutOfMemoryError"));
+    if (!Boolean.getBoolean(FULL_JIT_PROPERTY)) {
+      // C1 only: the node lives for one test run, and C2's compile threads compete for two cores.
+      options.add("-XX:TieredStopAtLevel=1");
+    }
+    options.addAll(List.of(
         "-Djdk.attach.allowAttachSelf=true",
         "-Dio.netty.tryReflectionSetAccessible=true",
         "-Dio.netty.allocator.useCacheForAllThreads=true",

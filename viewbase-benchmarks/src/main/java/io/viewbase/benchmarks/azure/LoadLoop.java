@@ -64,7 +64,8 @@ final class LoadLoop {
       AtomicReference<Throwable> failure) {
     Histogram histogram = new Histogram(MAX_MICROS, 3);
     ThreadLocalRandom random = ThreadLocalRandom.current();
-    while (failure.get() == null && System.nanoTime() - start < duration) {
+    // Every client makes at least one call, so that a phase always has a figure, however short.
+    do {
       long t0 = System.nanoTime();
       try {
         if (!operation.run(random)) {
@@ -75,7 +76,7 @@ final class LoadLoop {
         break;
       }
       histogram.recordValue(Math.min(MAX_MICROS, (System.nanoTime() - t0) / 1000));
-    }
+    } while (failure.get() == null && System.nanoTime() - start < duration);
     return histogram;
   }
 }

@@ -26,6 +26,19 @@ record PhaseResult(String phase, String target, long operations, long wallNanos,
     return serverCpu.totalNanos() / 1000.0 / operations;
   }
 
+  /**
+   * Server CPU microseconds per operation left when the JIT compiler threads' time is taken out:
+   * what the server would spend once its hot paths are compiled.
+   */
+  double cpuMicrosPerOpWithoutJit() {
+    return (serverCpu.totalNanos() - serverCpu.compilerNanos()) / 1000.0 / operations;
+  }
+
+  /** The JIT compiler threads' share of the server's CPU time, in percent. */
+  double jitPercent() {
+    return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.compilerNanos() / serverCpu.totalNanos();
+  }
+
   /** The kernel's share of the server's CPU time (system calls: sockets, log syncs), in percent. */
   double systemPercent() {
     return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.systemNanos() / serverCpu.totalNanos();

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,10 +14,16 @@ import java.util.Map;
 
 /**
  * The CPU time a server process has used so far (user + system, every thread), read from Linux's
- * {@code /proc/<pid>/stat}, including any live child processes it started.
+ * {@code /proc/<pid>/stat}, including any live child processes it started, and how much of it
+ * went to a JVM's JIT compiler threads.
  *
  * <p>Children count because a launcher may sit between the script and the server (a shell, or
- * {@code env} running Node): whichever process does the work, its time is in the tree.
+ * {@code env} running Node): whichever process does the work, its time is in the tree. The JIT
+ * share is told apart because a JVM compiles its hot paths for minutes after it starts, a cost
+ * that a long-running server has long paid: HotSpot names those threads {@code C1/C2
+ * CompilerThread} (run it with {@code -XX:-UseDynamicNumberOfCompilerThreads}, so that none exits
+ * and takes its time out of the sum). Node names every thread {@code node}: its JIT is not told
+ * apart.
  */
 final class ProcessCpu {
   private static final Path PROC = Path.of("/proc");
@@ -35,71 +40,94 @@ final class ProcessCpu {
     }
   }
 
-  /** CPU time so far: user (the program's own code) and system (the kernel working for it). */
-  record Sample(long userNanos, long systemNanos) {
+  /**
+   * CPU time so far: user (the program's own code), system (the kernel working for it), and the
+   * part of both spent in JIT compiler threads.
+   */
+  record Sample(long userNanos, long systemNanos, long compilerNanos) {
     long totalNanos() {
       return userNanos + systemNanos;
     }
 
     Sample minus(Sample earlier) {
-      return new Sample(userNanos - earlier.userNanos, systemNanos - earlier.systemNanos);
+      return new Sample(userNanos - earlier.userNanos, systemNanos - earlier.systemNanos,
+          compilerNanos - earlier.compilerNanos);
     }
   }
 
   /** CPU time used by the process and its live descendants, at tick resolution (10 ms). */
   Sample sample() {
     Map<Long, List<Long>> children = new HashMap<>();
-    Map<Long, long[]> ticks = new HashMap<>();
-    for (Path dir : processDirs()) {
-      long[] stat = readStat(dir);
+    Map<Long, Stat> stats = new HashMap<>();
+    for (Path dir : numbered(PROC)) {
+      Stat stat = Stat.read(dir);
       if (stat != null) {
         long id = Long.parseLong(dir.getFileName().toString());
-        children.computeIfAbsent(stat[0], parent -> new ArrayList<>()).add(id);
-        ticks.put(id, stat);
+        children.computeIfAbsent(stat.parent(), parent -> new ArrayList<>()).add(id);
+        stats.put(id, stat);
       }
     }
-    if (!ticks.containsKey(pid)) {
+    if (!stats.containsKey(pid)) {
       throw new IllegalStateException("server process " + pid + " has exited");
     }
     long user = 0;
     long system = 0;
+    long compiler = 0;
     Deque<Long> todo = new ArrayDeque<>(List.of(pid));
     while (!todo.isEmpty()) {
       long next = todo.pop();
-      long[] stat = ticks.get(next);
+      Stat stat = stats.get(next);
       if (stat != null) {
-        user += stat[1];
-        system += stat[2];
+        user += stat.user();
+        system += stat.system();
+        compiler += compilerTicks(PROC.resolve(Long.toString(next)).resolve("task"));
       }
       todo.addAll(children.getOrDefault(next, List.of()));
     }
-    return new Sample(user * nanosPerTick, system * nanosPerTick);
+    return new Sample(user * nanosPerTick, system * nanosPerTick, compiler * nanosPerTick);
   }
 
-  private static List<Path> processDirs() {
-    List<Path> dirs = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(PROC, "[0-9]*")) {
-      stream.forEach(dirs::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  private static long compilerTicks(Path tasks) {
+    long ticks = 0;
+    for (Path task : numbered(tasks)) {
+      Stat stat = Stat.read(task);
+      if (stat != null && (stat.name().startsWith("C1 CompilerThre") || stat.name().startsWith("C2 CompilerThre"))) {
+        ticks += stat.user() + stat.system();
+      }
     }
-    return dirs;
+    return ticks;
   }
 
-  /** {ppid, utime, stime} of one process, or null if it exited while we looked. */
-  private static long[] readStat(Path dir) {
-    String stat;
-    try {
-      stat = Files.readString(dir.resolve("stat"));
-    } catch (NoSuchFileException gone) {
-      return null;
+  /** The numbered entries (processes or threads) of a /proc directory; none if it is gone. */
+  private static List<Path> numbered(Path dir) {
+    List<Path> entries = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "[0-9]*")) {
+      stream.forEach(entries::add);
     } catch (IOException e) {
-      // A process that exits between listing and reading shows up as ESRCH on some kernels.
-      return null;
+      if (dir.equals(PROC)) {
+        throw new UncheckedIOException(e);
+      }
     }
-    // The command name (field 2) is in parentheses and may itself hold spaces or ')': the fixed
-    // fields start after the last ')'. From there: state, ppid, ... utime is field 14, stime 15.
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    return new long[] {Long.parseLong(fields[1]), Long.parseLong(fields[11]), Long.parseLong(fields[12])};
+    return entries;
+  }
+
+  /** The fields of a process's or thread's {@code stat} that we use; times in clock ticks. */
+  private record Stat(String name, long parent, long user, long system) {
+    /** The stat in {@code dir}, or null if the process or thread ended while we looked. */
+    static Stat read(Path dir) {
+      String stat;
+      try {
+        stat = Files.readString(dir.resolve("stat"));
+      } catch (IOException gone) {
+        // NoSuchFileException, or ESRCH on some kernels, when it exits between listing and reading.
+        return null;
+      }
+      // The command name (field 2) is in parentheses and may itself hold spaces or ')': the fixed
+      // fields start after the last ')'. From there: state, ppid, ... utime is field 14, stime 15.
+      int close = stat.lastIndexOf(')');
+      String[] fields = stat.substring(close + 2).split(" ");
+      return new Stat(stat.substring(stat.indexOf('(') + 1, close), Long.parseLong(fields[1]),
+          Long.parseLong(fields[11]), Long.parseLong(fields[12]));
+    }
   }
 }

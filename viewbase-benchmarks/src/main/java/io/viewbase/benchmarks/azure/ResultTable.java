@@ -20,25 +20,28 @@ final class ResultTable {
   }
 
   void print(PrintStream out, List<Phase> phases) {
-    out.printf(Locale.ROOT, "%-18s %-9s %-9s %12s %10s %10s %16s %8s%n", "phase", "clients", "server", "ops/s",
-        "p50 ms", "p99 ms", "server CPU µs/op", "kernel");
+    out.printf(Locale.ROOT, "%-18s %-7s %-9s %10s %9s %9s %16s %7s %5s %13s%n", "phase", "clients", "server",
+        "ops/s", "p50 ms", "p99 ms", "server CPU µs/op", "kernel", "JIT", "without JIT");
     for (PhaseResult r : results) {
-      out.printf(Locale.ROOT, "%-18s %-9d %-9s %,12.1f %,10.2f %,10.2f %,16.0f %7.0f%%%n", r.phase(),
+      out.printf(Locale.ROOT, "%-18s %-7d %-9s %,10.1f %,9.2f %,9.2f %,16.0f %6.0f%% %4.0f%% %,13.0f%n", r.phase(),
           clients(phases, r), r.target(), r.opsPerSecond(), r.p50Millis(), r.p99Millis(), r.cpuMicrosPerOp(),
-          r.systemPercent());
+          r.systemPercent(), r.jitPercent(), r.cpuMicrosPerOpWithoutJit());
     }
     out.println();
     out.printf(Locale.ROOT, "%s / %s%n", baseline, subject);
-    out.printf(Locale.ROOT, "%-18s %14s %12s %12s%n", "phase", "server CPU/op", "p50 latency", "throughput");
+    out.printf(Locale.ROOT, "%-18s %14s %19s %12s %12s%n", "phase", "server CPU/op", "CPU/op without JIT",
+        "p50 latency", "throughput");
     for (Phase phase : phases) {
-      out.printf(Locale.ROOT, "%-18s %13.1fx %11.1fx %11.1fx%n", phase.name(), cpuRatio(phase.name()),
-          p50Ratio(phase.name()), throughputRatio(phase.name()));
+      out.printf(Locale.ROOT, "%-18s %13.1fx %18.1fx %11.1fx %11.1fx%n", phase.name(), cpuRatio(phase.name()),
+          cpuRatioWithoutJit(phase.name()), p50Ratio(phase.name()), throughputRatio(phase.name()));
     }
     out.println();
     target(out, "server CPU per point read >= 20x lower", cpuRatio("point read"), 20);
     target(out, "server CPU per insert >= 20x lower", cpuRatio("insert"), 20);
     target(out, "partition query >= 100x faster (p50 latency)", p50Ratio("partition query"), 100);
-    out.printf(Locale.ROOT, "  (partition query by server CPU per query: %.1fx)%n", cpuRatio("partition query"));
+    out.printf(Locale.ROOT, "  (partition query by server CPU per query: %.1fx; CPU ratios without %s's JIT: point read "
+        + "%.1fx, insert %.1fx, partition query %.1fx)%n", cpuRatio("partition query"), subject,
+        cpuRatioWithoutJit("point read"), cpuRatioWithoutJit("insert"), cpuRatioWithoutJit("partition query"));
   }
 
   private static void target(PrintStream out, String what, double ratio, double goal) {
@@ -48,6 +51,11 @@ final class ResultTable {
   /** How many times more server CPU per operation the baseline used. */
   double cpuRatio(String phase) {
     return find(phase, baseline).cpuMicrosPerOp() / find(phase, subject).cpuMicrosPerOp();
+  }
+
+  /** The same without the JIT compiler threads' time of either server (where it can be told apart). */
+  double cpuRatioWithoutJit(String phase) {
+    return find(phase, baseline).cpuMicrosPerOpWithoutJit() / find(phase, subject).cpuMicrosPerOpWithoutJit();
   }
 
   /** How many times longer the baseline's median operation took. */

@@ -6,14 +6,17 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
 import java.util.ArrayDeque;
@@ -34,6 +37,14 @@ import org.slf4j.LoggerFactory;
  */
 final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpChannelHandler.class);
+  /**
+   * Response headers are named by this package's code only (Content-Type, ETag, Location, Allow...),
+   * never by a client: checking each name's characters on every response would be wasted work.
+   * Values are still checked.
+   */
+  private static final HttpHeadersFactory RESPONSE_HEADERS =
+      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
+  private static final AsciiString JSON = AsciiString.cached(ApiResponse.JSON);
 
   private final NativeApi api;
   private final ServerMetrics metrics;
@@ -113,10 +124,10 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
 
   private void write(ChannelHandlerContext ctx, Pending p, ApiResponse response) {
     FullHttpResponse out = new DefaultFullHttpResponse(p.version(), HttpResponseStatus.valueOf(response.status()),
-        Unpooled.wrappedBuffer(response.body()));
+        Unpooled.wrappedBuffer(response.body()), RESPONSE_HEADERS, DefaultHttpHeadersFactory.trailersFactory());
     HttpHeaders h = out.headers();
     if (response.contentType() != null) {
-      h.set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+      h.set(HttpHeaderNames.CONTENT_TYPE, ApiResponse.JSON.equals(response.contentType()) ? JSON : response.contentType());
     }
     h.setInt(HttpHeaderNames.CONTENT_LENGTH, response.body().length);
     for (Map.Entry<String, String> e : response.headers().entrySet()) {

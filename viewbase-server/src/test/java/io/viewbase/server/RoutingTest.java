@@ -31,6 +31,14 @@ class RoutingTest {
       "/v2/tables, UNKNOWN",
       "/, UNKNOWN",
       "/v1/health/x, UNKNOWN",
+      "/v1/, UNKNOWN",
+      "/v1/healthy, UNKNOWN",
+      "/v1/tables/, TABLE",
+      "/v1/tables/T/itemsx/p, UNKNOWN",
+      "/v1/tables/T/items/p/, ITEM",
+      "/v1/tables/T/items/p/i/, UNKNOWN",
+      "/v1/views/V/verify/, UNKNOWN",
+      "/v1/batch/, UNKNOWN",
   })
   void matchMapsPathsToRoutes(String path, Route route) {
     assertThat(RouteMatch.of(path).route()).isEqualTo(route);
@@ -49,6 +57,13 @@ class RoutingTest {
   })
   void runsInlineOnlyForCatalogAndPointReads(String method, String path, boolean inline) {
     assertThat(NativeApi.runsInline(method, RouteMatch.of(path))).isEqualTo(inline);
+  }
+
+  @Test
+  void matchKeepsEmptySegmentsAsEmptyParams() {
+    assertThat(RouteMatch.of("/v1/tables/T/items//i").rawParams()).containsExactly("T", "", "i");
+    assertThat(RouteMatch.of("/v1/tables/T/items/p/").rawParams()).containsExactly("T", "p", "");
+    assertThat(RouteMatch.of("/v1/tables/").rawParams()).containsExactly("");
   }
 
   @Test

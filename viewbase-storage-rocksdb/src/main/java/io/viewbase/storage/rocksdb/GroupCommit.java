@@ -196,8 +196,9 @@ final class GroupCommit implements AutoCloseable {
     List<Pending> written = new ArrayList<>(group.size());
     try {
       writeBatch.clear();
-      // what earlier batches of this group write: encoded key -> version, or null once deleted
-      Map<ByteBuffer, Long> overlay = group.size() > 1 ? new HashMap<>() : null;
+      // what earlier batches of this group write: encoded key -> version, or null once deleted;
+      // only a later batch's condition asks, so a group of blind writes keeps none
+      Map<ByteBuffer, Long> overlay = conditionAfterFirst(group) ? new HashMap<>() : null;
       for (Pending pending : group) {
         pending.conditionFailure = checkConditions(pending, overlay);
         if (pending.conditionFailure == null) {
@@ -229,6 +230,16 @@ final class GroupCommit implements AutoCloseable {
     } finally {
       releaseIfLarge();
     }
+  }
+
+  /** Whether a batch other than the group's first has a condition (which earlier batches may decide). */
+  private static boolean conditionAfterFirst(List<Pending> group) {
+    for (int i = 1; i < group.size(); i++) {
+      if (group.get(i).conditional) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A cleared WriteBatch keeps its buffer; after a big group, start over with a small one. */
@@ -337,6 +348,8 @@ final class GroupCommit implements AutoCloseable {
     /** The RocksDB value of each put; null for deletes and checks. */
     final byte[][] stored;
     final long bytes;
+    /** Whether any mutation has a condition other than NONE. */
+    final boolean conditional;
     static final int WAITING = 0;
     static final int DONE = 1;
     static final int LEAD = 2;
@@ -366,8 +379,10 @@ final class GroupCommit implements AutoCloseable {
       keys = new byte[batch.size()][];
       stored = new byte[batch.size()][];
       long size = 0;
+      boolean anyCondition = false;
       for (int i = 0; i < keys.length; i++) {
         Mutation m = batch.get(i);
+        anyCondition |= m.condition().kind() != Condition.Kind.NONE;
         keys[i] = OrderedKeyCodec.encode(m.partition(), m.key());
         if (m instanceof Mutation.Put put) {
           stored[i] = StoredValue.encode(put.version(), put.value());
@@ -376,6 +391,7 @@ final class GroupCommit implements AutoCloseable {
         size += keys[i].length;
       }
       bytes = size;
+      conditional = anyCondition;
     }
 
     void report() throws ConditionFailedException {

@@ -42,7 +42,7 @@ final class VersionCache {
 
   /** Updates the key's version if the cache holds the key; adds nothing. */
   void updateIfPresent(byte[] key, long version) {
-    entries.computeIfPresent(ByteBuffer.wrap(key), (k, v) -> version);
+    entries.replace(ByteBuffer.wrap(key), version);
   }
 
   void clear() {

@@ -100,27 +100,10 @@ final class BatchWriter {
       List<Integer> claimOps = new ArrayList<>();
       List<ViewMaintainer.DeferredClaim> claims = new ArrayList<>();
       long version = db.clock().next();
-      for (int i = 0; i < ops.size(); i++) {
-        Batch.Operation op = ops.get(i);
-        int index = i;
-        try {
-          if (op.kind() == Batch.Kind.CHECK) {
-            TableEntry entry = tables.get(i).entry();
-            overlay.add(new Mutation.Check(KeyLayout.partition(entry.id(), op.partitionKey()),
-                KeyLayout.sortKey(op.id()), checkCondition(op.ifMatch())), i, true);
-            results.add(null);
-            continue;
-          }
-          EmbeddedTable table = tables.get(i);
-          OptionalLong expected = EmbeddedTable.expectedVersion(op.ifMatch());
-          results.add(table.decideInto(kindOf(op), op.item(), values.get(i), expected, overlay, version, false,
-              table.entry().views(), m -> overlay.add(m, index, false), claim -> {
-                claims.add(claim);
-                claimOps.add(index);
-              }));
-        } catch (ViewbaseException e) {
-          throw failed(e, i, op);
-        }
+      try {
+        decideAll(ops, tables, values, overlay, version, results, claimOps, claims);
+      } catch (ClockBehind behind) {
+        continue;
       }
       for (int c = 0; c < claims.size(); c++) {
         ViewMaintainer.DeferredClaim claim = claims.get(c);
@@ -144,6 +127,34 @@ final class BatchWriter {
     }
     throw new ViewbaseException(ErrorCode.StorageUnavailable,
         "The items of this batch are changing too fast to commit it; retry");
+  }
+
+  /** Decides every operation into the overlay, in order; the results, claims and their operations go to the lists. */
+  private void decideAll(List<Batch.Operation> ops, List<EmbeddedTable> tables, List<byte[]> values,
+      BatchOverlay overlay, long version, List<Item> results, List<Integer> claimOps,
+      List<ViewMaintainer.DeferredClaim> claims) {
+    for (int i = 0; i < ops.size(); i++) {
+      Batch.Operation op = ops.get(i);
+      int index = i;
+      try {
+        if (op.kind() == Batch.Kind.CHECK) {
+          TableEntry entry = tables.get(i).entry();
+          overlay.add(new Mutation.Check(KeyLayout.partition(entry.id(), op.partitionKey()),
+              KeyLayout.sortKey(op.id()), checkCondition(op.ifMatch())), i, true);
+          results.add(null);
+          continue;
+        }
+        EmbeddedTable table = tables.get(i);
+        OptionalLong expected = EmbeddedTable.expectedVersion(op.ifMatch());
+        results.add(table.decideInto(kindOf(op), op.item(), values.get(i), expected, overlay, version, false,
+            table.entry().views(), m -> overlay.add(m, index, false), claim -> {
+              claims.add(claim);
+              claimOps.add(index);
+            }));
+      } catch (ViewbaseException e) {
+        throw failed(e, i, op);
+      }
+    }
   }
 
   /** Whether the item that held a claimed view key still maps to it when the batch is done. */

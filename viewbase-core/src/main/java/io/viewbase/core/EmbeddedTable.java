@@ -143,6 +143,10 @@ final class EmbeddedTable implements Table {
       case UPSERT -> Condition.NONE;
       default -> conditionFor(ifMatch);
     };
+    if (condition.kind() == Condition.Kind.VERSION) {
+      // The replaced version may come from another server's clock (a shared store): stay above it.
+      db.clock().observe(condition.version());
+    }
     long version = db.clock().next();
     byte[] partition = KeyLayout.partition(entry.id(), item.partitionKey());
     byte[] key = KeyLayout.sortKey(item.id());
@@ -166,7 +170,12 @@ final class EmbeddedTable implements Table {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       List<Mutation> batch = new ArrayList<>(1 + 2 * views.size());
       long version = db.clock().next();
-      Item result = decideInto(kind, item, value, expected, db.store(), version, attempt == 0, views, batch::add);
+      Item result;
+      try {
+        result = decideInto(kind, item, value, expected, db.store(), version, attempt == 0, views, batch::add);
+      } catch (ClockBehind behind) {
+        continue;
+      }
       try {
         db.store().commit(batch);
         return result;
@@ -197,6 +206,12 @@ final class EmbeddedTable implements Table {
     byte[] partition = KeyLayout.partition(entry.id(), pk);
     byte[] key = KeyLayout.sortKey(id);
     Optional<Versioned> current = reads.get(partition, key);
+    if (current.isPresent() && current.get().version() > version) {
+      // Written by another server whose clock is ahead of ours (a shared store): a new version must
+      // exceed the one it replaces, so catch up and decide again with a later version.
+      db.clock().observe(current.get().version());
+      throw ClockBehind.INSTANCE;
+    }
     Map<String, Value> old = current.map(v -> ItemCodec.decode(v.value())).orElse(null);
     Map<String, Value> next = decide(kind, item, current, old, expected);
     Condition unchanged = current.map(v -> Condition.version(v.version())).orElse(Condition.ABSENT);

@@ -58,6 +58,27 @@ class CatalogAcrossProcessesTest {
   }
 
   @Test
+  void writesThroughAServerWhoseClockIsBehindStillIssueNewerVersions() {
+    a.createTable("People");
+    b.table("People"); // b learns of the table before a's clock jumps
+    // a's clock runs an hour ahead of b's: its writes carry versions b has not reached yet.
+    long hour = 3600L * io.viewbase.api.Value.DateTime.TICKS_PER_SECOND;
+    a.clock().observe(a.clock().next() + hour);
+    Item fromA = a.table("People").upsert(Item.builder("p", "1").put("n", 1).build());
+
+    Item replaced = b.table("People").replace(Item.builder("p", "1").put("n", 2).build(), fromA.etag());
+    Item merged = b.table("People").merge(Item.builder("p", "1").put("m", 3).build(), replaced.etag());
+    Item batched = b.commit(io.viewbase.api.Batch.builder()
+        .upsertMerge("People", Item.builder("p", "1").put("k", 4).build()).build()).items().get(0);
+
+    assertThat(replaced.timestamp()).isAfter(fromA.timestamp());
+    assertThat(merged.timestamp()).isAfter(replaced.timestamp());
+    assertThat(batched.timestamp()).isAfter(merged.timestamp());
+    assertThatThrownBy(() -> b.table("People").replace(Item.builder("p", "1").build(), fromA.etag()))
+        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed));
+  }
+
+  @Test
   void tableCreatedThroughOneCannotBeCreatedAgainThroughTheOther() {
     a.createTable("People");
     assertThatThrownBy(() -> b.createTable("people"))

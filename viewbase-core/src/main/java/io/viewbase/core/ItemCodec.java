@@ -5,7 +5,10 @@ import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +69,80 @@ final class ItemCodec {
       throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown format " + format);
     }
     return readProperties(in);
+  }
+
+  /**
+   * Only the named top-level properties of a stored item or view entry, for testing a filter
+   * without building the whole item. The values of other names are walked over, not built; the
+   * walk stops once every wanted name was found (an encoded item never repeats a name). A wanted
+   * name the item lacks is absent from the result, as it is from {@link #decode}; the order of the
+   * result is unspecified.
+   */
+  static Map<String, Value> decodeOnly(byte[] bytes, Names wanted) {
+    ByteReader in = new ByteReader(bytes);
+    byte format = in.readByte();
+    if (format == VIEW_FORMAT) {
+      in.skip(in.readVarint());
+      in.skip(in.readVarint());
+    } else if (format != FORMAT) {
+      throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown format " + format);
+    }
+    int count = in.readVarint();
+    Map<String, Value> found = null;
+    int left = wanted.size();
+    for (int i = 0; i < count && left > 0; i++) {
+      int length = in.readVarint();
+      in.need(length);
+      int match = wanted.indexOf(in.buf, in.pos, length);
+      in.pos += length;
+      if (match < 0) {
+        skipValue(in);
+      } else {
+        if (found == null) {
+          found = new HashMap<>(4);
+        }
+        found.put(wanted.name(match), readValue(in));
+        left--;
+      }
+    }
+    return found == null ? Map.of() : found;
+  }
+
+  /** Property names to pick out of stored items, held with their UTF-8 bytes to compare in place. */
+  static final class Names {
+    private final String[] names;
+    private final byte[][] utf8;
+
+    private Names(String[] names) {
+      this.names = names;
+      this.utf8 = new byte[names.length][];
+      for (int i = 0; i < names.length; i++) {
+        utf8[i] = names[i].getBytes(StandardCharsets.UTF_8);
+      }
+    }
+
+    static Names of(Collection<String> names) {
+      return new Names(names.stream().distinct().toArray(String[]::new));
+    }
+
+    int size() {
+      return names.length;
+    }
+
+    String name(int index) {
+      return names[index];
+    }
+
+    /** The index of the name whose UTF-8 bytes are {@code buf[offset, offset + length)}, or -1. */
+    int indexOf(byte[] buf, int offset, int length) {
+      for (int i = 0; i < utf8.length; i++) {
+        byte[] name = utf8[i];
+        if (name.length == length && Arrays.equals(name, 0, length, buf, offset, offset + length)) {
+          return i;
+        }
+      }
+      return -1;
+    }
   }
 
   static byte[] encodeView(String sourcePartitionKey, String sourceId, Map<String, Value> properties) {
@@ -191,6 +268,33 @@ final class ItemCodec {
     };
   }
 
+  /** Moves past one encoded value without building it; an unknown tag is corruption, as in a decode. */
+  private static void skipValue(ByteReader in) {
+    byte tag = in.readByte();
+    switch (tag) {
+      case NULL, FALSE, TRUE -> {
+      }
+      case STRING, BINARY -> in.skip(in.readVarint());
+      case INT32 -> in.readVarint();
+      case INT64, DOUBLE, DATETIME -> in.skip(8);
+      case GUID -> in.skip(16);
+      case OBJECT -> {
+        int n = in.readVarint();
+        for (int i = 0; i < n; i++) {
+          in.skip(in.readVarint());
+          skipValue(in);
+        }
+      }
+      case ARRAY -> {
+        int n = in.readVarint();
+        for (int i = 0; i < n; i++) {
+          skipValue(in);
+        }
+      }
+      default -> throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown value tag " + tag);
+    }
+  }
+
   /** A growable big-endian byte buffer. */
   static final class ByteWriter {
     private byte[] buf;
@@ -246,6 +350,7 @@ final class ItemCodec {
 
   /** Reads what {@link ByteWriter} wrote; a truncated buffer is corruption, reported as such. */
   static final class ByteReader {
+    // read in place by ItemCodec#decodeOnly, which compares names without copying them
     private final byte[] buf;
     private int pos;
 
@@ -283,6 +388,11 @@ final class ItemCodec {
         v = (v << 8) | (buf[pos++] & 0xFF);
       }
       return v;
+    }
+
+    void skip(int n) {
+      need(n);
+      pos += n;
     }
 
     byte[] readBytes(int n) {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Runs a query's plan (see {@link QueryPlanner}) one bounded page at a time. A page ends at the
@@ -243,6 +244,10 @@ final class QueryExecutor {
     private final TableEntry table;
     private final Query query;
     private final Filter filter;
+    /** The user properties the filter reads: all a stored entry needs decoded to be tested. */
+    private final ItemCodec.Names filterNames;
+    /** Whether the filter reads a key or the timestamp (system names never read user properties). */
+    private final boolean filterReadsSystem;
     private final int fingerprint;
     private final List<Item> items;
     private long bytes;
@@ -256,6 +261,17 @@ final class QueryExecutor {
       this.table = table;
       this.query = query;
       this.filter = filter;
+      List<String> userNames = new ArrayList<>();
+      boolean system = false;
+      for (String name : filter == null ? Set.<String>of() : Filters.properties(filter)) {
+        if (Filters.system(name).isPresent()) {
+          system = true;
+        } else {
+          userNames.add(name);
+        }
+      }
+      this.filterNames = ItemCodec.Names.of(userNames);
+      this.filterReadsSystem = system;
       this.fingerprint = fingerprint;
       this.items = new ArrayList<>(Math.min(query.limit(), 64));
     }
@@ -278,21 +294,33 @@ final class QueryExecutor {
       lastKey = key;
     }
 
-    /** Adds a stored source entry if it matches the filter. */
+    /**
+     * Adds a stored source entry if it matches the filter. The filter is tested on only the
+     * properties it names (and the keys and timestamp only if it reads one); an entry is decoded in
+     * full only when it matches, since a selective filter over a scan rejects nearly every entry.
+     */
     void offer(byte[] partition, byte[] key, long version, byte[] value) {
-      String pk = KeyLayout.partitionKeyOf(partition);
-      String id = KeyLayout.idOf(key);
       bytes += value.length + key.length;
-      if (filter == null) {
-        items.add(project(StoredItems.toItem(pk, id, version, value)));
-        return;
+      String pk = null;
+      String id = null;
+      if (filter != null) {
+        Instant timestamp = null;
+        if (filterReadsSystem) {
+          pk = KeyLayout.partitionKeyOf(partition);
+          id = KeyLayout.idOf(key);
+          timestamp = new Value.DateTime(version).toInstant();
+        }
+        // Names the filter does not read are never looked at, so leaving them out (and the keys
+        // when it reads none) cannot change the answer.
+        if (!Filters.matches(filter, pk, id, timestamp, ItemCodec.decodeOnly(value, filterNames))) {
+          return;
+        }
       }
-      Map<String, Value> properties = ItemCodec.decode(value);
-      Instant timestamp = new Value.DateTime(version).toInstant();
-      if (Filters.matches(filter, pk, id, timestamp, properties)) {
-        items.add(project(ItemCodec.isView(value) ? StoredItems.toItem(pk, id, version, value)
-            : Item.stored(pk, id, properties, Etags.of(version), timestamp)));
+      if (pk == null) {
+        pk = KeyLayout.partitionKeyOf(partition);
+        id = KeyLayout.idOf(key);
       }
+      items.add(project(StoredItems.toItem(pk, id, version, value)));
     }
 
     /** Adds a source item known from a view's copy, if it matches the filter. */

@@ -12,8 +12,8 @@ import io.netty.handler.codec.http.HttpUtil;
  * in order. When the body's length was declared, the aggregator discards the rest and the
  * connection lives on; a chunked body that grew too large ends the connection.
  */
-public final class BodyLimit extends HttpObjectAggregator {
-  public BodyLimit(int maxRequestBytes) {
+final class BodyLimit extends HttpObjectAggregator {
+  BodyLimit(int maxRequestBytes) {
     super(maxRequestBytes);
   }
 

@@ -1,25 +1,6 @@
 package io.viewbase.server;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.viewbase.api.Database;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,76 +12,26 @@ import org.slf4j.LoggerFactory;
 public final class ViewbaseServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ViewbaseServer.class);
 
-  /**
-   * Request lines carry two keys of up to 1 KiB each, percent-encoded up to three times longer:
-   * Netty's 4 KiB default would reject legal addresses.
-   */
-  private static final int MAX_REQUEST_LINE = 16 * 1024;
-  private static final int MAX_HEADERS = 16 * 1024;
-  private static final long DRAIN_SECONDS = 10;
+  private final HttpListener listener;
 
-  private final EventLoopGroup acceptor;
-  private final EventLoopGroup io;
-  private final ExecutorService workers;
-  private final Channel serverChannel;
-  private final int port;
-
-  private ViewbaseServer(EventLoopGroup acceptor, EventLoopGroup io, ExecutorService workers, Channel serverChannel) {
-    this.acceptor = acceptor;
-    this.io = io;
-    this.workers = workers;
-    this.serverChannel = serverChannel;
-    this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+  private ViewbaseServer(HttpListener listener) {
+    this.listener = listener;
   }
 
   /** Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot listen. */
   public static ViewbaseServer start(Database db, ServerOptions options) {
-    EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("viewbase-accept", true),
-        NioIoHandler.newFactory());
-    EventLoopGroup io = new MultiThreadIoEventLoopGroup(options.ioThreads(),
-        new DefaultThreadFactory("viewbase-io", true), NioIoHandler.newFactory());
-    ExecutorService workers = new ThreadPoolExecutor(options.workerThreads(), options.workerThreads(),
-        60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new DefaultThreadFactory("viewbase-worker", true));
     ServerMetrics metrics = new ServerMetrics();
     NativeApi api = new NativeApi(db, metrics);
-    HttpDecoderConfig decoder = new HttpDecoderConfig()
-        .setMaxInitialLineLength(MAX_REQUEST_LINE)
-        .setMaxHeaderSize(MAX_HEADERS);
-    ServerBootstrap bootstrap = new ServerBootstrap()
-        .group(acceptor, io)
-        .channel(NioServerSocketChannel.class)
-        .option(ChannelOption.SO_BACKLOG, 1024)
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ch.pipeline()
-                .addLast("http", new HttpServerCodec(decoder))
-                .addLast("aggregate", new BodyLimit(options.maxRequestBytes()))
-                .addLast("api", new HttpChannelHandler(api, metrics, workers));
-          }
-        });
-    try {
-      Channel channel = bootstrap.bind(options.bindAddress(), options.port()).sync().channel();
-      ViewbaseServer server = new ViewbaseServer(acceptor, io, workers, channel);
-      LOG.info("Viewbase native API listening on http://{}:{}", options.bindAddress(), server.port());
-      return server;
-    } catch (Exception e) {
-      acceptor.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      io.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      workers.shutdownNow();
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      String where = options.bindAddress() + ":" + options.port();
-      throw new UncheckedIOException("Cannot listen on " + where + ": " + e.getMessage(),
-          e instanceof IOException io1 ? io1 : new IOException(e));
-    }
+    HttpListener listener = HttpListener.start("viewbase", options.bindAddress(), options.port(),
+        options.ioThreads(), options.workerThreads(), options.maxRequestBytes(),
+        workers -> new HttpChannelHandler(api, metrics, workers));
+    LOG.info("Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
+    return new ViewbaseServer(listener);
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */
   public int port() {
-    return port;
+    return listener.port();
   }
 
   /**
@@ -109,19 +40,6 @@ public final class ViewbaseServer implements AutoCloseable {
    */
   @Override
   public void close() {
-    serverChannel.close().syncUninterruptibly();
-    workers.shutdown();
-    try {
-      if (!workers.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS)) {
-        LOG.warn("Requests still running after {} s; stopping anyway", DRAIN_SECONDS);
-        workers.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      workers.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-    // A short quiet period lets the answers of the last requests leave before the loops stop.
-    io.shutdownGracefully(100, 2_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
-    acceptor.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+    listener.close();
   }
 }

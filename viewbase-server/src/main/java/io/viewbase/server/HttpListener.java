@@ -1,0 +1,136 @@
+package io.viewbase.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One listening HTTP/1.1 socket on Netty, shared by the native API and the Azure dialect: an
+ * acceptor thread, event loops that parse requests, a worker pool for blocking work, request bodies
+ * bounded by {@link BodyLimit}, and a close that lets running requests answer first. What a request
+ * means is the protocol handler's business; this class owns threads and the socket only.
+ */
+public final class HttpListener implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpListener.class);
+
+  /**
+   * Request lines carry two keys of up to 1 KiB each, percent-encoded up to three times longer:
+   * Netty's 4 KiB default would reject legal addresses.
+   */
+  private static final int MAX_REQUEST_LINE = 16 * 1024;
+  private static final int MAX_HEADERS = 16 * 1024;
+  private static final long DRAIN_SECONDS = 10;
+
+  private final String name;
+  private final EventLoopGroup acceptor;
+  private final EventLoopGroup io;
+  private final ExecutorService workers;
+  private final Channel serverChannel;
+  private final int port;
+
+  private HttpListener(String name, EventLoopGroup acceptor, EventLoopGroup io, ExecutorService workers,
+      Channel serverChannel) {
+    this.name = name;
+    this.acceptor = acceptor;
+    this.io = io;
+    this.workers = workers;
+    this.serverChannel = serverChannel;
+    this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+  }
+
+  /**
+   * Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot
+   * listen (and leaves no thread behind).
+   *
+   * @param name     names the threads ({@code <name>-io}, {@code <name>-worker}) and the log lines
+   * @param handlers makes each connection's protocol handler, given the worker pool
+   */
+  public static HttpListener start(String name, String bindAddress, int port, int ioThreads, int workerThreads,
+      int maxRequestBytes, Function<Executor, ChannelHandler> handlers) {
+    EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true),
+        NioIoHandler.newFactory());
+    EventLoopGroup io = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(name + "-io", true),
+        NioIoHandler.newFactory());
+    ExecutorService workers = new ThreadPoolExecutor(workerThreads, workerThreads, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), new DefaultThreadFactory(name + "-worker", true));
+    HttpDecoderConfig decoder = new HttpDecoderConfig()
+        .setMaxInitialLineLength(MAX_REQUEST_LINE)
+        .setMaxHeaderSize(MAX_HEADERS);
+    ServerBootstrap bootstrap = new ServerBootstrap()
+        .group(acceptor, io)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 1024)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline()
+                .addLast("http", new HttpServerCodec(decoder))
+                .addLast("aggregate", new BodyLimit(maxRequestBytes))
+                .addLast("api", handlers.apply(workers));
+          }
+        });
+    try {
+      Channel channel = bootstrap.bind(bindAddress, port).sync().channel();
+      return new HttpListener(name, acceptor, io, workers, channel);
+    } catch (Exception e) {
+      acceptor.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      io.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      workers.shutdownNow();
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      String where = bindAddress + ":" + port;
+      throw new UncheckedIOException("Cannot listen on " + where + ": " + e.getMessage(),
+          e instanceof IOException io1 ? io1 : new IOException(e));
+    }
+  }
+
+  /** The port the listener is bound to (the one picked, when asked for port 0). */
+  public int port() {
+    return port;
+  }
+
+  /**
+   * Stops accepting connections, lets requests already running finish and answer (up to ten
+   * seconds), then closes every connection.
+   */
+  @Override
+  public void close() {
+    serverChannel.close().syncUninterruptibly();
+    workers.shutdown();
+    try {
+      if (!workers.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+        LOG.warn("{}: requests still running after {} s; stopping anyway", name, DRAIN_SECONDS);
+        workers.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      workers.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    // A short quiet period lets the answers of the last requests leave before the loops stop.
+    io.shutdownGracefully(100, 2_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+    acceptor.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+  }
+}

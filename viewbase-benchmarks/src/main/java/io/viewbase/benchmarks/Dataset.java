@@ -120,6 +120,35 @@ public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] value
         keyBytes / Math.max(1, keys.length), valueBytes / Math.max(1, keys.length));
   }
 
+  /** What loads a kept dataset into a fresh database (the checked exceptions of a setup may pass). */
+  @FunctionalInterface
+  public interface Loader {
+    void load(Database db) throws Exception;
+  }
+
+  /**
+   * A database under {@code <tmpdir>/<name>}, loaded by {@code loader} on the first run only (a
+   * marker file says the load finished) and opened without sync: large datasets survive between
+   * benchmark runs instead of being loaded again each time.
+   */
+  public static Database openLoadedOnce(String name, Loader loader) throws IOException {
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"), name);
+    Path done = dir.resolve("loaded");
+    if (!Files.exists(done)) {
+      deleteTree(dir);
+      Files.createDirectories(dir);
+      try (Database loading = Viewbase.open(OpenOptions.at(dir.resolve("db")).withSync(false))) {
+        loader.load(loading);
+      } catch (IOException | RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IOException("loading " + name + " failed", e);
+      }
+      Files.createFile(done);
+    }
+    return Viewbase.open(OpenOptions.at(dir.resolve("db")).withSync(false));
+  }
+
   /** Deletes a directory tree made for a benchmark run. */
   public static void deleteTree(Path root) {
     if (root == null || !Files.exists(root)) {

@@ -2,17 +2,13 @@ package io.viewbase.benchmarks;
 
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
-import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
-import io.viewbase.api.Viewbase;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -62,21 +58,13 @@ public class FilteredScanBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    Path dir = Path.of(System.getProperty("java.io.tmpdir"), "viewbase-bench-filtered-scan-" + items);
-    Path done = dir.resolve("loaded");
-    if (!Files.exists(done)) {
-      Dataset.deleteTree(dir);
-      Files.createDirectories(dir);
-      try (Database loading = Viewbase.open(OpenOptions.at(dir.resolve("db")).withSync(false))) {
-        loading.createTable(BenchItems.TABLE);
-        Table t = loading.table(BenchItems.TABLE);
-        for (int i = 0; i < items; i++) {
-          t.insert(BenchItems.item(i, 0).toBuilder().put("code", String.format("c%03d", i % CODES)).build());
-        }
+    db = Dataset.openLoadedOnce("viewbase-bench-filtered-scan-" + items, loading -> {
+      loading.createTable(BenchItems.TABLE);
+      Table t = loading.table(BenchItems.TABLE);
+      for (int i = 0; i < items; i++) {
+        t.insert(BenchItems.item(i, 0).toBuilder().put("code", String.format("c%03d", i % CODES)).build());
       }
-      Files.createFile(done);
-    }
-    db = Viewbase.open(OpenOptions.at(dir.resolve("db")).withSync(false));
+    });
     table = db.table(BenchItems.TABLE);
     int expected = items / CODES;
     for (String filter : new String[] {EQUALITY, COMPOUND}) {

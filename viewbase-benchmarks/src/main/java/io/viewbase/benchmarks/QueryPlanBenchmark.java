@@ -3,16 +3,12 @@ package io.viewbase.benchmarks;
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
-import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
-import io.viewbase.api.Viewbase;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,29 +54,21 @@ public class QueryPlanBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    Path dir = Path.of(System.getProperty("java.io.tmpdir"), "viewbase-bench-query-" + items);
-    Path done = dir.resolve("loaded");
-    if (!Files.exists(done)) {
-      Dataset.deleteTree(dir);
-      Files.createDirectories(dir);
-      try (Database loading = Viewbase.open(OpenOptions.at(dir.resolve("db")).withSync(false))) {
-        loading.createTable(BenchItems.TABLE);
-        Table t = loading.table(BenchItems.TABLE);
-        for (int i = 0; i < items; i++) {
-          String pk = BenchItems.pk(i);
-          String id = BenchItems.id(i);
-          String email = "person" + i + "@example.com";
-          t.insert(Item.builder(pk, id).put("email", email).put("name", "Person " + i).put("age", 20 + i % 60)
-              .put("pkCopy", pk).put("idCopy", id).put("emailCopy", email).build());
-        }
-        loading.createView(ViewDefinition.of("BenchByEmail", BenchItems.TABLE, "all", "{email}"));
-        while (loading.viewStatus("BenchByEmail").state().equals(ViewStatus.BUILDING)) {
-          Thread.onSpinWait();
-        }
+    db = Dataset.openLoadedOnce("viewbase-bench-query-" + items, loading -> {
+      loading.createTable(BenchItems.TABLE);
+      Table t = loading.table(BenchItems.TABLE);
+      for (int i = 0; i < items; i++) {
+        String pk = BenchItems.pk(i);
+        String id = BenchItems.id(i);
+        String email = "person" + i + "@example.com";
+        t.insert(Item.builder(pk, id).put("email", email).put("name", "Person " + i).put("age", 20 + i % 60)
+            .put("pkCopy", pk).put("idCopy", id).put("emailCopy", email).build());
       }
-      Files.createFile(done);
-    }
-    db = Viewbase.open(OpenOptions.at(dir.resolve("db")).withSync(false));
+      loading.createView(ViewDefinition.of("BenchByEmail", BenchItems.TABLE, "all", "{email}"));
+      while (loading.viewStatus("BenchByEmail").state().equals(ViewStatus.BUILDING)) {
+        Thread.onSpinWait();
+      }
+    });
     table = db.table(BenchItems.TABLE);
     expect(KEY_RANGE, QueryPlan.KEY_RANGE);
     expect(KEY_RANGE_AS_SCAN, QueryPlan.SCAN);

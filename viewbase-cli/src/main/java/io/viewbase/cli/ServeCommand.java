@@ -1,16 +1,9 @@
 package io.viewbase.cli;
 
-import io.viewbase.api.Batch;
-import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.OpenOptions;
-import io.viewbase.api.Table;
-import io.viewbase.api.TableInfo;
-import io.viewbase.api.VerifyReport;
-import io.viewbase.api.ViewDefinition;
-import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
@@ -146,9 +139,8 @@ final class ServeCommand implements Callable<Integer> {
         throw failure;
       }
     }
-    // The Azure listener must stop before the database closes, like the native one does.
-    Database db = azure == null ? opened : new ClosesServerFirst(opened, azure);
-    RunningServer running = new RunningServer(server, db);
+    // Every listener stops before the database closes: no request is still writing then.
+    RunningServer running = new RunningServer(azure == null ? List.of(server) : List.of(server, azure), opened);
     Thread hook = new Thread(running::close, "viewbase-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
 
@@ -253,80 +245,6 @@ final class ServeCommand implements Callable<Integer> {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
       // The JVM is already exiting and runs the hook itself; closing twice is harmless.
-    }
-  }
-
-  /**
-   * The database as the running server sees it, with the Azure listener tied to its close: the
-   * shutdown path stops the native server and then closes the database, and this stops the Azure
-   * listener in between, so no Azure request is still writing when the database closes.
-   */
-  private static final class ClosesServerFirst implements Database {
-    private final Database db;
-    private final AzureTablesServer azure;
-
-    ClosesServerFirst(Database db, AzureTablesServer azure) {
-      this.db = db;
-      this.azure = azure;
-    }
-
-    @Override
-    public TableInfo createTable(String name) {
-      return db.createTable(name);
-    }
-
-    @Override
-    public void dropTable(String name) {
-      db.dropTable(name);
-    }
-
-    @Override
-    public List<TableInfo> listTables() {
-      return db.listTables();
-    }
-
-    @Override
-    public Table table(String name) {
-      return db.table(name);
-    }
-
-    @Override
-    public ViewStatus createView(ViewDefinition definition) {
-      return db.createView(definition);
-    }
-
-    @Override
-    public ViewStatus viewStatus(String name) {
-      return db.viewStatus(name);
-    }
-
-    @Override
-    public void dropView(String name) {
-      db.dropView(name);
-    }
-
-    @Override
-    public VerifyReport verifyView(String name, boolean repair) {
-      return db.verifyView(name, repair);
-    }
-
-    @Override
-    public BatchResult commit(Batch batch) {
-      return db.commit(batch);
-    }
-
-    @Override
-    public Limits limits() {
-      return db.limits();
-    }
-
-    @Override
-    public void close() {
-      try {
-        azure.close();
-      } finally {
-        db.close();
-      }
     }
   }
 }

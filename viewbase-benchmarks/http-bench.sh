@@ -3,6 +3,8 @@
 #   1. Viewbase: point read GET /v1/tables/Bench/items/{pk}/{id} (random ids among ITEMS preloaded items,
 #      RocksDB-backed) vs the same server's no-op GET /v1/health. Target: read >= 65% of health.
 #   2. HTTP library floor: a no-op endpoint on bare Netty 4.2 vs the JDK's HttpServer.
+#   3. (AZURE=1) the same point reads through the Azure Tables dialect, signed with a table SAS and
+#      sent with the Azure SDKs' headers: what the dialect costs per request against the native API.
 # Every pair runs with the same connections, threads and duration; the script prints each
 # throughput and the ratios. Each server is a separate JVM (HttpBenchServer) on a free loopback
 # port, stopped by this script (and by itself after --max-seconds if the script dies).
@@ -14,7 +16,7 @@
 # Settings (environment): DURATION (10s), WARMUP (5s), ROUNDS (2), CONNECTIONS (32), WRK_THREADS (1),
 # ITEMS (100000), PIN (1: server on CPU 0, wrk on CPU 1 when taskset and 2+ CPUs exist, so the
 # server's throughput reflects its own CPU cost), IO_THREADS (1 when pinned, else the CPU count),
-# LIBRARIES (1: also measure part 2; 0: the Viewbase pair only).
+# LIBRARIES (1: also measure part 2; 0: the Viewbase pair only), AZURE (0; 1: also measure part 3).
 # Every figure comes with the server's own CPU time per request (utime + stime from /proc over
 # the run, divided by the requests answered), which load from elsewhere moves far less than req/s.
 set -euo pipefail
@@ -30,6 +32,7 @@ WRK_THREADS="${WRK_THREADS:-1}"
 ITEMS="${ITEMS:-100000}"
 PIN="${PIN:-1}"
 LIBRARIES="${LIBRARIES:-1}"
+AZURE="${AZURE:-0}"
 
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install -y wrk)" >&2; exit 2; }
 [[ -f "$jar" ]] || { echo "no $jar: build it with 'mvn -B -q install -DskipTests'" >&2; exit 2; }
@@ -61,7 +64,7 @@ start_server() {
     >"$work/$kind.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 600); do
-    [[ -f "$port_file" ]] && { port="$(cat "$port_file")"; return 0; }
+    [[ -f "$port_file" ]] && { port="$(head -n 1 "$port_file")"; AZURE_SAS="$(sed -n 2p "$port_file")"; return 0; }
     kill -0 "$server_pid" 2>/dev/null || { cat "$work/$kind.log" >&2; echo "$kind server died" >&2; exit 1; }
     sleep 0.5
   done
@@ -79,7 +82,7 @@ hz="$(getconf CLK_TCK)"
 run_wrk() {
   local out before after
   before="$(cpu_ticks)"
-  out="$(BENCH_PATH="$1" ITEMS="$ITEMS" "${wrk_cpu[@]}" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$2" \
+  out="$(BENCH_PATH="$1" AZURE_SAS="${AZURE_SAS:-}" ITEMS="$ITEMS" "${wrk_cpu[@]}" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$2" \
     -s "$lua" "http://127.0.0.1:$port")"
   after="$(cpu_ticks)"
   echo "$out" >>"$work/wrk.log"
@@ -137,6 +140,14 @@ printf '%-44s %12s req/s %8s µs server CPU/req\n' "viewbase  GET /v1/tables/Ben
   "$read_cpu" "viewbase  GET /v1/health" "$health_rps" "$health_cpu"
 echo "point read / health = $(ratio "$read_rps" "$health_rps") (target >= 65%);" \
   "by server CPU per request: $(ratio "$health_cpu" "$read_cpu")"
+
+if [[ "$AZURE" == 1 ]]; then
+  start_server azure
+  measure_one azure
+  stop_server
+  printf '%-44s %12s req/s %8s µs server CPU/req\n' "viewbase  Azure GET /Bench(PartitionKey,RowKey)" \
+    "$a_rps" "$a_cpu"
+fi
 
 [[ "$LIBRARIES" == 1 ]] || exit 0
 

@@ -6,6 +6,8 @@ import io.viewbase.api.Viewbase;
 import io.viewbase.benchmarks.Dataset;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
+import io.viewbase.server.azure.AzureOptions;
+import io.viewbase.server.azure.AzureTablesServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +25,8 @@ import java.util.List;
  * kind        | serves
  * ------------+---------------------------------------------------------------------------------
  * viewbase    | ViewbaseServer over a durable RocksDB-backed database preloaded with BenchItems
+ * azure       | the Azure Tables dialect over the same database (account devstoreaccount1); the
+ *             | port file's second line is a table SAS query (read-only, table Bench) for wrk
  * netty-noop  | a bare Netty 4.2 server answering every request with {"status":"ok"}
  * jdk-noop    | the JDK's com.sun.net.httpserver.HttpServer answering the same
  * </pre>
@@ -41,7 +45,8 @@ public final class HttpBenchServer {
     if (a.portFile() != null) {
       // Written last and atomically: the script starts the load once the file exists.
       Path tmp = a.portFile().resolveSibling(a.portFile().getFileName() + ".tmp");
-      Files.writeString(tmp, Integer.toString(running.port()), StandardCharsets.US_ASCII);
+      String content = running.port() + (a.kind().equals("azure") ? "\n" + AzureSas.readOnly("Bench") : "");
+      Files.writeString(tmp, content, StandardCharsets.US_ASCII);
       Files.move(tmp, a.portFile(), StandardCopyOption.ATOMIC_MOVE);
     }
     Thread.sleep(a.maxSeconds() * 1000L);
@@ -54,6 +59,7 @@ public final class HttpBenchServer {
     try {
       int port = switch (a.kind()) {
         case "viewbase" -> startViewbase(a, resources);
+        case "azure" -> startAzure(a, resources);
         case "netty-noop" -> keep(new NettyNoopServer(0, a.ioThreads()), resources).port();
         case "jdk-noop" -> keep(new JdkNoopServer(0, a.ioThreads()), resources).port();
         default -> throw new IllegalArgumentException("unknown server kind '" + a.kind()
@@ -67,15 +73,26 @@ public final class HttpBenchServer {
   }
 
   private static int startViewbase(Arguments a, List<AutoCloseable> resources) throws IOException {
+    Database db = loaded(a, resources);
+    ServerOptions options = ServerOptions.defaults().withPort(0).withIoThreads(a.ioThreads());
+    return keep(ViewbaseServer.start(db, options), resources).port();
+  }
+
+  private static int startAzure(Arguments a, List<AutoCloseable> resources) throws IOException {
+    Database db = loaded(a, resources);
+    AzureOptions options = AzureOptions.defaults().withPort(0).withIoThreads(a.ioThreads());
+    return keep(AzureTablesServer.start(db, options), resources).port();
+  }
+
+  /** A durable database in a temporary directory, preloaded with the items. */
+  private static Database loaded(Arguments a, List<AutoCloseable> resources) throws IOException {
     Path dir = Files.createTempDirectory("viewbase-http-bench");
     resources.add(() -> Dataset.deleteTree(dir));
     // Load without syncing each write (faster), then serve the way a server runs: durable.
     try (Database loading = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
       Dataset.load(loading, a.items());
     }
-    Database db = keep(Viewbase.open(OpenOptions.at(dir)), resources);
-    ServerOptions options = ServerOptions.defaults().withPort(0).withIoThreads(a.ioThreads());
-    return keep(ViewbaseServer.start(db, options), resources).port();
+    return keep(Viewbase.open(OpenOptions.at(dir)), resources);
   }
 
   /** Remembers a resource to close at exit, most recent first. */
@@ -103,7 +120,7 @@ public final class HttpBenchServer {
     static Arguments parse(String[] args) {
       if (args.length == 0) {
         throw new IllegalArgumentException(
-            "usage: HttpBenchServer viewbase|netty-noop|jdk-noop [--items N] [--io-threads N] [--port-file PATH] [--max-seconds N]");
+            "usage: HttpBenchServer viewbase|azure|netty-noop|jdk-noop [--items N] [--io-threads N] [--port-file PATH] [--max-seconds N]");
       }
       int items = 100_000;
       int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());

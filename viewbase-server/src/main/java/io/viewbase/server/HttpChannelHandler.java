@@ -12,7 +12,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -37,13 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpChannelHandler.class);
-  /**
-   * Response headers are named by this package's code only (Content-Type, ETag, Location, Allow...),
-   * never by a client: checking each name's characters on every response would be wasted work.
-   * Values are still checked.
-   */
-  private static final HttpHeadersFactory RESPONSE_HEADERS =
-      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
   private static final AsciiString JSON = AsciiString.cached(ApiResponse.JSON);
 
   private final NativeApi api;
@@ -124,7 +116,7 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
 
   private void write(ChannelHandlerContext ctx, Pending p, ApiResponse response) {
     FullHttpResponse out = new DefaultFullHttpResponse(p.version(), HttpResponseStatus.valueOf(response.status()),
-        Unpooled.wrappedBuffer(response.body()), RESPONSE_HEADERS, DefaultHttpHeadersFactory.trailersFactory());
+        Unpooled.wrappedBuffer(response.body()), HttpListener.RESPONSE_HEADERS, DefaultHttpHeadersFactory.trailersFactory());
     HttpHeaders h = out.headers();
     if (response.contentType() != null) {
       h.set(HttpHeaderNames.CONTENT_TYPE, ApiResponse.JSON.equals(response.contentType()) ? JSON : response.contentType());

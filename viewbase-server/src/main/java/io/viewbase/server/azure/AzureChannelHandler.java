@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -14,14 +15,12 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.viewbase.server.HttpListener;
 import io.viewbase.server.OversizedRequest;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -83,14 +82,9 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
       return new Pending(null, failure(400, "InvalidInput",
           "Malformed HTTP request: " + (cause == null ? "unreadable" : cause.getMessage())), false, HttpVersion.HTTP_1_1);
     }
-    HttpHeaders h = req.headers();
-    Map<String, String> headers = new HashMap<>(h.size() * 2);
-    for (Map.Entry<String, String> e : h) {
-      headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
-    }
     String ip = ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
         ? a.getAddress().getHostAddress() : null;
-    AzureRequest request = new AzureRequest(req.method().name(), req.uri(), headers,
+    AzureRequest request = new AzureRequest(req.method().name(), req.uri(), new HeaderView(req.headers()),
         ByteBufUtil.getBytes(req.content()), ip);
     return new Pending(request, null, HttpUtil.isKeepAlive(req), req.protocolVersion());
   }
@@ -121,7 +115,8 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
   private void write(ChannelHandlerContext ctx, Pending p, AzureResponse response) {
     boolean head = p.request() != null && p.request().method().equals("HEAD");
     FullHttpResponse out = new DefaultFullHttpResponse(p.version(), HttpResponseStatus.valueOf(response.status()),
-        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.body()));
+        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.body()), HttpListener.RESPONSE_HEADERS,
+        DefaultHttpHeadersFactory.trailersFactory());
     HttpHeaders h = out.headers();
     if (response.contentType() != null) {
       h.set(HttpHeaderNames.CONTENT_TYPE, response.contentType());

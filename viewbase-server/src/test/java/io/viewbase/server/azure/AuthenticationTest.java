@@ -69,6 +69,28 @@ class AuthenticationTest {
   }
 
   @Test
+  void sharedKeyLiteClientsSigningDifferentDatesTakingTurnsAreAllAccepted() {
+    String date = now();
+    String path = "/devstoreaccount1/t(PartitionKey='a',RowKey='b')";
+    String resource = "/devstoreaccount1/devstoreaccount1/t(PartitionKey='a',RowKey='b')";
+    Map<String, String> javaSdk = dated("x-ms-date", date);
+    javaSdk.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign("\n" + resource));
+    Map<String, String> others = dated("x-ms-date", date);
+    others.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign(date + "\n" + resource));
+    Map<String, String> dateOnly = dated("date", date);
+    dateOnly.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign(date + "\n" + resource));
+    Map<String, String> wrong = dated("x-ms-date", date);
+    wrong.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign("x\n" + resource));
+
+    // The server tries the date that matched last first: every order must still accept each form.
+    for (Map<String, String> h : List.of(javaSdk, javaSdk, others, dateOnly, javaSdk, others, others, dateOnly)) {
+      assertThat(authenticate("GET", path, h)).isSameAs(Grant.FULL);
+    }
+    AzureFailure refused = catchThrowableOfType(AzureFailure.class, () -> authenticate("GET", path, wrong));
+    assertThat(refused.code()).isEqualTo("AuthenticationFailed");
+  }
+
+  @Test
   void sharedKeySignsVerbMd5ContentTypeDateAndResourceWithComp() {
     String date = now();
     String toSign = "PUT\n\napplication/xml\n" + date + "\n/devstoreaccount1/devstoreaccount1/t?comp=acl";

@@ -27,6 +27,18 @@ import java.util.stream.Collectors;
  * alternates for {@code rounds} rounds of {@code seconds} each, the order flipping every round,
  * so that load from elsewhere on the machine falls on both sides.
  *
+ * <p>What keeps the two sides comparable:
+ * <ul>
+ *   <li>the same driver settings: native protocol V4 (the backend's pin), LOCAL_QUORUM, server-side
+ *       timestamps, 1,000-row pages ({@link CqlPeople});</li>
+ *   <li>the same storage state: both keyspaces are flushed to SSTables before every round. Without it
+ *       a read measures which memtable Cassandra happened to flush: Viewbase keeps every table in
+ *       one Cassandra table, which fills its memtable first and is flushed first, and reads from an
+ *       SSTable cost a point read about 60 µs more here than reads from a memtable;</li>
+ *   <li>a third point read, {@link StoredRows}: Viewbase's stored row read with plain CQL, which
+ *       splits Viewbase's extra time into its client code and its storage layout.</li>
+ * </ul>
+ *
  * <pre>
  * java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.cassandra.CassandraBench \
  *   [items=10000] [seconds=5] [rounds=3] [warmupSeconds=5]
@@ -52,6 +64,9 @@ public final class CassandraBench {
       viewbase.load(items, 4);
       System.out.printf("loaded %d items into each side in %.1f s%n", items, (System.nanoTime() - loading) / 1e9);
       check(viewbase, cql, items);
+      StoredRows stored = StoredRows.of(cql.session(), viewbase);
+      System.out.printf("CQL side on native protocol %s; Viewbase's People table is stored under table id %d%n",
+          cql.session().getContext().getProtocolVersion(), stored.tableId());
 
       Item[][] revisions = new Item[2][items];
       for (int i = 0; i < items; i++) {
@@ -65,6 +80,10 @@ public final class CassandraBench {
           }), new Measured("CQL SELECT row", () -> {
             int i = random(items);
             requireNonNull(cql.get(People.pk(i), People.id(i)));
+          }), new Measured("CQL SELECT of Viewbase's stored row", () -> {
+            if (stored.get(random(items)) == null) {
+              throw new IllegalStateException("a loaded item's stored row was not found");
+            }
           })),
           List.of(new Measured("Viewbase table.query(partition)", () -> viewbase.queryPartition(partition())),
               new Measured("CQL SELECT partition", () -> cql.queryPartition(partition()))),
@@ -82,6 +101,7 @@ public final class CassandraBench {
       }
       System.out.printf("warmed up; measuring %d rounds of %.0f s, load average %s%n", rounds, seconds, loadAverage());
       for (int round = 0; round < rounds; round++) {
+        flush(node);
         for (List<Measured> pair : pairs) {
           List<Measured> order = new ArrayList<>(pair);
           if (round % 2 == 1) {
@@ -95,6 +115,14 @@ public final class CassandraBench {
       System.out.printf("end %s, load average %s%n", Instant.now(), loadAverage());
       report(pairs);
     }
+  }
+
+  /** Both sides' memtables to SSTables, so that neither side reads from memory what the other reads from disk. */
+  private static void flush(CassandraNode node) {
+    long started = System.nanoTime();
+    node.flush(ViewbasePeople.KEYSPACE, CqlPeople.KEYSPACE);
+    System.out.printf("flushed both keyspaces in %.1f s, load average %s%n", (System.nanoTime() - started) / 1e9,
+        loadAverage());
   }
 
   private static void report(List<List<Measured>> pairs) {
@@ -112,8 +140,10 @@ public final class CassandraBench {
     for (List<Measured> pair : pairs) {
       Measured viewbase = pair.get(0);
       for (Measured cql : pair.subList(1, pair.size())) {
-        System.out.printf(Locale.ROOT, "%s vs %s: Viewbase takes %.2fx the time (adds %+.0f%%)%n", viewbase.name(),
-            cql.name(), cql.rate() / viewbase.rate(), (cql.rate() / viewbase.rate() - 1) * 100);
+        System.out.printf(Locale.ROOT, "%s vs %s: Viewbase takes %.2fx the time (adds %+.0f%%; p50 %.2fx, p99 %.2fx)%n",
+            viewbase.name(), cql.name(), cql.rate() / viewbase.rate(), (cql.rate() / viewbase.rate() - 1) * 100,
+            viewbase.percentileMicros(50) / cql.percentileMicros(50),
+            viewbase.percentileMicros(99) / cql.percentileMicros(99));
       }
     }
     for (List<Measured> pair : pairs) {

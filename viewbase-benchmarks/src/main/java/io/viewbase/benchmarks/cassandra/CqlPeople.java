@@ -21,8 +21,21 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The plain-CQL side of the benchmark: the same person records in typed tables, written and read
- * with prepared statements through the same driver (4.19), with the driver settings Viewbase's
- * backend uses (LOCAL_QUORUM, LOCAL_SERIAL, server-side timestamps).
+ * with prepared statements through the same driver (4.19), with every request setting Viewbase's
+ * backend uses (see {@code CassandraStore.connect}), so that the comparison is of what each side
+ * sends, not of how its session is configured:
+ *
+ * <table>
+ *   <caption>driver settings, the same on both sides</caption>
+ *   <tr><th>setting</th><th>value</th><th>why the backend uses it</th></tr>
+ *   <tr><td>native protocol</td><td>V4</td><td>driver 4.19's v5 frame decoder fails under load (docs/scale-out.md);
+ *       left alone, this session would negotiate v5 with Cassandra 5</td></tr>
+ *   <tr><td>consistency, serial consistency</td><td>LOCAL_QUORUM, LOCAL_SERIAL</td><td>the backend's defaults</td></tr>
+ *   <tr><td>timestamps</td><td>server side</td><td>plain writes and LWTs share the coordinator's clock</td></tr>
+ *   <tr><td>page size</td><td>1,000 rows</td><td>the backend's default (a partition here is 50-100 rows:
+ *       one page either way)</td></tr>
+ *   <tr><td>request timeout</td><td>10 s</td><td>the backend's default</td></tr>
+ * </table>
  *
  * <pre>
  * people         (pk, id, name, email, city, age, active, revision, bio, version, claim)  PRIMARY KEY (pk, id)
@@ -45,7 +58,7 @@ import java.util.concurrent.CompletableFuture;
  * </table>
  */
 final class CqlPeople implements AutoCloseable {
-  private static final String KEYSPACE = "cql_bench";
+  static final String KEYSPACE = "cql_bench";
   private static final String COLUMNS = "name text, email text, city text, age int, active boolean, revision int, "
       + "bio text, version bigint";
   private static final int CLAIM_TTL_SECONDS = 30;
@@ -89,6 +102,8 @@ final class CqlPeople implements AutoCloseable {
             .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
             .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
             .withString(DefaultDriverOption.TIMESTAMP_GENERATOR_CLASS, "ServerSideTimestampGenerator")
+            .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, 1000)
+            .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
             .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(60))
             .build())
         .build();
@@ -160,6 +175,11 @@ final class CqlPeople implements AutoCloseable {
     long next = ++version;
     session.execute(BatchStatement.newInstance(BatchType.LOGGED,
         bindReleasing(item, next), bindEmail(item, next)));
+  }
+
+  /** The session, for reading Viewbase's own rows with the same settings ({@link StoredRows}). */
+  CqlSession session() {
+    return session;
   }
 
   @Override

@@ -34,6 +34,7 @@ import java.util.concurrent.Future;
  * </table>
  */
 final class ViewbasePeople implements AutoCloseable {
+  static final String KEYSPACE = "viewbase_bench";
   static final String PLAIN = "People";
   static final String VIEWED = "PeopleViewed";
   static final String BY_EMAIL = "PeopleByEmail";
@@ -48,10 +49,10 @@ final class ViewbasePeople implements AutoCloseable {
     this.viewed = db.table(VIEWED);
   }
 
-  /** Opens Viewbase on the node's keyspace {@code viewbase_bench} and creates the tables and the view. */
+  /** Opens Viewbase on the node's keyspace {@link #KEYSPACE} and creates the tables and the view. */
   static ViewbasePeople open(String contactPoint) {
     Database db = Viewbase.open(OpenOptions.inMemory().withStorage("cassandra").withOptions(Map.of(
-        "cassandra.contactPoints", contactPoint, "cassandra.keyspace", "viewbase_bench")));
+        "cassandra.contactPoints", contactPoint, "cassandra.keyspace", KEYSPACE)));
     db.createTable(PLAIN);
     db.createTable(VIEWED);
     // Unique by email: the view's partition is the email, as the CQL side's people_by_email.

@@ -34,6 +34,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * erase, another commit's claim.
  */
 final class CassandraStatements {
+  /** The columns of {@link #get}'s row, by position. */
+  static final int GET_VERSION = 0;
+  static final int GET_VALUE = 1;
+
   private final CqlSession session;
   private final String table;
   private final PreparedStatement get;
@@ -84,8 +88,14 @@ final class CassandraStatements {
     return session.prepare(cql);
   }
 
+  /**
+   * The read of one key, whose row has the columns {@link #GET_VERSION} and {@link #GET_VALUE}.
+   * Bound and read by position, not by name: a name costs the driver a lookup per value on every
+   * call, and this is the statement of every point read.
+   */
   BoundStatement get(byte[] partition, byte[] key) {
-    return keyed(get, partition, key).build();
+    return get.boundStatementBuilder().setByteBuffer(0, PartitionBytes.encode(partition))
+        .setByteBuffer(1, PartitionBytes.copy(key)).build();
   }
 
   /** The plain write of a mutation that needs no condition checked, or null if it writes nothing. */

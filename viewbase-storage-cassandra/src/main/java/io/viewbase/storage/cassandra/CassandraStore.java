@@ -137,10 +137,11 @@ final class CassandraStore implements Store {
   public Optional<Versioned> get(byte[] partition, byte[] key) {
     ensureOpen();
     Row row = execute(statements.get(partition, key), "read").one();
-    if (row == null || row.isNull("version")) {
+    if (row == null || row.isNull(CassandraStatements.GET_VERSION)) {
       return Optional.empty();
     }
-    return Optional.of(new Versioned(row.getLong("version"), PartitionBytes.array(row.getByteBuffer("value"))));
+    return Optional.of(new Versioned(row.getLong(CassandraStatements.GET_VERSION),
+        PartitionBytes.array(row.getByteBuffer(CassandraStatements.GET_VALUE))));
   }
 
   @Override

@@ -13,6 +13,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 
 /**
  * A real Cassandra node for tests, run as a separate JVM from the jars of {@code cassandra-all}
@@ -27,6 +33,9 @@ import java.util.stream.Stream;
  * <p>The node runs under a small bash watchdog that kills it with SIGKILL as soon as the watchdog's
  * standard input closes, which happens in {@link #kill()} and also when the test JVM dies in any
  * way, so no node outlives the tests that started it.
+ *
+ * <p>Each node also serves JMX on 127.0.0.1 only (a free port, no authentication), as Cassandra's
+ * own scripts set it up, for what only JMX can do: {@link #flush}.
  */
 public final class CassandraNode implements AutoCloseable {
   /** Where the node module writes the classpath; surefire passes it, else it is found from the working directory. */
@@ -41,15 +50,17 @@ public final class CassandraNode implements AutoCloseable {
   private final String seeds;
   private final int storagePort;
   private final int nativePort;
+  private final int jmxPort;
   private Process watchdog;
 
-  private CassandraNode(int index, Path dir, String seeds, int storagePort, int nativePort) {
+  private CassandraNode(int index, Path dir, String seeds, int storagePort, int nativePort, int jmxPort) {
     this.index = index;
     this.host = "127.0.0." + index;
     this.dir = dir;
     this.seeds = seeds;
     this.storagePort = storagePort;
     this.nativePort = nativePort;
+    this.jmxPort = jmxPort;
   }
 
   /**
@@ -62,8 +73,10 @@ public final class CassandraNode implements AutoCloseable {
       Path dir = Files.createTempDirectory("viewbase-cassandra-" + index + "-");
       int storagePort = freePort(host);
       int nativePort = freePort(host);
+      // Cassandra binds local-only JMX to the loopback address 127.0.0.1, whatever the node's own.
+      int jmxPort = freePort("127.0.0.1");
       String seeds = seed == null ? host + ":" + storagePort : seed.host + ":" + seed.storagePort;
-      CassandraNode node = new CassandraNode(index, dir, seeds, storagePort, nativePort);
+      CassandraNode node = new CassandraNode(index, dir, seeds, storagePort, nativePort, jmxPort);
       node.writeConfig();
       node.launch();
       return node;
@@ -85,8 +98,39 @@ public final class CassandraNode implements AutoCloseable {
     return host + ":" + nativePort;
   }
 
+  /** Where the node keeps its tables: one directory per keyspace, one per table under it. */
+  Path dataDirectory() {
+    return dir.resolve("data");
+  }
+
   public Path logFile() {
     return dir.resolve("node.log");
+  }
+
+  /**
+   * Writes the memtables of these keyspaces' tables to SSTables and waits until they are written
+   * (nodetool flush), so that reads that follow find every table of them in the same state: on disk,
+   * rather than some in memory and some on disk depending on which memtable filled up first.
+   */
+  public void flush(String... keyspaces) {
+    JMXServiceURL url;
+    try {
+      url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try (JMXConnector jmx = JMXConnectorFactory.connect(url)) {
+      MBeanServerConnection server = jmx.getMBeanServerConnection();
+      ObjectName storage = new ObjectName("org.apache.cassandra.db:type=StorageService");
+      for (String keyspace : keyspaces) {
+        server.invoke(storage, "forceKeyspaceFlush", new Object[] {keyspace, new String[0]},
+            new String[] {String.class.getName(), String[].class.getName()});
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot flush " + List.of(keyspaces) + " on " + this + " over JMX", e);
+    } catch (JMException e) {
+      throw new IllegalStateException("cannot flush " + List.of(keyspaces) + " on " + this + ": " + e, e);
+    }
   }
 
   /** Kills the node's JVM at once (SIGKILL), keeping its data for {@link #restart()}. */
@@ -196,7 +240,8 @@ public final class CassandraNode implements AutoCloseable {
         "-Dcassandra.skip_wait_for_gossip_to_settle=0",
         "-Dcassandra.ring_delay_ms=1000",
         "-Dcassandra.load_ring_state=false",
-        "-Dcassandra.superuser_setup_delay_ms=0"));
+        "-Dcassandra.superuser_setup_delay_ms=0",
+        "-Dcassandra.jmx.local.port=" + jmxPort));
     for (String export : List.of("java.base/jdk.internal.misc", "java.management.rmi/com.sun.jmx.remote.internal.rmi",
         "java.rmi/sun.rmi.registry", "java.rmi/sun.rmi.server", "java.sql/java.sql", "java.base/java.lang.ref",
         "jdk.unsupported/sun.misc", "jdk.compiler/com.sun.tools.javac.file", "jdk.attach/sun.tools.attach")) {

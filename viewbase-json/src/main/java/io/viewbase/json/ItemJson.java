@@ -65,6 +65,12 @@ public final class ItemJson {
    */
   public static byte[] write(Item item) {
     JsonBytes out = JsonBytes.scratch();
+    write(out, item);
+    return out.toByteArray();
+  }
+
+  /** Appends the item's object to {@code out}: what {@link #write(Item)} answers, inside a larger document. */
+  static void write(JsonBytes out, Item item) {
     out.startObject().name(PARTITION_KEY).string(item.partitionKey()).comma().name(ID).string(item.id());
     if (item.etag() != null) {
       out.comma().name(ETAG).string(item.etag());
@@ -77,7 +83,7 @@ public final class ItemJson {
           .comma().name(SOURCE_ID).string(item.sourceId());
     }
     ValueWriter.writeProperties(out, item.properties(), true);
-    return out.endObject().toByteArray();
+    out.endObject();
   }
 
   /** The item as JSON through a Jackson generator: what {@link #write(Item)} must equal, byte for byte. */

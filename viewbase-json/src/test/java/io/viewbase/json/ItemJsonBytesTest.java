@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
+import io.viewbase.api.Page;
+import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Value;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -40,6 +42,25 @@ class ItemJsonBytesTest {
     Item item = Item.of("p", "i", Map.of("v", value, "nested", new Value.Arr(List.of(value,
         new Value.Obj(Map.of("w", value))))));
     assertThat(text(ItemJson.write(item))).isEqualTo(text(ItemJson.writeWithGenerator(item)));
+  }
+
+  @Property(tries = 200)
+  void pageWriteGivesTheGeneratorsBytes(@ForAll("itemLists") List<Item> items, @ForAll("continuations") String continuation,
+      @ForAll boolean withPlan) {
+    Page page = new Page(items, continuation);
+    QueryPlan plan = withPlan ? new QueryPlan("scan", "Bench", "all \"items\"", continuation) : null;
+
+    assertThat(text(PageJson.write(page, plan))).isEqualTo(text(PageJson.writeWithGenerator(page, plan)));
+  }
+
+  @Provide
+  Arbitrary<List<Item>> itemLists() {
+    return items().list().ofMaxSize(5);
+  }
+
+  @Provide
+  Arbitrary<String> continuations() {
+    return anyText(30).injectNull(0.5);
   }
 
   @Test

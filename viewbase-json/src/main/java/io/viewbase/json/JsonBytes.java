@@ -21,9 +21,10 @@ import java.util.Arrays;
  *   <tr><td>anything else</td><td>its UTF-8 bytes</td></tr>
  * </table>
  *
- * <p>Commas are the caller's: {@link #comma()} before every member or element but the first.
+ * <p>Commas are the caller's: {@link #comma()} before every member or element but the first. Public
+ * for the server's Azure dialect, which writes its entities the same way.
  */
-final class JsonBytes {
+public final class JsonBytes {
   private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   /** The short escape of each character below 0x20 (0: none, write <code>&#92;u00XX</code>), and of '"' and '\'. */
   private static final byte[] SHORT_ESCAPES = new byte[128];
@@ -58,7 +59,7 @@ final class JsonBytes {
    * This thread's empty scratch document. Use it for one document at a time and finish with
    * {@link #toByteArray()} before starting the next.
    */
-  static JsonBytes scratch() {
+  public static JsonBytes scratch() {
     JsonBytes out = SCRATCH.get();
     if (out.buf.length > KEEP_BYTES) {
       out = new JsonBytes(1024);
@@ -68,41 +69,41 @@ final class JsonBytes {
     return out;
   }
 
-  byte[] toByteArray() {
+  public byte[] toByteArray() {
     return Arrays.copyOf(buf, len);
   }
 
-  JsonBytes startObject() {
+  public JsonBytes startObject() {
     return ascii('{');
   }
 
-  JsonBytes endObject() {
+  public JsonBytes endObject() {
     return ascii('}');
   }
 
-  JsonBytes startArray() {
+  public JsonBytes startArray() {
     return ascii('[');
   }
 
-  JsonBytes endArray() {
+  public JsonBytes endArray() {
     return ascii(']');
   }
 
-  JsonBytes comma() {
+  public JsonBytes comma() {
     return ascii(',');
   }
 
   /** {@code "name":}, the name escaped like any string. */
-  JsonBytes name(String name) {
+  public JsonBytes name(String name) {
     return quoted(name, "").ascii(':');
   }
 
   /** {@code "name@odata.type":}: a name with an ASCII suffix that needs no escape. */
-  JsonBytes name(String name, String asciiSuffix) {
+  public JsonBytes name(String name, String asciiSuffix) {
     return quoted(name, asciiSuffix).ascii(':');
   }
 
-  JsonBytes string(String s) {
+  public JsonBytes string(String s) {
     return quoted(s, "");
   }
 
@@ -181,7 +182,7 @@ final class JsonBytes {
     return p;
   }
 
-  JsonBytes number(long value) {
+  public JsonBytes number(long value) {
     if (value == Long.MIN_VALUE) {
       return raw("-9223372036854775808");
     }
@@ -200,16 +201,16 @@ final class JsonBytes {
     return this;
   }
 
-  JsonBytes bool(boolean value) {
+  public JsonBytes bool(boolean value) {
     return bytes(value ? TRUE : FALSE);
   }
 
-  JsonBytes nullValue() {
+  public JsonBytes nullValue() {
     return bytes(NULL);
   }
 
   /** ASCII text written as it is (a number Java formatted, a name known to need no escape). */
-  JsonBytes raw(String ascii) {
+  public JsonBytes raw(String ascii) {
     int n = ascii.length();
     ensure(n);
     for (int i = 0; i < n; i++) {
@@ -222,7 +223,7 @@ final class JsonBytes {
    * {@code "2026-11-30T12:00:00.1234567Z"} as {@link IsoTimes#format} writes it, digit by digit
    * without the strings in between; years outside 0..9999 go through {@code IsoTimes}.
    */
-  JsonBytes isoTime(Instant instant) {
+  public JsonBytes isoTime(Instant instant) {
     LocalDateTime t = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
     int year = t.getYear();
     if (year < 0 || year > 9999) {

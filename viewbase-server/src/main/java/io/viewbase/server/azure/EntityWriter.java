@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.viewbase.api.Item;
 import io.viewbase.api.Value;
 import io.viewbase.filter.FilterDialect;
+import io.viewbase.json.JsonBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,64 +49,69 @@ final class EntityWriter {
 
   /** One entity: the answer of Get Entity and of Insert Entity with content. */
   static byte[] single(Item item, Shape shape) {
-    return write(g -> {
-      g.writeStartObject();
-      if (shape.level != MetadataLevel.NONE) {
-        g.writeStringField("odata.metadata", shape.baseUrl + "/$metadata#" + shape.table + "/@Element");
-      }
-      writeMembers(g, item, shape);
-      g.writeEndObject();
-    });
+    JsonBytes out = JsonBytes.scratch().startObject();
+    boolean first = true;
+    if (shape.level != MetadataLevel.NONE) {
+      out.name("odata.metadata").string(shape.baseUrl + "/$metadata#" + shape.table + "/@Element");
+      first = false;
+    }
+    writeMembers(out, first, item, shape);
+    return out.endObject().toByteArray();
   }
 
   /** A page of entities: the answer of Query Entities. Azure's clients refuse any other top-level member. */
   static byte[] page(List<Item> items, Shape shape) {
-    return write(g -> {
-      g.writeStartObject();
-      if (shape.level != MetadataLevel.NONE) {
-        g.writeStringField("odata.metadata", shape.baseUrl + "/$metadata#" + shape.table);
+    JsonBytes out = JsonBytes.scratch().startObject();
+    if (shape.level != MetadataLevel.NONE) {
+      out.name("odata.metadata").string(shape.baseUrl + "/$metadata#" + shape.table).comma();
+    }
+    out.name("value").startArray();
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        out.comma();
       }
-      g.writeArrayFieldStart("value");
-      for (Item item : items) {
-        g.writeStartObject();
-        writeMembers(g, item, shape);
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    });
+      writeMembers(out.startObject(), true, items.get(i), shape);
+      out.endObject();
+    }
+    return out.endArray().endObject().toByteArray();
   }
 
-  private static void writeMembers(JsonGenerator g, Item item, Shape shape) throws IOException {
+  /**
+   * Writes an entity's members into the object {@code out} has open; {@code first} says whether
+   * the object has no member yet (the commas are ours to write).
+   */
+  private static void writeMembers(JsonBytes out, boolean first, Item item, Shape shape) {
+    Members m = new Members(out, first);
     MetadataLevel level = shape.level;
     Set<String> select = shape.select;
     if (level == MetadataLevel.FULL) {
       String address = shape.table + "(PartitionKey='" + item.partitionKey().replace("'", "''")
           + "',RowKey='" + item.id().replace("'", "''") + "')";
-      g.writeStringField("odata.type", shape.account + "." + shape.table);
-      g.writeStringField("odata.id", shape.baseUrl + "/" + address);
+      m.name("odata.type").string(shape.account + "." + shape.table);
+      m.name("odata.id").string(shape.baseUrl + "/" + address);
       if (item.etag() != null) {
-        g.writeStringField("odata.etag", item.etag());
+        m.name("odata.etag").string(item.etag());
       }
-      g.writeStringField("odata.editLink", address);
+      m.name("odata.editLink").string(address);
     } else if (level == MetadataLevel.MINIMAL && item.etag() != null) {
-      g.writeStringField("odata.etag", item.etag());
+      m.name("odata.etag").string(item.etag());
     }
     if (select == null || select.contains("PartitionKey")) {
-      g.writeStringField("PartitionKey", item.partitionKey());
+      m.name("PartitionKey").string(item.partitionKey());
     }
     if (select == null || select.contains("RowKey")) {
-      g.writeStringField("RowKey", item.id());
+      m.name("RowKey").string(item.id());
     }
     if (item.timestamp() != null && (select == null || select.contains("Timestamp"))) {
       if (level == MetadataLevel.FULL) {
-        g.writeStringField("Timestamp" + EntityReader.ANNOTATION, "Edm.DateTime");
+        m.annotated("Timestamp").string("Edm.DateTime");
       }
-      g.writeStringField("Timestamp", AzureTimes.format(item.timestamp()));
+      m.name("Timestamp").string(AzureTimes.format(item.timestamp()));
     }
+    boolean annotate = level != MetadataLevel.NONE;
     if (select == null) {
       for (Map.Entry<String, Value> e : item.properties().entrySet()) {
-        writeProperty(g, PropertyNames.azure(e.getKey()), e.getValue(), level != MetadataLevel.NONE);
+        writeProperty(m, PropertyNames.azure(e.getKey()), e.getValue(), annotate);
       }
       return;
     }
@@ -113,54 +119,76 @@ final class EntityWriter {
     for (String name : select) {
       Value value = name.startsWith(FilterDialect.ESCAPE) ? null : item.properties().get(PropertyNames.stored(name));
       if (value != null) {
-        writeProperty(g, name, value, level != MetadataLevel.NONE);
+        writeProperty(m, name, value, annotate);
       } else if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")) {
-        g.writeNullField(name);
+        m.name(name).nullValue();
       }
     }
   }
 
-  static void writeProperty(JsonGenerator g, String name, Value value, boolean annotate) throws IOException {
+  private static void writeProperty(Members m, String name, Value value, boolean annotate) {
     switch (value.type()) {
-      case STRING -> g.writeStringField(name, ((Value.Str) value).value());
-      case BOOLEAN -> g.writeBooleanField(name, ((Value.Bool) value).value());
-      case INT32 -> g.writeNumberField(name, ((Value.Int32) value).value());
-      case INT64 -> {
-        annotation(g, name, "Edm.Int64", annotate);
-        g.writeStringField(name, Long.toString(((Value.Int64) value).value()));
-      }
+      case STRING -> m.name(name).string(((Value.Str) value).value());
+      case BOOLEAN -> m.name(name).bool(((Value.Bool) value).value());
+      case INT32 -> m.name(name).number(((Value.Int32) value).value());
+      case INT64 -> m.annotation(name, "Edm.Int64", annotate).name(name)
+          .string(Long.toString(((Value.Int64) value).value()));
       case DOUBLE -> {
         double d = ((Value.Double) value).value();
         if (Double.isFinite(d)) {
-          g.writeFieldName(name);
           // Double.toString always holds '.' or an exponent, so clients read a double, never an int.
-          g.writeNumber(Double.toString(d));
+          m.name(name).raw(Double.toString(d));
         } else {
-          annotation(g, name, "Edm.Double", annotate);
-          g.writeStringField(name, Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+          m.annotation(name, "Edm.Double", annotate).name(name)
+              .string(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
         }
       }
-      case DATETIME -> {
-        annotation(g, name, "Edm.DateTime", annotate);
-        g.writeStringField(name, AzureTimes.formatTicks(((Value.DateTime) value).ticks()));
-      }
-      case GUID -> {
-        annotation(g, name, "Edm.Guid", annotate);
-        g.writeStringField(name, ((Value.Guid) value).value().toString());
-      }
-      case BINARY -> {
-        annotation(g, name, "Edm.Binary", annotate);
-        g.writeStringField(name, Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
-      }
+      case DATETIME -> m.annotation(name, "Edm.DateTime", annotate).name(name)
+          .string(AzureTimes.formatTicks(((Value.DateTime) value).ticks()));
+      case GUID -> m.annotation(name, "Edm.Guid", annotate).name(name)
+          .string(((Value.Guid) value).value().toString());
+      case BINARY -> m.annotation(name, "Edm.Binary", annotate).name(name)
+          .string(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
       default -> {
         // Null, objects and arrays exist only in the native API; Azure has no way to say them.
       }
     }
   }
 
-  private static void annotation(JsonGenerator g, String name, String edm, boolean annotate) throws IOException {
-    if (annotate) {
-      g.writeStringField(name + EntityReader.ANNOTATION, edm);
+  /** The members of one JSON object being written: the commas between them. */
+  private static final class Members {
+    private final JsonBytes out;
+    private boolean first;
+
+    Members(JsonBytes out, boolean first) {
+      this.out = out;
+      this.first = first;
+    }
+
+    /** {@code "name":} after a comma if a member came before. */
+    JsonBytes name(String name) {
+      return separate().name(name);
+    }
+
+    /** {@code "name@odata.type":}. */
+    JsonBytes annotated(String name) {
+      return separate().name(name, EntityReader.ANNOTATION);
+    }
+
+    /** The type annotation of {@code name}, when annotating. */
+    Members annotation(String name, String edm, boolean annotate) {
+      if (annotate) {
+        annotated(name).string(edm);
+      }
+      return this;
+    }
+
+    private JsonBytes separate() {
+      if (!first) {
+        out.comma();
+      }
+      first = false;
+      return out;
     }
   }
 

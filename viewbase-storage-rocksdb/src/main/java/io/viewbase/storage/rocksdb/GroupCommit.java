@@ -42,7 +42,8 @@ import org.rocksdb.WriteOptions;
  * </table>
  *
  * <p>Only one leader runs at a time, so condition checks and writes are serialized: batches are
- * atomic and isolated across partitions.
+ * atomic and isolated across partitions. After the write, and before waking anyone, the leader
+ * removes every key written from the readers' {@link ValueCache}.
  */
 final class GroupCommit implements AutoCloseable {
   /** Bounds one group, so that a burst does not build one huge write. */
@@ -55,6 +56,8 @@ final class GroupCommit implements AutoCloseable {
   private static final int VERSION_CACHE_ENTRIES = 200_000;
 
   private final RocksDB db;
+  /** The readers' cache, told of every key written before the write is acknowledged; or null. */
+  private final ValueCache valueCache;
   private final WriteOptions writeOptions;
   private final ReadOptions readOptions;
   private final ReentrantLock queueLock = new ReentrantLock();
@@ -69,8 +72,9 @@ final class GroupCommit implements AutoCloseable {
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong writeGroups = new AtomicLong();
 
-  GroupCommit(RocksDB db, boolean sync) {
+  GroupCommit(RocksDB db, boolean sync, ValueCache valueCache) {
     this.db = db;
+    this.valueCache = valueCache;
     this.writeOptions = new WriteOptions().setSync(sync);
     this.readOptions = new ReadOptions();
   }
@@ -212,6 +216,10 @@ final class GroupCommit implements AutoCloseable {
         } catch (RocksDBException | RuntimeException e) {
           versions.clear(); // nothing is known of the keys this write touched: forget everything
           throw e;
+        } finally {
+          // after the write (even a failed one, which may have been applied) and before any
+          // member of the group is told its outcome: see ValueCache for why this order is exact
+          invalidate(written);
         }
         writeGroups.incrementAndGet();
         commits.addAndGet(written.size());
@@ -229,6 +237,21 @@ final class GroupCommit implements AutoCloseable {
       }
     } finally {
       releaseIfLarge();
+    }
+  }
+
+  /** Removes every key the written batches put or deleted from the readers' cache. */
+  private void invalidate(List<Pending> written) {
+    if (valueCache == null) {
+      return;
+    }
+    for (Pending pending : written) {
+      List<Mutation> batch = pending.batch;
+      for (int i = 0; i < batch.size(); i++) {
+        if (!(batch.get(i) instanceof Mutation.Check)) {
+          valueCache.invalidate(pending.keys[i]);
+        }
+      }
     }
   }
 

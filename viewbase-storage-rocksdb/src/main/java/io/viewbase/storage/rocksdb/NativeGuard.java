@@ -16,7 +16,8 @@ final class NativeGuard {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
   private final String closedMessage;
-  private boolean closed;
+  /** Volatile for {@link #checkOpen}, which reads it without the lock. */
+  private volatile boolean closed;
 
   NativeGuard(String closedMessage) {
     this.closedMessage = closedMessage;
@@ -27,6 +28,16 @@ final class NativeGuard {
     lock.readLock().lock();
     if (closed) {
       lock.readLock().unlock();
+      throw new StorageException(closedMessage, null, true);
+    }
+  }
+
+  /**
+   * Fails if the store is closed, for a call that touches no native handle (a value cache hit):
+   * no lock, so a call racing with close may still succeed, as if it had run just before.
+   */
+  void checkOpen() {
+    if (closed) {
       throw new StorageException(closedMessage, null, true);
     }
   }

@@ -46,29 +46,60 @@ final class RocksDbReads implements ReadView {
   private final RocksDB db;
   private final ReadOptions pointReads;
   private final Snapshot snapshot;
+  private final ValueCache cache;
 
   /**
    * @param pointReads options for {@link #get}, shared by every thread (RocksDB only reads them)
    * @param snapshot   the snapshot cursors read at, or null for live reads
+   * @param cache      the entries {@link #get} consults first, or null (no cache, or a snapshot's reads)
    */
-  RocksDbReads(NativeGuard guard, RocksDB db, ReadOptions pointReads, Snapshot snapshot) {
+  RocksDbReads(NativeGuard guard, RocksDB db, ReadOptions pointReads, Snapshot snapshot, ValueCache cache) {
     this.guard = guard;
     this.db = db;
     this.pointReads = pointReads;
     this.snapshot = snapshot;
+    this.cache = cache;
   }
 
   /**
-   * A point read copies the stored value into this thread's buffer, and from there only the value
-   * (without its version) into the array returned: one array per read instead of RocksDB's copy
-   * plus ours.
+   * A point read asks the value cache first (if any); on a miss it copies the stored value into
+   * this thread's buffer, and from there only the value (without its version) into the array
+   * returned: one array per read instead of RocksDB's copy plus ours. What it read goes into the
+   * cache unless the key was written meanwhile (see {@link ValueCache}).
    */
   @Override
   public Optional<Versioned> get(byte[] partition, byte[] key) {
     byte[] encoded = OrderedKeyCodec.encode(partition, key);
+    if (cache == null) {
+      guard.enter();
+      try {
+        return read(encoded, partition, key).handOver(); // cached nowhere: no copy needed
+      } finally {
+        guard.exit();
+      }
+    }
+    ValueCache.Key cacheKey = new ValueCache.Key(encoded);
+    ValueCache.Entry hit = cache.get(cacheKey);
+    if (hit != null) {
+      guard.checkOpen(); // a hit touches no native handle, but a closed store still answers nothing
+      return hit.toResult();
+    }
+    guard.enter();
+    try {
+      long stamp = cache.stamp(cacheKey);
+      ValueCache.Entry entry = read(encoded, partition, key);
+      // inserted under the guard, so that closing the store (which clears the cache) comes after
+      cache.insert(cacheKey, stamp, entry);
+      return entry.toResult();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Reads one entry from RocksDB; the caller holds the guard. */
+  private ValueCache.Entry read(byte[] encoded, byte[] partition, byte[] key) {
     byte[] buffer = READ_BUFFER.get();
     int size;
-    guard.enter();
     try {
       size = db.get(pointReads, encoded, buffer);
       if (size > buffer.length) {
@@ -86,18 +117,16 @@ final class RocksDbReads implements ReadView {
     } catch (RocksDBException e) {
       throw new StorageException("RocksDB failed to read " + Bytes.toDisplay(partition) + "/"
           + Bytes.toDisplay(key) + ": " + e.getMessage(), e);
-    } finally {
-      guard.exit();
     }
     if (size == RocksDB.NOT_FOUND) {
-      return Optional.empty();
+      return ValueCache.Entry.absent();
     }
     if (size < StoredValue.VERSION_BYTES) {
       throw new StorageException("corrupt entry: the stored value of " + Bytes.toDisplay(partition) + "/"
           + Bytes.toDisplay(key) + " is shorter than its version", null);
     }
-    return Optional.of(new Versioned(StoredValue.version(buffer),
-        Arrays.copyOfRange(buffer, StoredValue.VERSION_BYTES, size)));
+    return new ValueCache.Entry(StoredValue.version(buffer),
+        Arrays.copyOfRange(buffer, StoredValue.VERSION_BYTES, size));
   }
 
   @Override

@@ -18,8 +18,12 @@ import org.rocksdb.Options;
  * <table>
  *   <caption>tuning, from {@link StoreConfig#options()}</caption>
  *   <tr><th>option</th><th>default</th><th>what</th></tr>
+ *   <tr><td>rocksdb.valueCacheBytes</td><td>64m</td><td>Java-heap cache of entries point reads found
+ *       (and keys they found absent), exact under writes ({@link ValueCache}); 0: none. Counts
+ *       against the JVM heap: size -Xmx for it</td></tr>
  *   <tr><td>rocksdb.blockCacheBytes</td><td>128m</td><td>LRU cache of uncompressed blocks</td></tr>
- *   <tr><td>rocksdb.rowCacheBytes</td><td>64m</td><td>LRU cache of whole entries for point reads (0: none)</td></tr>
+ *   <tr><td>rocksdb.rowCacheBytes</td><td>64m</td><td>RocksDB's LRU cache of whole entries, consulted by
+ *       point reads the value cache misses and by conditional commits (0: none)</td></tr>
  *   <tr><td>rocksdb.writeBufferBytes</td><td>64m</td><td>memtable size before a flush</td></tr>
  *   <tr><td>rocksdb.maxBackgroundJobs</td><td>4</td><td>flush and compaction threads</td></tr>
  * </table>
@@ -31,13 +35,15 @@ final class RocksDbSettings implements AutoCloseable {
   static final String WRITE_BUFFER_BYTES = "rocksdb.writeBufferBytes";
   static final String MAX_BACKGROUND_JOBS = "rocksdb.maxBackgroundJobs";
   static final String ROW_CACHE_BYTES = "rocksdb.rowCacheBytes";
+  static final String VALUE_CACHE_BYTES = "rocksdb.valueCacheBytes";
   private static final Set<String> KNOWN =
-      Set.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_BACKGROUND_JOBS, ROW_CACHE_BYTES);
+      Set.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_BACKGROUND_JOBS, ROW_CACHE_BYTES, VALUE_CACHE_BYTES);
 
   private final LRUCache blockCache;
   private final LRUCache rowCache;
   private final BloomFilter bloomFilter;
   private final Options options;
+  private final long valueCacheBytes;
 
   RocksDbSettings(StoreConfig config) {
     rejectUnknown(config.options());
@@ -45,6 +51,7 @@ final class RocksDbSettings implements AutoCloseable {
     long writeBufferBytes = size(config, WRITE_BUFFER_BYTES, "64m");
     int backgroundJobs = (int) number(config, MAX_BACKGROUND_JOBS, "4", 1, 64);
 
+    valueCacheBytes = size(config, VALUE_CACHE_BYTES, "64m");
     long rowCacheBytes = size(config, ROW_CACHE_BYTES, "64m");
     blockCache = new LRUCache(cacheBytes);
     // Point reads dominate: a row cache answers a repeated get without searching a block.
@@ -77,6 +84,11 @@ final class RocksDbSettings implements AutoCloseable {
 
   Options options() {
     return options;
+  }
+
+  /** The bound of the store's {@link ValueCache}; 0: no value cache. */
+  long valueCacheBytes() {
+    return valueCacheBytes;
   }
 
   @Override

@@ -27,7 +27,8 @@ final class RocksDbSnapshot implements Snapshot {
     this.db = db;
     snapshot = db.getSnapshot();
     pointReads = new ReadOptions().setSnapshot(snapshot);
-    reads = new RocksDbReads(guard, db, pointReads, snapshot);
+    // no value cache: its entries may be newer than the snapshot
+    reads = new RocksDbReads(guard, db, pointReads, snapshot, null);
     guard.register(this);
   }
 

@@ -29,7 +29,8 @@ import org.rocksdb.Status;
  * <p>Layout: one column family; the RocksDB key is {@link io.viewbase.storage.spi.OrderedKeyCodec}
  * of (partition, key), so a partition is a contiguous key range and partitions sort by their
  * bytes; the RocksDB value is the version (8 bytes, big-endian) followed by the value. Commits go
- * through {@link GroupCommit}; reads through {@link RocksDbReads}. Thread-safe.
+ * through {@link GroupCommit}; reads through {@link RocksDbReads}, point reads through the
+ * {@link ValueCache} first (which group commit keeps exact). Thread-safe.
  */
 public final class RocksDbStore implements Store {
   private static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, true);
@@ -46,6 +47,8 @@ public final class RocksDbStore implements Store {
   private final NativeGuard guard;
   private final RocksDbReads reads;
   private final GroupCommit groupCommit;
+  /** Recently read entries, or null when {@code rocksdb.valueCacheBytes} is 0. */
+  private final ValueCache valueCache;
 
   private RocksDbStore(Path directory, RocksDbSettings settings, RocksDB db, boolean sync) {
     this.directory = directory;
@@ -53,8 +56,9 @@ public final class RocksDbStore implements Store {
     this.db = db;
     this.pointReads = new ReadOptions();
     this.guard = new NativeGuard("the RocksDB store at " + directory + " is closed");
-    this.reads = new RocksDbReads(guard, db, pointReads, null);
-    this.groupCommit = new GroupCommit(db, sync);
+    this.valueCache = settings.valueCacheBytes() > 0 ? new ValueCache(settings.valueCacheBytes()) : null;
+    this.reads = new RocksDbReads(guard, db, pointReads, null, valueCache);
+    this.groupCommit = new GroupCommit(db, sync, valueCache);
   }
 
   /**
@@ -152,6 +156,16 @@ public final class RocksDbStore implements Store {
     return groupCommit.writeGroups();
   }
 
+  /** Entries in the value cache now (0 when it is off), for tests and diagnostics. */
+  long valueCacheEntries() {
+    return valueCache == null ? 0 : valueCache.size();
+  }
+
+  /** Bytes the value cache holds now, as weighed against {@code rocksdb.valueCacheBytes}. */
+  long valueCacheBytes() {
+    return valueCache == null ? 0 : valueCache.weightedBytes();
+  }
+
   public Path directory() {
     return directory;
   }
@@ -163,6 +177,9 @@ public final class RocksDbStore implements Store {
   @Override
   public void close() {
     guard.close(() -> {
+      if (valueCache != null) {
+        valueCache.clear();
+      }
       groupCommit.close();
       pointReads.close();
       try {

@@ -1,0 +1,220 @@
+package io.viewbase.storage.rocksdb;
+
+import io.viewbase.storage.spi.Versioned;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The store's recently read entries on the Java heap, so that a repeated point read is a hash
+ * lookup instead of a call into RocksDB. Exact: it never answers with an entry older than the
+ * last acknowledged write of its key. Keyed by the encoded RocksDB key; an entry is the version
+ * and value {@code get} returned, or that the key was absent. Bounded by bytes, evicting by
+ * CLOCK (second chance): entries queue in insertion order, a hit marks its entry, and the evicting
+ * thread (whichever insert went over the bound) requeues a marked entry once and drops an unmarked
+ * one. A hit is one lock-free {@link ConcurrentHashMap} lookup and at most one field write: no
+ * access-order list to relink and no frequency sketch to update, which is what made Caffeine's
+ * hit several times slower here (measured: about 3 us against 0.6 us on 100k random keys).
+ *
+ * <p>Why it is never stale. Each key maps to one of {@link #STRIPES} counters, which only grow.
+ * <ul>
+ *   <li>A writer (the group commit leader, the only thread that writes RocksDB) writes RocksDB,
+ *       then for every key it wrote increments the key's counter and then removes the key from
+ *       the cache ({@link #invalidate}), and only then acknowledges the write.</li>
+ *   <li>A reader that misses reads the counter ({@link #stamp}), reads RocksDB, and inserts what
+ *       it read ({@link #insert}) in one atomic step on the key's map bin
+ *       ({@link ConcurrentHashMap#computeIfAbsent}, under the lock the removal takes) only if the
+ *       counter still holds the stamp.</li>
+ * </ul>
+ * Take a write W of key k acknowledged at time A, and a read of k that starts after A. If it
+ * misses, it reads RocksDB after W was written, so sees W or later. If it hits, the entry it
+ * finds was inserted after W's removal of k (a removal deletes whatever was there, and insert
+ * and removal of one key are atomic with respect to each other), so the inserting reader checked
+ * the counter after W's increment; its stamp equalled that count, so the stamp was read after
+ * the increment, hence after W was written, and its RocksDB read, later still, saw W or later.
+ * A write that fails partway is handled alike (its keys are invalidated whether or not RocksDB
+ * applied it). Two keys that share a counter only cost a refused insert now and then.
+ *
+ * <p>The cache keeps its own copy of each value and hands out copies: a caller may change the
+ * array it gets without changing what the next reader sees. Reads at a snapshot do not use the
+ * cache (an entry may be newer than the snapshot). Thread-safe.
+ */
+final class ValueCache {
+  /** Counters: a power of two, enough that unrelated keys rarely share one (32 KiB). */
+  private static final int STRIPES = 4096;
+  /** Heap bytes of an entry besides its key and value: map and queue nodes, key, entry, array headers. */
+  private static final int ENTRY_OVERHEAD = 160;
+
+  private final long maxBytes;
+  private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
+  /** Every inserted entry not yet evicted, oldest first; invalidated ones stay until evicted. */
+  private final ConcurrentLinkedQueue<Entry> clock = new ConcurrentLinkedQueue<>();
+  /** Weight of the entries in {@link #clock}: what the cache keeps reachable. */
+  private final AtomicLong bytes = new AtomicLong();
+  private final ReentrantLock evicting = new ReentrantLock();
+  private final AtomicLongArray counters = new AtomicLongArray(STRIPES);
+
+  ValueCache(long maxBytes) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** What a lookup of an encoded key finds: the entry, or null when the cache does not know. */
+  Entry get(Key key) {
+    Entry entry = entries.get(key);
+    if (entry != null && !entry.referenced) {
+      entry.referenced = true; // a racy write is fine: the mark only steers eviction
+    }
+    return entry;
+  }
+
+  /** The key's counter, read before a reader reads RocksDB for an entry to {@link #insert}. */
+  long stamp(Key key) {
+    return counters.get(key.stripe());
+  }
+
+  /** Caches what a reader read, unless the key was written since it took {@code stamp}. */
+  void insert(Key key, long stamp, Entry entry) {
+    int stripe = key.stripe();
+    if (counters.get(stripe) != stamp) {
+      return; // written meanwhile: the entry may be stale (and the check below would fail anyway)
+    }
+    entry.key = key;
+    entry.weight = weight(key, entry);
+    if (entry.weight > maxBytes) {
+      return;
+    }
+    // An entry already there is as fresh as ours (every entry is), so only an absent key is filled.
+    Entry cached = entries.computeIfAbsent(key, k -> counters.get(stripe) == stamp ? entry : null);
+    if (cached != entry) {
+      return;
+    }
+    clock.add(entry);
+    if (bytes.addAndGet(entry.weight) > maxBytes) {
+      evict();
+    }
+  }
+
+  /** Forgets a key the caller has just written to RocksDB, before the write is acknowledged. */
+  void invalidate(byte[] encodedKey) {
+    Key key = new Key(encodedKey);
+    counters.incrementAndGet(key.stripe());
+    entries.remove(key);
+  }
+
+  /**
+   * Drops entries from the head of the clock until the cache is within its bound: an entry a hit
+   * marked since it was queued goes to the tail instead, once. One thread evicts at a time; an
+   * insert that finds another evicting leaves the work to it.
+   */
+  private void evict() {
+    if (!evicting.tryLock()) {
+      return;
+    }
+    try {
+      // every entry is requeued at most once per pass, so two passes suffice without concurrent hits
+      long steps = 2L * clock.size() + 16;
+      while (bytes.get() > maxBytes && steps-- > 0) {
+        Entry entry = clock.poll();
+        if (entry == null) {
+          return;
+        }
+        if (entry.referenced && entries.get(entry.key) == entry) {
+          entry.referenced = false;
+          clock.add(entry);
+          continue;
+        }
+        entries.remove(entry.key, entry); // no-op when the entry was invalidated already
+        bytes.addAndGet(-entry.weight);
+      }
+    } finally {
+      evicting.unlock();
+    }
+  }
+
+  /** Entries held now (approximate while others read and write). */
+  long size() {
+    return entries.size();
+  }
+
+  /** Bytes held now, as weighed against the bound. */
+  long weightedBytes() {
+    return bytes.get();
+  }
+
+  void clear() {
+    evicting.lock();
+    try {
+      entries.clear();
+      clock.clear();
+      bytes.set(0);
+    } finally {
+      evicting.unlock();
+    }
+  }
+
+  private static long weight(Key key, Entry entry) {
+    return ENTRY_OVERHEAD + key.bytes.length + (entry.value == null ? 0 : entry.value.length);
+  }
+
+  /** An encoded key with its hash, computed once for the lookup and the counter. */
+  static final class Key {
+    private final byte[] bytes;
+    private final int hash;
+
+    /** Wraps, does not copy: the caller does not change {@code bytes} afterwards. */
+    Key(byte[] bytes) {
+      this.bytes = bytes;
+      this.hash = Arrays.hashCode(bytes);
+    }
+
+    int stripe() {
+      return (hash ^ (hash >>> 16)) & (STRIPES - 1);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+    }
+  }
+
+  /** A cached read: the version and value, or (value null) that the key was absent. */
+  static final class Entry {
+    /** That the key was absent (a new object each time: an entry is queued at most once). */
+    static Entry absent() {
+      return new Entry(0, null);
+    }
+
+    private final long version;
+    private final byte[] value;
+    // set once by the inserting thread before the entry is published (map and queue publish safely)
+    private Key key;
+    private long weight;
+    /** Whether a hit came since the clock last passed: a plain field, racy by design. */
+    private boolean referenced;
+
+    /** Takes ownership of {@code value}: nobody else may hold it. */
+    Entry(long version, byte[] value) {
+      this.version = version;
+      this.value = value;
+    }
+
+    /** What {@code get} returns for this entry, with a fresh copy of the value. */
+    Optional<Versioned> toResult() {
+      return value == null ? Optional.empty() : Optional.of(new Versioned(version, value.clone()));
+    }
+
+    /** What {@code get} returns for this entry, giving away the value: only for an entry never cached. */
+    Optional<Versioned> handOver() {
+      return value == null ? Optional.empty() : Optional.of(new Versioned(version, value));
+    }
+  }
+}

@@ -55,6 +55,8 @@ final class ValueCache {
   private final ConcurrentLinkedQueue<Entry> clock = new ConcurrentLinkedQueue<>();
   /** Weight of the entries in {@link #clock}: what the cache keeps reachable. */
   private final AtomicLong bytes = new AtomicLong();
+  /** Entries in {@link #clock} (its own size() walks the whole queue). */
+  private final AtomicLong queued = new AtomicLong();
   private final ReentrantLock evicting = new ReentrantLock();
   private final AtomicLongArray counters = new AtomicLongArray(STRIPES);
 
@@ -93,6 +95,7 @@ final class ValueCache {
       return;
     }
     clock.add(entry);
+    queued.incrementAndGet();
     if (bytes.addAndGet(entry.weight) > maxBytes) {
       evict();
     }
@@ -116,7 +119,7 @@ final class ValueCache {
     }
     try {
       // every entry is requeued at most once per pass, so two passes suffice without concurrent hits
-      long steps = 2L * clock.size() + 16;
+      long steps = 2 * queued.get() + 16;
       while (bytes.get() > maxBytes && steps-- > 0) {
         Entry entry = clock.poll();
         if (entry == null) {
@@ -128,6 +131,7 @@ final class ValueCache {
           continue;
         }
         entries.remove(entry.key, entry); // no-op when the entry was invalidated already
+        queued.decrementAndGet();
         bytes.addAndGet(-entry.weight);
       }
     } finally {
@@ -150,6 +154,7 @@ final class ValueCache {
     try {
       entries.clear();
       clock.clear();
+      queued.set(0);
       bytes.set(0);
     } finally {
       evicting.unlock();

@@ -9,18 +9,13 @@ import io.viewbase.server.azure.AzureOptions;
 import io.viewbase.server.azure.AzureRequest;
 import io.viewbase.server.azure.AzureResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -101,18 +96,8 @@ public class AzureDialectBenchmark {
     headers.put("dataserviceversion", "3.0");
     headers.put("x-ms-client-request-id", "0f8fad5b-d9cb-469f-a165-70867728950e");
     headers.put("authorization", "SharedKeyLite devstoreaccount1:"
-        + sign("\n/devstoreaccount1" + path));
+        + DevAccountKey.sign("\n/devstoreaccount1" + path));
     return new AzureRequest("GET", path + query, headers, null, "127.0.0.1");
-  }
-
-  private static String sign(String text) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(Base64.getDecoder().decode(AzureOptions.DEV_KEY), "HmacSHA256"));
-      return Base64.getEncoder().encodeToString(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @TearDown(Level.Trial)

@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Viewbase;
 import io.viewbase.benchmarks.Dataset;
+import io.viewbase.benchmarks.DevAccountKey;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
@@ -45,7 +46,7 @@ public final class HttpBenchServer {
     if (a.portFile() != null) {
       // Written last and atomically: the script starts the load once the file exists.
       Path tmp = a.portFile().resolveSibling(a.portFile().getFileName() + ".tmp");
-      String content = running.port() + (a.kind().equals("azure") ? "\n" + AzureSas.readOnly("Bench") : "");
+      String content = running.port() + (a.kind().equals("azure") ? "\n" + DevAccountKey.readOnlySas("Bench") : "");
       Files.writeString(tmp, content, StandardCharsets.US_ASCII);
       Files.move(tmp, a.portFile(), StandardCopyOption.ATOMIC_MOVE);
     }

@@ -1,4 +1,4 @@
-package io.viewbase.benchmarks.http;
+package io.viewbase.benchmarks;
 
 import io.viewbase.server.azure.AzureOptions;
 import java.net.URLEncoder;
@@ -10,18 +10,18 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A table SAS for the development account, as the Azure SDKs compute one: what lets wrk send
- * signed Azure-dialect requests (the server verifies an HMAC per request, as it does for a
- * SharedKey header) without signing each one itself.
+ * The Azure development account's key ({@code devstoreaccount1}), signing as the Azure SDKs do:
+ * what lets the benchmarks send signed Azure-dialect requests without an SDK (the server verifies
+ * an HMAC per request either way). A table SAS lets wrk send signed requests without signing each.
  */
-final class AzureSas {
+public final class DevAccountKey {
   private static final String VERSION = "2019-02-02";
 
-  private AzureSas() {
+  private DevAccountKey() {
   }
 
   /** The query string (no {@code ?}) of a read-only SAS for {@code table}, valid until 2099. */
-  static String readOnly(String table) {
+  public static String readOnlySas(String table) {
     String permissions = "r";
     String expiry = "2099-01-01T00:00:00Z";
     String canonical = "/table/" + AzureOptions.DEV_ACCOUNT + "/" + table.toLowerCase(Locale.ROOT);
@@ -31,7 +31,8 @@ final class AzureSas {
         + "&sig=" + encode(sign(toSign));
   }
 
-  private static String sign(String text) {
+  /** Base64(HMAC-SHA256(key, UTF-8(text))): a SharedKey(Lite) or SAS signature. */
+  public static String sign(String text) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(Base64.getDecoder().decode(AzureOptions.DEV_KEY), "HmacSHA256"));

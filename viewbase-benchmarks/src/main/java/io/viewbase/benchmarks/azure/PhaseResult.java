@@ -39,6 +39,11 @@ record PhaseResult(String phase, String target, long operations, long wallNanos,
     return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.compilerNanos() / serverCpu.totalNanos();
   }
 
+  /** RocksDB's flush and compaction threads' share of the server's CPU time, in percent. */
+  double storagePercent() {
+    return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.storageNanos() / serverCpu.totalNanos();
+  }
+
   /** The kernel's share of the server's CPU time (system calls: sockets, log syncs), in percent. */
   double systemPercent() {
     return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.systemNanos() / serverCpu.totalNanos();

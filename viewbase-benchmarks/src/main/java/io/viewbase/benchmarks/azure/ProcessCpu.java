@@ -23,7 +23,9 @@ import java.util.Map;
  * that a long-running server has long paid: HotSpot names those threads {@code C1/C2
  * CompilerThread} (run it with {@code -XX:-UseDynamicNumberOfCompilerThreads}, so that none exits
  * and takes its time out of the sum). Node names every thread {@code node}: its JIT is not told
- * apart.
+ * apart. RocksDB's flush and compaction threads ({@code rocksdb:low}, {@code rocksdb:high}) are
+ * told apart too, not to take them out (compaction is part of what a durable write costs) but
+ * because they run when they must: a phase can pay for the writes of the phases before it.
  */
 final class ProcessCpu {
   private static final Path PROC = Path.of("/proc");
@@ -44,14 +46,14 @@ final class ProcessCpu {
    * CPU time so far: user (the program's own code), system (the kernel working for it), and the
    * part of both spent in JIT compiler threads.
    */
-  record Sample(long userNanos, long systemNanos, long compilerNanos) {
+  record Sample(long userNanos, long systemNanos, long compilerNanos, long storageNanos) {
     long totalNanos() {
       return userNanos + systemNanos;
     }
 
     Sample minus(Sample earlier) {
       return new Sample(userNanos - earlier.userNanos, systemNanos - earlier.systemNanos,
-          compilerNanos - earlier.compilerNanos);
+          compilerNanos - earlier.compilerNanos, storageNanos - earlier.storageNanos);
     }
   }
 
@@ -73,6 +75,7 @@ final class ProcessCpu {
     long user = 0;
     long system = 0;
     long compiler = 0;
+    long storage = 0;
     Deque<Long> todo = new ArrayDeque<>(List.of(pid));
     while (!todo.isEmpty()) {
       long next = todo.pop();
@@ -80,22 +83,22 @@ final class ProcessCpu {
       if (stat != null) {
         user += stat.user();
         system += stat.system();
-        compiler += compilerTicks(PROC.resolve(Long.toString(next)).resolve("task"));
+        for (Path task : numbered(PROC.resolve(Long.toString(next)).resolve("task"))) {
+          Stat thread = Stat.read(task);
+          if (thread != null && isCompiler(thread.name())) {
+            compiler += thread.user() + thread.system();
+          } else if (thread != null && thread.name().startsWith("rocksdb:")) {
+            storage += thread.user() + thread.system();
+          }
+        }
       }
       todo.addAll(children.getOrDefault(next, List.of()));
     }
-    return new Sample(user * nanosPerTick, system * nanosPerTick, compiler * nanosPerTick);
+    return new Sample(user * nanosPerTick, system * nanosPerTick, compiler * nanosPerTick, storage * nanosPerTick);
   }
 
-  private static long compilerTicks(Path tasks) {
-    long ticks = 0;
-    for (Path task : numbered(tasks)) {
-      Stat stat = Stat.read(task);
-      if (stat != null && (stat.name().startsWith("C1 CompilerThre") || stat.name().startsWith("C2 CompilerThre"))) {
-        ticks += stat.user() + stat.system();
-      }
-    }
-    return ticks;
+  private static boolean isCompiler(String threadName) {
+    return threadName.startsWith("C1 CompilerThre") || threadName.startsWith("C2 CompilerThre");
   }
 
   /** The numbered entries (processes or threads) of a /proc directory; none if it is gone. */

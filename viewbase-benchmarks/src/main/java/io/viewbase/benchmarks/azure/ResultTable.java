@@ -20,12 +20,12 @@ final class ResultTable {
   }
 
   void print(PrintStream out, List<Phase> phases) {
-    out.printf(Locale.ROOT, "%-18s %-7s %-9s %10s %9s %9s %16s %7s %5s %13s%n", "phase", "clients", "server",
-        "ops/s", "p50 ms", "p99 ms", "server CPU µs/op", "kernel", "JIT", "without JIT");
+    out.printf(Locale.ROOT, "%-18s %-7s %-9s %10s %9s %9s %16s %7s %5s %8s %13s%n", "phase", "clients", "server",
+        "ops/s", "p50 ms", "p99 ms", "server CPU µs/op", "kernel", "JIT", "rocksdb", "without JIT");
     for (PhaseResult r : results) {
-      out.printf(Locale.ROOT, "%-18s %-7d %-9s %,10.1f %,9.2f %,9.2f %,16.0f %6.0f%% %4.0f%% %,13.0f%n", r.phase(),
-          clients(phases, r), r.target(), r.opsPerSecond(), r.p50Millis(), r.p99Millis(), r.cpuMicrosPerOp(),
-          r.systemPercent(), r.jitPercent(), r.cpuMicrosPerOpWithoutJit());
+      out.printf(Locale.ROOT, "%-18s %-7d %-9s %,10.1f %,9.2f %,9.2f %,16.0f %6.0f%% %4.0f%% %7.0f%% %,13.0f%n",
+          r.phase(), clients(phases, r), r.target(), r.opsPerSecond(), r.p50Millis(), r.p99Millis(),
+          r.cpuMicrosPerOp(), r.systemPercent(), r.jitPercent(), r.storagePercent(), r.cpuMicrosPerOpWithoutJit());
     }
     out.println();
     out.printf(Locale.ROOT, "%s / %s%n", baseline, subject);

@@ -93,6 +93,7 @@ class AzureSdkBenchTest {
 
     // This JVM has compiled its test framework by now; its compiler threads are named C1/C2 CompilerThread.
     assertThat(sample.compilerNanos()).isPositive().isLessThanOrEqualTo(sample.totalNanos());
+    assertThat(sample.storageNanos()).isBetween(0L, sample.totalNanos() - sample.compilerNanos());
   }
 
   @Test
@@ -127,6 +128,7 @@ class AzureSdkBenchTest {
     assertThat(table.cpuRatio("point read")).isEqualTo(25.0);
     assertThat(results.get(0).cpuMicrosPerOpWithoutJit()).isEqualTo(32.0);
     assertThat(results.get(0).jitPercent()).isEqualTo(20.0);
+    assertThat(results.get(0).storagePercent()).isEqualTo(10.0);
     assertThat(table.p50Ratio("partition query")).isCloseTo(50.0, within(0.1));
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(printed).containsPattern("server CPU per point read >= 20x lower +25\\.0x +MET");
@@ -137,6 +139,6 @@ class AzureSdkBenchTest {
   private static PhaseResult result(String phase, String target, long operations, long cpuNanos, long latencyMicros) {
     Histogram latencies = new Histogram(1_000_000, 3);
     latencies.recordValueWithCount(latencyMicros, operations);
-    return new PhaseResult(phase, target, operations, 1_000_000_000L, latencies, new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5));
+    return new PhaseResult(phase, target, operations, 1_000_000_000L, latencies, new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5, cpuNanos / 10));
   }
 }

@@ -88,9 +88,9 @@ final class RocksDbReads implements ReadView {
     try {
       long stamp = cache.stamp(cacheKey);
       ValueCache.Entry entry = read(encoded, partition, key);
-      // inserted under the guard, so that closing the store (which clears the cache) comes after
-      cache.insert(cacheKey, stamp, entry);
-      return entry.toResult();
+      // inserted under the guard, so that closing the store (which clears the cache) comes after;
+      // only a value the cache now holds needs a copy for the caller
+      return cache.insert(cacheKey, stamp, entry) ? entry.toResult() : entry.handOver();
     } finally {
       guard.exit();
     }

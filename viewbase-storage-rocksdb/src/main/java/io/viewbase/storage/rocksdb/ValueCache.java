@@ -78,27 +78,31 @@ final class ValueCache {
     return counters.get(key.stripe());
   }
 
-  /** Caches what a reader read, unless the key was written since it took {@code stamp}. */
-  void insert(Key key, long stamp, Entry entry) {
+  /**
+   * Caches what a reader read, unless the key was written since it took {@code stamp}; whether
+   * {@code entry} is now the cache's (if not, its value is still the reader's alone).
+   */
+  boolean insert(Key key, long stamp, Entry entry) {
     int stripe = key.stripe();
     if (counters.get(stripe) != stamp) {
-      return; // written meanwhile: the entry may be stale (and the check below would fail anyway)
+      return false; // written meanwhile: the entry may be stale (and the check below would fail anyway)
     }
     entry.key = key;
     entry.weight = weight(key, entry);
     if (entry.weight > maxBytes) {
-      return;
+      return false;
     }
     // An entry already there is as fresh as ours (every entry is), so only an absent key is filled.
     Entry cached = entries.computeIfAbsent(key, k -> counters.get(stripe) == stamp ? entry : null);
     if (cached != entry) {
-      return;
+      return false;
     }
     clock.add(entry);
     queued.incrementAndGet();
     if (bytes.addAndGet(entry.weight) > maxBytes) {
       evict();
     }
+    return true;
   }
 
   /** Forgets a key the caller has just written to RocksDB, before the write is acknowledged. */

@@ -9,6 +9,7 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DataBlockIndexType;
+import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 
@@ -53,7 +54,7 @@ final class RocksDbSettings implements AutoCloseable {
 
     valueCacheBytes = size(config, VALUE_CACHE_BYTES, "64m");
     long rowCacheBytes = size(config, ROW_CACHE_BYTES, "64m");
-    blockCache = new LRUCache(cacheBytes);
+    blockCache = new LRUCache(cacheBytes, shardBits(cacheBytes));
     // Point reads dominate: a row cache answers a repeated get without searching a block.
     rowCache = rowCacheBytes > 0 ? new LRUCache(rowCacheBytes) : null;
     // 10 bits per key: about 1% false positives, so a point read of an absent key rarely touches disk
@@ -63,7 +64,15 @@ final class RocksDbSettings implements AutoCloseable {
         .setFilterPolicy(bloomFilter)
         .setBlockSize(16 * 1024)
         .setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash)
+        // Index and filter blocks live in the block cache (bounded memory), partitioned into 4 KiB
+        // pieces under a small pinned top level: a whole-file filter of a large file (megabytes) would
+        // not fit a cache shard, and every point read would load and checksum it again.
         .setCacheIndexAndFilterBlocks(true)
+        .setCacheIndexAndFilterBlocksWithHighPriority(true)
+        .setIndexType(IndexType.kTwoLevelIndexSearch)
+        .setPartitionFilters(true)
+        .setMetadataBlockSize(4 * 1024)
+        .setPinTopLevelIndexAndFilter(true)
         .setPinL0FilterAndIndexBlocksInCache(true)
         .setFormatVersion(5);
     options = new Options()
@@ -80,6 +89,19 @@ final class RocksDbSettings implements AutoCloseable {
     if (rowCache != null) {
       options.setRowCache(rowCache);
     }
+  }
+
+  /**
+   * Shards of at least 16 MiB (at most 64 of them): RocksDB's default makes 512 KiB shards, and a
+   * block larger than its shard is dropped as soon as it is used: the metadata blocks of files
+   * written before partitioning (or by other tools) can be megabytes. Two CPUs need few shards.
+   */
+  static int shardBits(long cacheBytes) {
+    int bits = 0;
+    while (bits < 6 && (cacheBytes >> (bits + 1)) >= (16L << 20)) {
+      bits++;
+    }
+    return bits;
   }
 
   Options options() {

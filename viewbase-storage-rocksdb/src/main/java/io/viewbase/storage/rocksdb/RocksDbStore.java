@@ -166,6 +166,11 @@ public final class RocksDbStore implements Store {
     return valueCache == null ? 0 : valueCache.weightedBytes();
   }
 
+  /** The RocksDB handle, for tests that look at what RocksDB itself does (its perf context, compaction). */
+  RocksDB rocksDb() {
+    return db;
+  }
+
   public Path directory() {
     return directory;
   }

@@ -16,7 +16,8 @@
 # Settings (environment): DURATION (10s), WARMUP (5s), ROUNDS (2), CONNECTIONS (32), WRK_THREADS (1),
 # ITEMS (100000), PIN (1: server on CPU 0, wrk on CPU 1 when taskset and 2+ CPUs exist, so the
 # server's throughput reflects its own CPU cost), IO_THREADS (1 when pinned, else the CPU count),
-# LIBRARIES (1: also measure part 2; 0: the Viewbase pair only), AZURE (0; 1: also measure part 3).
+# LIBRARIES (1: also measure part 2; 0: the Viewbase pair only), AZURE (0; 1: also measure part 3),
+# SERVER_JAVA_OPTS (extra JVM options for the servers, e.g. -Dviewbase.transport=nio).
 # Every figure comes with the server's own CPU time per request (utime + stime from /proc over
 # the run, divided by the requests answered), which load from elsewhere moves far less than req/s.
 set -euo pipefail
@@ -33,6 +34,7 @@ ITEMS="${ITEMS:-100000}"
 PIN="${PIN:-1}"
 LIBRARIES="${LIBRARIES:-1}"
 AZURE="${AZURE:-0}"
+SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
 
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install -y wrk)" >&2; exit 2; }
 [[ -f "$jar" ]] || { echo "no $jar: build it with 'mvn -B -q install -DskipTests'" >&2; exit 2; }
@@ -59,7 +61,8 @@ trap 'stop_server; rm -rf "$work"' EXIT
 # start_server KIND: starts HttpBenchServer and sets $port once it listens.
 start_server() {
   local kind="$1" port_file="$work/$1.port"
-  "${server_cpu[@]}" java -Xms1g -Xmx1g -cp "$jar" io.viewbase.benchmarks.http.HttpBenchServer "$kind" \
+  # shellcheck disable=SC2086
+  "${server_cpu[@]}" java -Xms1g -Xmx1g $SERVER_JAVA_OPTS -cp "$jar" io.viewbase.benchmarks.http.HttpBenchServer "$kind" \
     --items "$ITEMS" --io-threads "$IO_THREADS" --port-file "$port_file" --max-seconds 900 \
     >"$work/$kind.log" 2>&1 &
   server_pid=$!

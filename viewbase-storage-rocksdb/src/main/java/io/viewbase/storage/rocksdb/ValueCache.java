@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -48,12 +49,22 @@ final class ValueCache {
   private static final int STRIPES = 4096;
   /** Heap bytes of an entry besides its key and value: map and queue nodes, key, entry, array headers. */
   private static final int ENTRY_OVERHEAD = 160;
+  /**
+   * What an invalidated entry still weighs until the clock reaches it: its queue node and entry
+   * object. Writes release the rest at once, so that entries a write path read and then wrote (the
+   * keys a batch of inserts found absent) do not crowd out live ones; the residue keeps a long run
+   * of such writes from growing the queue without bound.
+   */
+  static final int DEAD_WEIGHT = 48;
 
   private final long maxBytes;
   private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
   /** Every inserted entry not yet evicted, oldest first; invalidated ones stay until evicted. */
   private final ConcurrentLinkedQueue<Entry> clock = new ConcurrentLinkedQueue<>();
-  /** Weight of the entries in {@link #clock}: what the cache keeps reachable. */
+  /**
+   * Weight of the entries in {@link #clock}: what the cache keeps reachable (an entry's weight while
+   * it is cached, {@link #DEAD_WEIGHT} once invalidated).
+   */
   private final AtomicLong bytes = new AtomicLong();
   /** Entries in {@link #clock} (its own size() walks the whole queue). */
   private final AtomicLong queued = new AtomicLong();
@@ -109,7 +120,10 @@ final class ValueCache {
   void invalidate(byte[] encodedKey) {
     Key key = new Key(encodedKey);
     counters.incrementAndGet(key.stripe());
-    entries.remove(key);
+    Entry removed = entries.remove(key);
+    if (removed != null && removed.release()) {
+      bytes.addAndGet(DEAD_WEIGHT - removed.weight); // the rest goes when the clock drops it
+    }
   }
 
   /**
@@ -136,7 +150,7 @@ final class ValueCache {
         }
         entries.remove(entry.key, entry); // no-op when the entry was invalidated already
         queued.decrementAndGet();
-        bytes.addAndGet(-entry.weight);
+        bytes.addAndGet(entry.release() ? -entry.weight : -DEAD_WEIGHT);
       }
     } finally {
       evicting.unlock();
@@ -146,6 +160,11 @@ final class ValueCache {
   /** Entries held now (approximate while others read and write). */
   long size() {
     return entries.size();
+  }
+
+  /** Entries in the clock, invalidated ones included until it drops them. */
+  long queuedEntries() {
+    return queued.get();
   }
 
   /** Bytes held now, as weighed against the bound. */
@@ -197,6 +216,9 @@ final class ValueCache {
 
   /** A cached read: the version and value, or (value null) that the key was absent. */
   static final class Entry {
+    private static final AtomicIntegerFieldUpdater<Entry> RELEASED =
+        AtomicIntegerFieldUpdater.newUpdater(Entry.class, "released");
+
     /** That the key was absent (a new object each time: an entry is queued at most once). */
     static Entry absent() {
       return new Entry(0, null);
@@ -209,11 +231,21 @@ final class ValueCache {
     private long weight;
     /** Whether a hit came since the clock last passed: a plain field, racy by design. */
     private boolean referenced;
+    /** 1 once an invalidation or the clock has released the entry's weight: whichever came first. */
+    private volatile int released;
 
     /** Takes ownership of {@code value}: nobody else may hold it. */
     Entry(long version, byte[] value) {
       this.version = version;
       this.value = value;
+    }
+
+    /**
+     * Whether this call is the one that releases the entry (an invalidation and the clock may race
+     * for it): that caller subtracts the entry's weight, less what the other still will.
+     */
+    boolean release() {
+      return RELEASED.compareAndSet(this, 0, 1);
     }
 
     /** What {@code get} returns for this entry, with a fresh copy of the value. */

@@ -37,6 +37,42 @@ class ValueCacheTest {
   }
 
   @Test
+  void anInvalidatedEntryStopsCountingAgainstTheBoundAtOnce() {
+    long weight = 160 + 1 + VALUE_BYTES; // overhead, a one-byte key, the value
+    ValueCache cache = new ValueCache(3 * (VALUE_BYTES + 200)); // room for three entries, not four
+    put(cache, "a");
+    put(cache, "b");
+    put(cache, "c");
+    cache.invalidate(bytes("b")); // written: what "b" held is garbage now
+
+    assertThat(cache.weightedBytes()).isEqualTo(2 * weight + ValueCache.DEAD_WEIGHT);
+    put(cache, "d");
+
+    // "d" took the room "b" left, instead of evicting "a", the oldest live entry
+    assertThat(cache.get(key("a"))).isNotNull();
+    assertThat(cache.get(key("c"))).isNotNull();
+    assertThat(cache.get(key("d"))).isNotNull();
+    assertThat(cache.weightedBytes()).isEqualTo(3 * weight + ValueCache.DEAD_WEIGHT);
+  }
+
+  @Test
+  void keysReadAbsentAndThenWrittenLeaveABoundedResidue() {
+    // what a run of inserts in batches does: each key is read (absent), cached, then written
+    long bound = 64 * 1024;
+    ValueCache cache = new ValueCache(bound);
+    for (int i = 0; i < 100_000; i++) {
+      ValueCache.Key k = key("k" + i);
+      long stamp = cache.stamp(k);
+      assertThat(cache.insert(k, stamp, ValueCache.Entry.absent())).isTrue();
+      cache.invalidate(bytes("k" + i));
+    }
+
+    assertThat(cache.weightedBytes()).isLessThanOrEqualTo(bound);
+    assertThat(cache.queuedEntries()).isLessThanOrEqualTo(bound / ValueCache.DEAD_WEIGHT + 1);
+    assertThat(cache.size()).isZero();
+  }
+
+  @Test
   void anEntryLargerThanTheWholeBoundIsNotCached() {
     ValueCache cache = new ValueCache(VALUE_BYTES);
     put(cache, "k");

@@ -92,9 +92,10 @@ final class RocksDbSettings implements AutoCloseable {
   }
 
   /**
-   * Shards of at least 16 MiB (at most 64 of them): RocksDB's default makes 512 KiB shards, and a
-   * block larger than its shard is dropped as soon as it is used: the metadata blocks of files
-   * written before partitioning (or by other tools) can be megabytes. Two CPUs need few shards.
+   * Shards of at least 16 MiB (at most 64 of them). RocksDB's default is up to 64 shards of at least
+   * 512 KiB (2 MiB each for 128 MiB), and a block larger than its shard is dropped as soon as it is
+   * used: the metadata blocks of files written before partitioning (or by other tools) can be
+   * megabytes. A few shards are plenty for the threads of a small machine.
    */
   static int shardBits(long cacheBytes) {
     int bits = 0;

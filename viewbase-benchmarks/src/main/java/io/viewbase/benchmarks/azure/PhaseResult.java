@@ -36,16 +36,21 @@ record PhaseResult(String phase, String target, long operations, long wallNanos,
 
   /** The JIT compiler threads' share of the server's CPU time, in percent. */
   double jitPercent() {
-    return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.compilerNanos() / serverCpu.totalNanos();
+    return shareOfServerCpu(serverCpu.compilerNanos());
   }
 
   /** RocksDB's flush and compaction threads' share of the server's CPU time, in percent. */
   double storagePercent() {
-    return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.storageNanos() / serverCpu.totalNanos();
+    return shareOfServerCpu(serverCpu.storageNanos());
   }
 
   /** The kernel's share of the server's CPU time (system calls: sockets, log syncs), in percent. */
   double systemPercent() {
-    return serverCpu.totalNanos() == 0 ? 0 : 100.0 * serverCpu.systemNanos() / serverCpu.totalNanos();
+    return shareOfServerCpu(serverCpu.systemNanos());
+  }
+
+  /** {@code nanos} as a percentage of the server's CPU time over the phase (0 if it used none). */
+  private double shareOfServerCpu(long nanos) {
+    return serverCpu.totalNanos() == 0 ? 0 : 100.0 * nanos / serverCpu.totalNanos();
   }
 }

@@ -44,7 +44,7 @@ final class ProcessCpu {
 
   /**
    * CPU time so far: user (the program's own code), system (the kernel working for it), and the
-   * part of both spent in JIT compiler threads.
+   * parts of both spent in JIT compiler threads and in RocksDB's flush and compaction threads.
    */
   record Sample(long userNanos, long systemNanos, long compilerNanos, long storageNanos) {
     long totalNanos() {

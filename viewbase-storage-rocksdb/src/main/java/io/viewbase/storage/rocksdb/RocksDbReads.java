@@ -2,6 +2,7 @@ package io.viewbase.storage.rocksdb;
 
 import io.viewbase.storage.spi.Bytes;
 import io.viewbase.storage.spi.Cursor;
+import io.viewbase.storage.spi.Derivation;
 import io.viewbase.storage.spi.KeyRange;
 import io.viewbase.storage.spi.OrderedKeyCodec;
 import io.viewbase.storage.spi.PartitionCursor;
@@ -84,13 +85,42 @@ final class RocksDbReads implements ReadView {
       guard.checkOpen(); // a hit touches no native handle, but a closed store still answers nothing
       return hit.toResult();
     }
+    ValueCache.Entry entry = readAndCache(cacheKey, partition, key);
+    // only a value the cache now holds needs a copy for the caller
+    return entry.isCached() ? entry.toResult() : entry.handOver();
+  }
+
+  /**
+   * As {@link #get(byte[], byte[])}, and a hit in the value cache is answered by the result the
+   * entry holds for an equal derivation, if any; a result derived from a cached entry stays with it.
+   */
+  @Override
+  public <T> Optional<T> get(byte[] partition, byte[] key, Derivation<T> derivation) {
+    if (cache == null) {
+      return ReadView.super.get(partition, key, derivation);
+    }
+    ValueCache.Key cacheKey = new ValueCache.Key(OrderedKeyCodec.encode(partition, key));
+    ValueCache.Entry entry = cache.get(cacheKey);
+    if (entry != null) {
+      guard.checkOpen();
+    } else {
+      entry = readAndCache(cacheKey, partition, key);
+    }
+    return cache.derive(entry, derivation);
+  }
+
+  /**
+   * A point read that missed the cache: reads RocksDB and caches what it read, unless the key was
+   * written meanwhile (see {@link ValueCache}).
+   */
+  private ValueCache.Entry readAndCache(ValueCache.Key cacheKey, byte[] partition, byte[] key) {
     guard.enter();
     try {
       long stamp = cache.stamp(cacheKey);
-      ValueCache.Entry entry = read(encoded, partition, key);
-      // inserted under the guard, so that closing the store (which clears the cache) comes after;
-      // only a value the cache now holds needs a copy for the caller
-      return cache.insert(cacheKey, stamp, entry) ? entry.toResult() : entry.handOver();
+      ValueCache.Entry entry = read(cacheKey.bytes(), partition, key);
+      // inserted under the guard, so that closing the store (which clears the cache) comes after
+      cache.insert(cacheKey, stamp, entry);
+      return entry;
     } finally {
       guard.exit();
     }

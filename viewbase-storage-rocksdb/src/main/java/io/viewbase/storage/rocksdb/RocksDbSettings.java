@@ -19,8 +19,9 @@ import org.rocksdb.Options;
  * <table>
  *   <caption>tuning, from {@link StoreConfig#options()}</caption>
  *   <tr><th>option</th><th>default</th><th>what</th></tr>
- *   <tr><td>rocksdb.valueCacheBytes</td><td>64m</td><td>Java-heap cache of entries point reads found
- *       (and keys they found absent), exact under writes ({@link ValueCache}); 0: none. Counts
+ *   <tr><td>rocksdb.valueCacheBytes</td><td>an eighth of the JVM's maximum heap, within 16m..1g</td>
+ *       <td>Java-heap cache of entries point reads found (and keys they found absent), and of what
+ *       the server rendered from them, exact under writes ({@link ValueCache}); 0: none. Counts
  *       against the JVM heap: size -Xmx for it</td></tr>
  *   <tr><td>rocksdb.blockCacheBytes</td><td>128m</td><td>LRU cache of uncompressed blocks</td></tr>
  *   <tr><td>rocksdb.rowCacheBytes</td><td>64m</td><td>RocksDB's LRU cache of whole entries, consulted by
@@ -52,7 +53,8 @@ final class RocksDbSettings implements AutoCloseable {
     long writeBufferBytes = size(config, WRITE_BUFFER_BYTES, "64m");
     int backgroundJobs = (int) number(config, MAX_BACKGROUND_JOBS, "4", 1, 64);
 
-    valueCacheBytes = size(config, VALUE_CACHE_BYTES, "64m");
+    valueCacheBytes = size(config, VALUE_CACHE_BYTES,
+        Long.toString(defaultValueCacheBytes(Runtime.getRuntime().maxMemory())));
     long rowCacheBytes = size(config, ROW_CACHE_BYTES, "64m");
     blockCache = new LRUCache(cacheBytes, shardBits(cacheBytes));
     // Point reads dominate: a row cache answers a repeated get without searching a block.
@@ -130,6 +132,14 @@ final class RocksDbSettings implements AutoCloseable {
         throw new IllegalArgumentException("unknown option " + name + "; the rocksdb backend knows " + KNOWN);
       }
     }
+  }
+
+  /**
+   * The value cache's default size for a JVM whose heap may grow to {@code maxHeap} bytes: an eighth
+   * of it, at least 16 MiB and at most 1 GiB (a 1 GiB heap gets 128 MiB).
+   */
+  static long defaultValueCacheBytes(long maxHeap) {
+    return Math.max(16L << 20, Math.min(1L << 30, maxHeap / 8));
   }
 
   private static long size(StoreConfig config, String name, String defaultValue) {

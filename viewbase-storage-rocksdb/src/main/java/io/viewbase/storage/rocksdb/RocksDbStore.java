@@ -4,6 +4,7 @@ import io.viewbase.storage.spi.BatchRules;
 import io.viewbase.storage.spi.Capabilities;
 import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Cursor;
+import io.viewbase.storage.spi.Derivation;
 import io.viewbase.storage.spi.KeyRange;
 import io.viewbase.storage.spi.Mutation;
 import io.viewbase.storage.spi.PartitionCursor;
@@ -108,6 +109,11 @@ public final class RocksDbStore implements Store {
   @Override
   public Optional<Versioned> get(byte[] partition, byte[] key) {
     return reads.get(partition, key);
+  }
+
+  @Override
+  public <T> Optional<T> get(byte[] partition, byte[] key, Derivation<T> derivation) {
+    return reads.get(partition, key, derivation);
   }
 
   @Override

@@ -1,13 +1,15 @@
 package io.viewbase.storage.rocksdb;
 
+import io.viewbase.storage.spi.Derivation;
 import io.viewbase.storage.spi.Versioned;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -43,30 +45,47 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>The cache keeps its own copy of each value and hands out copies: a caller may change the
  * array it gets without changing what the next reader sees. Reads at a snapshot do not use the
  * cache (an entry may be newer than the snapshot). Thread-safe.
+ *
+ * <p>Derived results. An entry may also hold one result of a {@link Derivation} (what
+ * {@link #derive} computed from it: the native API's rendered item, say), which a later read with
+ * an equal derivation gets without deriving again; a read with another derivation replaces it. It
+ * is exact for the reason the entry is (it lives and dies with the entry), and its weight counts
+ * against the bound like the entry's own.
+ *
+ * <p>Memory. Each entry weighs its key, its value, its derived result and {@link #ENTRY_OVERHEAD}.
+ * An invalidated entry leaves the map at once; what stays until the clock reaches its place is the
+ * queue node and the {@link Slot}, which no longer points at the entry ({@link #DEAD_WEIGHT}), so
+ * that the bound holds for what is really reachable.
  */
 final class ValueCache {
   /** Counters: a power of two, enough that unrelated keys rarely share one (32 KiB). */
   private static final int STRIPES = 4096;
-  /** Heap bytes of an entry besides its key and value: map and queue nodes, key, entry, array headers. */
-  private static final int ENTRY_OVERHEAD = 160;
   /**
-   * What an invalidated entry still weighs until the clock reaches it: its queue node and entry
-   * object. Writes release the rest at once, so that entries a write path read and then wrote (the
-   * keys a batch of inserts found absent) do not crowd out live ones; the residue keeps a long run
-   * of such writes from growing the queue without bound.
+   * Heap bytes of a live entry besides its key's and value's contents (compressed references):
+   * map node 32 and table slot 8, key object 24, key and value array headers 16 each, entry 56,
+   * slot 16, queue node 24.
    */
-  static final int DEAD_WEIGHT = 48;
+  static final int ENTRY_OVERHEAD = 192;
+  /** Heap bytes of a derived result besides what its derivation weighs: the memo object. */
+  static final int MEMO_OVERHEAD = 24;
+  /**
+   * What an invalidated entry still weighs until the clock reaches it: its queue node and its
+   * emptied slot. Writes release the rest at once, so that entries a write path read and then wrote
+   * (the keys a batch of inserts found absent) do not crowd out live ones; the residue keeps a long
+   * run of such writes from growing the queue without bound.
+   */
+  static final int DEAD_WEIGHT = 40;
 
   private final long maxBytes;
   private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
-  /** Every inserted entry not yet evicted, oldest first; invalidated ones stay until evicted. */
-  private final ConcurrentLinkedQueue<Entry> clock = new ConcurrentLinkedQueue<>();
+  /** A slot for every inserted entry not yet evicted, oldest first; an invalidated entry's slot is empty. */
+  private final ConcurrentLinkedQueue<Slot> clock = new ConcurrentLinkedQueue<>();
   /**
-   * Weight of the entries in {@link #clock}: what the cache keeps reachable (an entry's weight while
+   * Weight of the slots in {@link #clock}: what the cache keeps reachable (an entry's weight while
    * it is cached, {@link #DEAD_WEIGHT} once invalidated).
    */
   private final AtomicLong bytes = new AtomicLong();
-  /** Entries in {@link #clock} (its own size() walks the whole queue). */
+  /** Slots in {@link #clock} (its own size() walks the whole queue). */
   private final AtomicLong queued = new AtomicLong();
   private final ReentrantLock evicting = new ReentrantLock();
   private final AtomicLongArray counters = new AtomicLongArray(STRIPES);
@@ -98,22 +117,48 @@ final class ValueCache {
     if (counters.get(stripe) != stamp) {
       return false; // written meanwhile: the entry may be stale (and the check below would fail anyway)
     }
-    entry.key = key;
-    entry.weight = weight(key, entry);
-    if (entry.weight > maxBytes) {
+    long weight = ENTRY_OVERHEAD + key.bytes.length + (entry.value == null ? 0 : entry.value.length);
+    if (weight > maxBytes) {
       return false;
     }
+    entry.key = key;
+    entry.state = weight;
+    entry.slot = new Slot(entry);
     // An entry already there is as fresh as ours (every entry is), so only an absent key is filled.
     Entry cached = entries.computeIfAbsent(key, k -> counters.get(stripe) == stamp ? entry : null);
     if (cached != entry) {
+      entry.state = -1; // never published: counts for nothing
       return false;
     }
-    clock.add(entry);
+    entry.cached = true;
+    clock.add(entry.slot);
     queued.incrementAndGet();
-    if (bytes.addAndGet(entry.weight) > maxBytes) {
-      evict();
-    }
+    grow(weight);
     return true;
+  }
+
+  /**
+   * What {@code derivation} derives from a cached entry (empty if the entry says the key is absent):
+   * the result the entry holds if an equal derivation made it, else a new one, which the entry then
+   * holds instead.
+   */
+  @SuppressWarnings("unchecked")
+  <T> Optional<T> derive(Entry entry, Derivation<T> derivation) {
+    if (entry.value == null) {
+      return Optional.empty();
+    }
+    Memo memo = entry.memo;
+    if (memo != null && memo.derivation.equals(derivation)) {
+      return Optional.of((T) memo.result);
+    }
+    T result = derivation.derive(entry.version, entry.value);
+    Memo fresh = new Memo(derivation, result, MEMO_OVERHEAD + derivation.weight(result));
+    long delta = fresh.weight - (memo == null ? 0 : memo.weight);
+    // if another reader replaced the memo meanwhile, or the entry left the cache, keep theirs / nothing
+    if (Entry.MEMO.compareAndSet(entry, memo, fresh) && entry.addWeight(delta)) {
+      grow(delta);
+    }
+    return Optional.of(result);
   }
 
   /** Forgets a key the caller has just written to RocksDB, before the write is acknowledged. */
@@ -121,13 +166,23 @@ final class ValueCache {
     Key key = new Key(encodedKey);
     counters.incrementAndGet(key.stripe());
     Entry removed = entries.remove(key);
-    if (removed != null && removed.release()) {
-      bytes.addAndGet(DEAD_WEIGHT - removed.weight); // the rest goes when the clock drops it
+    if (removed != null) {
+      long weight = removed.release();
+      removed.slot.entry = null; // the clock's slot no longer keeps the entry reachable
+      if (weight >= 0) {
+        bytes.addAndGet(DEAD_WEIGHT - weight); // the rest goes when the clock drops the slot
+      }
+    }
+  }
+
+  private void grow(long delta) {
+    if (bytes.addAndGet(delta) > maxBytes) {
+      evict();
     }
   }
 
   /**
-   * Drops entries from the head of the clock until the cache is within its bound: an entry a hit
+   * Drops slots from the head of the clock until the cache is within its bound: an entry a hit
    * marked since it was queued goes to the tail instead, once. One thread evicts at a time; an
    * insert that finds another evicting leaves the work to it.
    */
@@ -139,18 +194,24 @@ final class ValueCache {
       // every entry is requeued at most once per pass, so two passes suffice without concurrent hits
       long steps = 2 * queued.get() + 16;
       while (bytes.get() > maxBytes && steps-- > 0) {
-        Entry entry = clock.poll();
-        if (entry == null) {
+        Slot slot = clock.poll();
+        if (slot == null) {
           return;
         }
-        if (entry.referenced && entries.get(entry.key) == entry) {
+        Entry entry = slot.entry;
+        if (entry != null && entry.referenced && entries.get(entry.key) == entry) {
           entry.referenced = false;
-          clock.add(entry);
+          clock.add(slot);
           continue;
         }
-        entries.remove(entry.key, entry); // no-op when the entry was invalidated already
         queued.decrementAndGet();
-        bytes.addAndGet(entry.release() ? -entry.weight : -DEAD_WEIGHT);
+        if (entry == null) {
+          bytes.addAndGet(-DEAD_WEIGHT); // invalidated: the invalidation released the rest
+          continue;
+        }
+        entries.remove(entry.key, entry); // no-op when the entry was invalidated meanwhile
+        long weight = entry.release();
+        bytes.addAndGet(weight >= 0 ? -weight : -DEAD_WEIGHT);
       }
     } finally {
       evicting.unlock();
@@ -162,7 +223,7 @@ final class ValueCache {
     return entries.size();
   }
 
-  /** Entries in the clock, invalidated ones included until it drops them. */
+  /** Slots in the clock, invalidated entries' included until it drops them. */
   long queuedEntries() {
     return queued.get();
   }
@@ -184,10 +245,6 @@ final class ValueCache {
     }
   }
 
-  private static long weight(Key key, Entry entry) {
-    return ENTRY_OVERHEAD + key.bytes.length + (entry.value == null ? 0 : entry.value.length);
-  }
-
   /** An encoded key with its hash, computed once for the lookup and the counter. */
   static final class Key {
     private final byte[] bytes;
@@ -203,6 +260,10 @@ final class ValueCache {
       return (hash ^ (hash >>> 16)) & (STRIPES - 1);
     }
 
+    byte[] bytes() {
+      return bytes;
+    }
+
     @Override
     public int hashCode() {
       return hash;
@@ -214,10 +275,24 @@ final class ValueCache {
     }
   }
 
+  /** An entry's place in the clock; emptied when the entry is invalidated, so that it can be collected. */
+  private static final class Slot {
+    volatile Entry entry;
+
+    Slot(Entry entry) {
+      this.entry = entry;
+    }
+  }
+
+  /** A derived result and the derivation that made it. */
+  private record Memo(Derivation<?> derivation, Object result, long weight) {
+  }
+
   /** A cached read: the version and value, or (value null) that the key was absent. */
   static final class Entry {
-    private static final AtomicIntegerFieldUpdater<Entry> RELEASED =
-        AtomicIntegerFieldUpdater.newUpdater(Entry.class, "released");
+    private static final AtomicLongFieldUpdater<Entry> STATE = AtomicLongFieldUpdater.newUpdater(Entry.class, "state");
+    static final AtomicReferenceFieldUpdater<Entry, Memo> MEMO =
+        AtomicReferenceFieldUpdater.newUpdater(Entry.class, Memo.class, "memo");
 
     /** That the key was absent (a new object each time: an entry is queued at most once). */
     static Entry absent() {
@@ -228,11 +303,17 @@ final class ValueCache {
     private final byte[] value;
     // set once by the inserting thread before the entry is published (map and queue publish safely)
     private Key key;
-    private long weight;
+    private Slot slot;
+    /** Whether {@link #insert} cached it: read only by the thread that inserted it. */
+    private boolean cached;
     /** Whether a hit came since the clock last passed: a plain field, racy by design. */
     private boolean referenced;
-    /** 1 once an invalidation or the clock has released the entry's weight: whichever came first. */
-    private volatile int released;
+    /**
+     * The entry's weight while the cache counts it; -1 before it is cached, and once an
+     * invalidation or the clock has released it (whichever came first).
+     */
+    private volatile long state = -1;
+    private volatile Memo memo;
 
     /** Takes ownership of {@code value}: nobody else may hold it. */
     Entry(long version, byte[] value) {
@@ -240,12 +321,27 @@ final class ValueCache {
       this.value = value;
     }
 
+    /** Whether the {@link #insert} of the calling thread cached this entry. */
+    boolean isCached() {
+      return cached;
+    }
+
     /**
-     * Whether this call is the one that releases the entry (an invalidation and the clock may race
-     * for it): that caller subtracts the entry's weight, less what the other still will.
+     * Releases the entry: its weight, which the caller subtracts (less what the clock still will),
+     * or -1 if an invalidation or the clock released it already.
      */
-    boolean release() {
-      return RELEASED.compareAndSet(this, 0, 1);
+    long release() {
+      return STATE.getAndSet(this, -1);
+    }
+
+    /** Adds to the weight of an entry not yet released; whether it was not. */
+    boolean addWeight(long delta) {
+      for (long s = state; s >= 0; s = state) {
+        if (STATE.compareAndSet(this, s, s + delta)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** What {@code get} returns for this entry, with a fresh copy of the value. */

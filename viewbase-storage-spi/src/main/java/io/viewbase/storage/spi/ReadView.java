@@ -11,6 +11,18 @@ public interface ReadView {
   /** The value at (partition, key): one lookup. */
   Optional<Versioned> get(byte[] partition, byte[] key);
 
+  /**
+   * The value at (partition, key) turned into a result by {@code derivation}: what
+   * {@code get(partition, key).map(v -> derivation.derive(v.version(), v.value()))} returns, except
+   * that a store caching recent reads may keep the result beside the cached entry and answer a
+   * later read of the same, unchanged entry with an equal derivation by it, without deriving again.
+   * Exact like {@link #get(byte[], byte[])}: never a result derived from an entry older than the
+   * last acknowledged write of the key.
+   */
+  default <T> Optional<T> get(byte[] partition, byte[] key, Derivation<T> derivation) {
+    return get(partition, key).map(v -> derivation.derive(v.version(), v.value()));
+  }
+
   /** Entries of one partition whose keys fall in {@code range}, ascending or descending by key. */
   Cursor scan(byte[] partition, KeyRange range, boolean reverse);
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link Store} contract; tests that need an optional capability (snapshots, durability) skip
  * themselves when the backend does not declare it.
  */
-public abstract class StoreConformanceTest implements PointReadContract, ConditionContract, BatchContract,
+public abstract class StoreConformanceTest implements PointReadContract, DerivedReadContract, ConditionContract, BatchContract,
     ScanContract, PartitionContract, SnapshotContract, ConcurrencyContract, DurabilityContract,
     LifecycleContract, RandomizedModelContract {
 

@@ -32,6 +32,17 @@ public interface Table {
   /** Point read: one storage lookup. */
   Optional<Item> get(String partitionKey, String id);
 
+  /**
+   * Point read, mapped: what {@code get(partitionKey, id).map(mapping::map)} returns, except that a
+   * database that caches recent reads may keep the result beside the cached item and answer a
+   * later read of the same, unchanged item with an equal mapping by that result, without decoding
+   * the item or mapping it again. Never a result of a version older than the last acknowledged
+   * write of the item.
+   */
+  default <T> Optional<T> get(String partitionKey, String id, ItemMapping<T> mapping) {
+    return get(partitionKey, id).map(mapping::map);
+  }
+
   Item insert(Item item);
 
   Item replace(Item item, String ifMatch);

@@ -3,6 +3,7 @@ package io.viewbase.core;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
+import io.viewbase.api.ItemMapping;
 import io.viewbase.api.Page;
 import io.viewbase.api.PagedCursor;
 import io.viewbase.api.Query;
@@ -12,6 +13,7 @@ import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.ConditionFailedException;
+import io.viewbase.storage.spi.Derivation;
 import io.viewbase.storage.spi.Mutation;
 import io.viewbase.storage.spi.ReadView;
 import io.viewbase.storage.spi.StorageException;
@@ -59,6 +61,56 @@ final class EmbeddedTable implements Table {
     db.rules().checkKey("id", id);
     Optional<Versioned> stored = read(partitionKey, id);
     return stored.map(v -> StoredItems.toItem(partitionKey, id, v.version(), v.value()));
+  }
+
+  /** Mapped point read: the store keeps the mapped result beside its cached entry, if it caches. */
+  @Override
+  public <T> Optional<T> get(String partitionKey, String id, ItemMapping<T> mapping) {
+    checkReadable();
+    db.rules().checkKey("partitionKey", partitionKey);
+    db.rules().checkKey("id", id);
+    try {
+      return db.store().get(KeyLayout.partition(entry.id(), partitionKey), KeyLayout.sortKey(id),
+          new MappedRead<>(partitionKey, id, mapping));
+    } catch (StorageException e) {
+      throw EmbeddedDatabase.storageError(e);
+    }
+  }
+
+  /**
+   * A mapping as the store sees it. Equal when the mappings are: the partition key and id it also
+   * carries are those of the store key, so the same for any two reads the store compares.
+   */
+  private static final class MappedRead<T> implements Derivation<T> {
+    private final String partitionKey;
+    private final String id;
+    private final ItemMapping<T> mapping;
+
+    MappedRead(String partitionKey, String id, ItemMapping<T> mapping) {
+      this.partitionKey = partitionKey;
+      this.id = id;
+      this.mapping = mapping;
+    }
+
+    @Override
+    public T derive(long version, byte[] value) {
+      return mapping.map(StoredItems.toItem(partitionKey, id, version, value));
+    }
+
+    @Override
+    public long weight(T result) {
+      return mapping.weight(result);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof MappedRead<?> m && m.mapping.equals(mapping);
+    }
+
+    @Override
+    public int hashCode() {
+      return mapping.hashCode();
+    }
   }
 
   @Override

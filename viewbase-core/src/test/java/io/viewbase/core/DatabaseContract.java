@@ -7,6 +7,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
+import io.viewbase.api.ItemMapping;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Table;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,6 +94,62 @@ abstract class DatabaseContract {
   void unknownTableFailsWithTableNotFound() {
     assertCode(() -> db.table("Nope"), ErrorCode.TableNotFound);
     assertCode(() -> db.dropTable("Nope"), ErrorCode.TableNotFound);
+  }
+
+  // --- mapped reads
+
+  /** Maps an item to "name@etag", counting its calls; all instances are equal. */
+  static final class NameAtEtag implements ItemMapping<String> {
+    final AtomicInteger calls = new AtomicInteger();
+
+    @Override
+    public String map(Item item) {
+      calls.incrementAndGet();
+      return item.get("name").map(Value::toString).orElse("?") + "@" + item.etag();
+    }
+
+    @Override
+    public long weight(String result) {
+      return 40 + 2L * result.length();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof NameAtEtag;
+    }
+
+    @Override
+    public int hashCode() {
+      return 1;
+    }
+  }
+
+  @Test
+  void aMappedReadMapsTheItemAPlainReadReturnsAndFollowsEveryWrite() {
+    NameAtEtag mapping = new NameAtEtag();
+    assertThat(people.get("p", "1", mapping)).isEmpty();
+
+    Item first = people.insert(person("p", "1", "Ann"));
+    assertThat(people.get("p", "1", mapping)).contains(mapping.map(people.get("p", "1").orElseThrow()));
+    assertThat(people.get("p", "1", mapping)).contains(mapping.map(first));
+
+    Item second = people.replace(person("p", "1", "Bo"), first.etag());
+    assertThat(people.get("p", "1", mapping)).contains(mapping.map(second));
+
+    Item merged = people.merge(Item.builder("p", "1").put("name", "Cy").build(), "*");
+    assertThat(people.get("p", "1", mapping)).contains(mapping.map(merged));
+
+    people.delete("p", "1", null);
+    assertThat(people.get("p", "1", mapping)).isEmpty();
+  }
+
+  @Test
+  void aMappedReadChecksKeysAndTablesLikeAPlainRead() {
+    NameAtEtag mapping = new NameAtEtag();
+    assertCode(() -> people.get("p", "a\u0001b", mapping), ErrorCode.InvalidKey);
+    db.dropTable("People");
+    assertCode(() -> people.get("p", "1", mapping), ErrorCode.TableNotFound);
+    assertThat(mapping.calls.get()).isZero();
   }
 
   // --- writes: the behaviour table of Table

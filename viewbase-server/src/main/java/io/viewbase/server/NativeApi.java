@@ -153,8 +153,11 @@ public final class NativeApi {
 
   private ApiResponse item(ApiRequest r, Table table, String partitionKey, String id) {
     return switch (r.method()) {
-      case "GET" -> stored(200, table.get(partitionKey, id).orElseThrow(() -> ViewbaseException.of(
-          ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id)));
+      case "GET" -> {
+        RenderedItem found = table.get(partitionKey, id, RenderedItem.MAPPING).orElseThrow(() -> ViewbaseException.of(
+            ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id));
+        yield new ApiResponse(200, ApiResponse.JSON, found.body(), found.headers());
+      }
       case "PUT" -> put(r, table, body(r, partitionKey, id));
       case "PATCH" -> {
         refuseIfNoneMatch(r);
@@ -218,7 +221,8 @@ public final class NativeApi {
   }
 
   private static ApiResponse stored(int status, Item item) {
-    return new ApiResponse(status, ApiResponse.JSON, ItemJson.write(item), Map.of("ETag", item.etag()));
+    RenderedItem rendered = RenderedItem.of(item);
+    return new ApiResponse(status, ApiResponse.JSON, rendered.body(), rendered.headers());
   }
 
   /**

@@ -12,6 +12,9 @@ package io.viewbase.api;
 public interface ItemMapping<T> {
   T map(Item item);
 
-  /** About how many bytes of heap {@code result} holds, counted against the database's cache bound. */
+  /**
+   * About how many bytes of heap {@code result} holds, and this mapping with it (a cache keeps
+   * both), counted against the database's cache bound.
+   */
   long weight(T result);
 }

@@ -78,20 +78,10 @@ final class EmbeddedTable implements Table {
   }
 
   /**
-   * A mapping as the store sees it. Equal when the mappings are: the partition key and id it also
-   * carries are those of the store key, so the same for any two reads the store compares.
+   * A mapping as the store sees it: the partition key and id are the store key's, so the mapping
+   * alone decides the result, and is what a cache keeps.
    */
-  private static final class MappedRead<T> implements Derivation<T> {
-    private final String partitionKey;
-    private final String id;
-    private final ItemMapping<T> mapping;
-
-    MappedRead(String partitionKey, String id, ItemMapping<T> mapping) {
-      this.partitionKey = partitionKey;
-      this.id = id;
-      this.mapping = mapping;
-    }
-
+  private record MappedRead<T>(String partitionKey, String id, ItemMapping<T> mapping) implements Derivation<T> {
     @Override
     public T derive(long version, byte[] value) {
       return mapping.map(StoredItems.toItem(partitionKey, id, version, value));
@@ -103,13 +93,8 @@ final class EmbeddedTable implements Table {
     }
 
     @Override
-    public boolean equals(Object other) {
-      return other instanceof MappedRead<?> m && m.mapping.equals(mapping);
-    }
-
-    @Override
-    public int hashCode() {
-      return mapping.hashCode();
+    public Object key() {
+      return mapping;
     }
   }
 

@@ -115,7 +115,9 @@ final class EntityEndpoints {
 
     @Override
     public long weight(Rendered r) {
-      return 16 + 16 + r.body().length + 40 + r.etag().length(); // the record, the body, the ETag string
+      // the record, the body, the ETag string; and this mapping, which the cache keeps with it
+      return 16 + 16 + r.body().length + 40 + r.etag().length()
+          + 16 + 48 + 3 * 40 + shape.table().length() + shape.account().length() + shape.baseUrl().length();
     }
   }
 

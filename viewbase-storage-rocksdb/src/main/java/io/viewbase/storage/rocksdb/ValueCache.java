@@ -47,8 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * cache (an entry may be newer than the snapshot). Thread-safe.
  *
  * <p>Derived results. An entry may also hold one result of a {@link Derivation} (what
- * {@link #derive} computed from it: the native API's rendered item, say), which a later read with
- * an equal derivation gets without deriving again; a read with another derivation replaces it. It
+ * {@link #derive} computed from it: the native API's rendered item, say), which a later read by a
+ * derivation with an equal key gets without deriving again; a read by another derivation replaces it. It
  * is exact for the reason the entry is (it lives and dies with the entry), and its weight counts
  * against the bound like the entry's own.
  *
@@ -139,8 +139,8 @@ final class ValueCache {
 
   /**
    * What {@code derivation} derives from a cached entry (empty if the entry says the key is absent):
-   * the result the entry holds if an equal derivation made it, else a new one, which the entry then
-   * holds instead.
+   * the result the entry holds if a derivation with an equal {@link Derivation#key() key} made it,
+   * else a new one, which the entry then holds instead.
    */
   @SuppressWarnings("unchecked")
   <T> Optional<T> derive(Entry entry, Derivation<T> derivation) {
@@ -148,11 +148,12 @@ final class ValueCache {
       return Optional.empty();
     }
     Memo memo = entry.memo;
-    if (memo != null && memo.derivation.equals(derivation)) {
+    Object key = derivation.key();
+    if (memo != null && memo.key.equals(key)) {
       return Optional.of((T) memo.result);
     }
     T result = derivation.derive(entry.version, entry.value);
-    Memo fresh = new Memo(derivation, result, MEMO_OVERHEAD + derivation.weight(result));
+    Memo fresh = new Memo(key, result, MEMO_OVERHEAD + derivation.weight(result));
     long delta = fresh.weight - (memo == null ? 0 : memo.weight);
     // if another reader replaced the memo meanwhile, or the entry left the cache, keep theirs / nothing
     if (Entry.MEMO.compareAndSet(entry, memo, fresh) && entry.addWeight(delta)) {
@@ -284,8 +285,8 @@ final class ValueCache {
     }
   }
 
-  /** A derived result and the derivation that made it. */
-  private record Memo(Derivation<?> derivation, Object result, long weight) {
+  /** A derived result and the key of the derivation that made it. */
+  private record Memo(Object key, Object result, long weight) {
   }
 
   /** A cached read: the version and value, or (value null) that the key was absent. */

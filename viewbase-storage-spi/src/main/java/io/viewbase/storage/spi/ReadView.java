@@ -14,8 +14,9 @@ public interface ReadView {
   /**
    * The value at (partition, key) turned into a result by {@code derivation}: what
    * {@code get(partition, key).map(v -> derivation.derive(v.version(), v.value()))} returns, except
-   * that a store caching recent reads may keep the result beside the cached entry and answer a
-   * later read of the same, unchanged entry with an equal derivation by it, without deriving again.
+   * that a store caching recent reads may keep the result beside the cached entry, and answer a
+   * later read of the same, unchanged entry with it when the later derivation's
+   * {@link Derivation#key() key} is equal, without deriving again.
    * Exact like {@link #get(byte[], byte[])}: never a result derived from an entry older than the
    * last acknowledged write of the key.
    */

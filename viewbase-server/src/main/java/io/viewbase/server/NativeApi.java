@@ -153,11 +153,8 @@ public final class NativeApi {
 
   private ApiResponse item(ApiRequest r, Table table, String partitionKey, String id) {
     return switch (r.method()) {
-      case "GET" -> {
-        RenderedItem found = table.get(partitionKey, id, RenderedItem.MAPPING).orElseThrow(() -> ViewbaseException.of(
-            ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id));
-        yield new ApiResponse(200, ApiResponse.JSON, found.body(), found.headers());
-      }
+      case "GET" -> table.get(partitionKey, id, ItemAnswer.READ).orElseThrow(() -> ViewbaseException.of(
+          ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id));
       case "PUT" -> put(r, table, body(r, partitionKey, id));
       case "PATCH" -> {
         refuseIfNoneMatch(r);
@@ -221,8 +218,7 @@ public final class NativeApi {
   }
 
   private static ApiResponse stored(int status, Item item) {
-    RenderedItem rendered = RenderedItem.of(item);
-    return new ApiResponse(status, ApiResponse.JSON, rendered.body(), rendered.headers());
+    return ItemAnswer.of(status, item);
   }
 
   /**

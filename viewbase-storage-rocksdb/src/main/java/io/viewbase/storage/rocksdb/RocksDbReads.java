@@ -92,7 +92,8 @@ final class RocksDbReads implements ReadView {
 
   /**
    * As {@link #get(byte[], byte[])}, and a hit in the value cache is answered by the result the
-   * entry holds for an equal derivation, if any; a result derived from a cached entry stays with it.
+   * entry holds, if a derivation with an equal key made it; a result derived from a cached entry
+   * stays with it.
    */
   @Override
   public <T> Optional<T> get(byte[] partition, byte[] key, Derivation<T> derivation) {

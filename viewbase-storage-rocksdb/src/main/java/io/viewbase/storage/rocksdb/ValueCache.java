@@ -62,10 +62,10 @@ final class ValueCache {
   private static final int STRIPES = 4096;
   /**
    * Heap bytes of a live entry besides its key's and value's contents (compressed references):
-   * map node 32 and table slot 8, key object 24, key and value array headers 16 each, entry 56,
-   * slot 16, queue node 24.
+   * map node 32 and table slot 8, key and value array headers 16 each, entry 56 (it is its own map
+   * key), slot 16, queue node 24.
    */
-  static final int ENTRY_OVERHEAD = 192;
+  static final int ENTRY_OVERHEAD = 168;
   /** Heap bytes of a derived result besides what its derivation weighs: the memo object. */
   static final int MEMO_OVERHEAD = 24;
   /**
@@ -121,11 +121,12 @@ final class ValueCache {
     if (weight > maxBytes) {
       return false;
     }
-    entry.key = key;
+    entry.keyOf(key);
     entry.state = weight;
     entry.slot = new Slot(entry);
     // An entry already there is as fresh as ours (every entry is), so only an absent key is filled.
-    Entry cached = entries.computeIfAbsent(key, k -> counters.get(stripe) == stamp ? entry : null);
+    // the entry is its own key: a hit that compared the key has the entry in cache already
+    Entry cached = entries.computeIfAbsent(entry, k -> counters.get(stripe) == stamp ? entry : null);
     if (cached != entry) {
       entry.state = -1; // never published: counts for nothing
       return false;
@@ -200,7 +201,7 @@ final class ValueCache {
           return;
         }
         Entry entry = slot.entry;
-        if (entry != null && entry.referenced && entries.get(entry.key) == entry) {
+        if (entry != null && entry.referenced && entries.get(entry) == entry) {
           entry.referenced = false;
           clock.add(slot);
           continue;
@@ -210,7 +211,7 @@ final class ValueCache {
           bytes.addAndGet(-DEAD_WEIGHT); // invalidated: the invalidation released the rest
           continue;
         }
-        entries.remove(entry.key, entry); // no-op when the entry was invalidated meanwhile
+        entries.remove(entry, entry); // no-op when the entry was invalidated meanwhile
         long weight = entry.release();
         bytes.addAndGet(weight >= 0 ? -weight : -DEAD_WEIGHT);
       }
@@ -246,15 +247,28 @@ final class ValueCache {
     }
   }
 
-  /** An encoded key with its hash, computed once for the lookup and the counter. */
-  static final class Key {
-    private final byte[] bytes;
-    private final int hash;
+  /**
+   * An encoded key with its hash, computed once for the lookup and the counter. A cached
+   * {@link Entry} is a key too (the map's key for it), equal to the key it was read for.
+   */
+  static class Key {
+    // final in spirit: a lookup key sets them in its constructor, an entry once before the map publishes it
+    private byte[] bytes;
+    private int hash;
 
     /** Wraps, does not copy: the caller does not change {@code bytes} afterwards. */
     Key(byte[] bytes) {
       this.bytes = bytes;
       this.hash = Arrays.hashCode(bytes);
+    }
+
+    private Key() {
+    }
+
+    /** Makes this (an entry about to be cached) equal to {@code key}. */
+    final void keyOf(Key key) {
+      this.bytes = key.bytes;
+      this.hash = key.hash;
     }
 
     int stripe() {
@@ -266,12 +280,12 @@ final class ValueCache {
     }
 
     @Override
-    public int hashCode() {
+    public final int hashCode() {
       return hash;
     }
 
     @Override
-    public boolean equals(Object other) {
+    public final boolean equals(Object other) {
       return other instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
     }
   }
@@ -290,7 +304,7 @@ final class ValueCache {
   }
 
   /** A cached read: the version and value, or (value null) that the key was absent. */
-  static final class Entry {
+  static final class Entry extends Key {
     private static final AtomicLongFieldUpdater<Entry> STATE = AtomicLongFieldUpdater.newUpdater(Entry.class, "state");
     static final AtomicReferenceFieldUpdater<Entry, Memo> MEMO =
         AtomicReferenceFieldUpdater.newUpdater(Entry.class, Memo.class, "memo");
@@ -302,8 +316,8 @@ final class ValueCache {
 
     private final long version;
     private final byte[] value;
-    // set once by the inserting thread before the entry is published (map and queue publish safely)
-    private Key key;
+    // set once by the inserting thread before the entry is published (map and queue publish safely),
+    // like the key this entry is
     private Slot slot;
     /** Whether {@link #insert} cached it: read only by the thread that inserted it. */
     private boolean cached;

@@ -125,7 +125,7 @@ final class ValueCache {
     entry.state = weight;
     entry.slot = new Slot(entry);
     // An entry already there is as fresh as ours (every entry is), so only an absent key is filled.
-    // the entry is its own key: a hit that compared the key has the entry in cache already
+    // The entry is its own map key: a hit, having compared the key, has the entry in the CPU cache.
     Entry cached = entries.computeIfAbsent(entry, k -> counters.get(stripe) == stamp ? entry : null);
     if (cached != entry) {
       entry.state = -1; // never published: counts for nothing

@@ -130,6 +130,24 @@ class ValueCacheTest {
   }
 
   @Test
+  void derivedResultsStayWithinTheBoundByEvictingEntries() {
+    long bound = 64 * 1024;
+    ValueCache cache = new ValueCache(bound);
+    CountingDerivation d = new CountingDerivation("d"); // 100 bytes a result, on entries of ~1.2 KB
+    for (int i = 0; i < 200; i++) {
+      ValueCache.Key k = key("k" + i);
+      cache.insert(k, cache.stamp(k), new ValueCache.Entry(1, new byte[VALUE_BYTES]));
+      ValueCache.Entry cached = cache.get(k);
+      if (cached != null) {
+        assertThat(cache.derive(cached, d)).contains("d:1:1000");
+      }
+      assertThat(cache.weightedBytes()).isLessThanOrEqualTo(bound);
+    }
+    long perEntry = ValueCache.ENTRY_OVERHEAD + 4 + VALUE_BYTES + ValueCache.MEMO_OVERHEAD + 100;
+    assertThat(cache.size()).isBetween(bound / perEntry - 2, bound / perEntry + 1);
+  }
+
+  @Test
   void aResultDerivedFromAnEntryTheCacheRefusedWeighsNothing() {
     ValueCache cache = new ValueCache(1 << 20);
     ValueCache.Key k = key("k");

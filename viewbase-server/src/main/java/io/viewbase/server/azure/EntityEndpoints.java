@@ -11,7 +11,6 @@ import io.viewbase.filter.FilterDialect;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -99,8 +98,16 @@ final class EntityEndpoints {
       }
       EntityWriter.Shape a = shape;
       EntityWriter.Shape b = r.shape;
-      return a.level() == b.level() && Objects.equals(a.select(), b.select()) && a.table().equals(b.table())
+      return a.level() == b.level() && sameInOrder(a.select(), b.select()) && a.table().equals(b.table())
           && a.baseUrl().equals(b.baseUrl()) && a.account().equals(b.account());
+    }
+
+    /** Equal selections in the same order: the properties are written in the order asked. */
+    private static boolean sameInOrder(Set<String> a, Set<String> b) {
+      if (a == null || b == null) {
+        return a == b;
+      }
+      return a.size() == b.size() && List.copyOf(a).equals(List.copyOf(b));
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
@@ -56,22 +57,25 @@ final class EmbeddedTable implements Table {
 
   @Override
   public Optional<Item> get(String partitionKey, String id) {
-    checkReadable();
-    db.rules().checkKey("partitionKey", partitionKey);
-    db.rules().checkKey("id", id);
-    Optional<Versioned> stored = read(partitionKey, id);
+    Optional<Versioned> stored = pointRead(partitionKey, id, (partition, key) -> db.store().get(partition, key));
     return stored.map(v -> StoredItems.toItem(partitionKey, id, v.version(), v.value()));
   }
 
   /** Mapped point read: the store keeps the mapped result beside its cached entry, if it caches. */
   @Override
   public <T> Optional<T> get(String partitionKey, String id, ItemMapping<T> mapping) {
+    return pointRead(partitionKey, id,
+        (partition, key) -> db.store().get(partition, key, new MappedRead<>(partitionKey, id, mapping)));
+  }
+
+  /** A point read's checks, its storage key, and its storage errors translated; {@code lookup} reads. */
+  private <T> Optional<T> pointRead(String partitionKey, String id,
+      BiFunction<byte[], byte[], Optional<T>> lookup) {
     checkReadable();
     db.rules().checkKey("partitionKey", partitionKey);
     db.rules().checkKey("id", id);
     try {
-      return db.store().get(KeyLayout.partition(entry.id(), partitionKey), KeyLayout.sortKey(id),
-          new MappedRead<>(partitionKey, id, mapping));
+      return lookup.apply(KeyLayout.partition(entry.id(), partitionKey), KeyLayout.sortKey(id));
     } catch (StorageException e) {
       throw EmbeddedDatabase.storageError(e);
     }
@@ -331,14 +335,6 @@ final class EmbeddedTable implements Table {
 
   private static Item stored(String pk, String id, Map<String, Value> properties, long version) {
     return Item.stored(pk, id, properties, Etags.of(version), new Value.DateTime(version).toInstant());
-  }
-
-  private Optional<Versioned> read(String partitionKey, String id) {
-    try {
-      return db.store().get(KeyLayout.partition(entry.id(), partitionKey), KeyLayout.sortKey(id));
-    } catch (StorageException e) {
-      throw EmbeddedDatabase.storageError(e);
-    }
   }
 
   private void checkReadable() {

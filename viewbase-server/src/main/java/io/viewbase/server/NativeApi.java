@@ -159,7 +159,7 @@ public final class NativeApi {
       case "PATCH" -> {
         refuseIfNoneMatch(r);
         Item item = body(r, partitionKey, id);
-        yield stored(200, r.ifMatch() == null ? table.upsertMerge(item) : table.merge(item, ifMatch(r)));
+        yield ItemAnswer.of(200, r.ifMatch() == null ? table.upsertMerge(item) : table.merge(item, ifMatch(r)));
       }
       default -> {
         refuseIfNoneMatch(r);
@@ -179,9 +179,9 @@ public final class NativeApi {
         throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-Match and If-None-Match exclude each other",
             "header", "If-Match");
       }
-      return stored(201, table.insert(item));
+      return ItemAnswer.of(201, table.insert(item));
     }
-    return stored(200, r.ifMatch() == null ? table.upsert(item) : table.replace(item, ifMatch(r)));
+    return ItemAnswer.of(200, r.ifMatch() == null ? table.upsert(item) : table.replace(item, ifMatch(r)));
   }
 
   private static void refuseIfNoneMatch(ApiRequest r) {
@@ -215,10 +215,6 @@ public final class NativeApi {
       throw ViewbaseException.of(ErrorCode.UnsupportedMediaType, "Request bodies must be application/json",
           "contentType", type);
     }
-  }
-
-  private static ApiResponse stored(int status, Item item) {
-    return ItemAnswer.of(status, item);
   }
 
   /**

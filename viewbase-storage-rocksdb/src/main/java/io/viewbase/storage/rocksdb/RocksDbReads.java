@@ -79,14 +79,8 @@ final class RocksDbReads implements ReadView {
         guard.exit();
       }
     }
-    ValueCache.Key cacheKey = new ValueCache.Key(encoded);
-    ValueCache.Entry hit = cache.get(cacheKey);
-    if (hit != null) {
-      guard.checkOpen(); // a hit touches no native handle, but a closed store still answers nothing
-      return hit.toResult();
-    }
-    ValueCache.Entry entry = readAndCache(cacheKey, partition, key);
-    // only a value the cache now holds needs a copy for the caller
+    ValueCache.Entry entry = lookup(new ValueCache.Key(encoded), partition, key);
+    // a value the cache holds is copied for the caller; one it did not keep is the caller's alone
     return entry.isCached() ? entry.toResult() : entry.handOver();
   }
 
@@ -101,20 +95,19 @@ final class RocksDbReads implements ReadView {
       return ReadView.super.get(partition, key, derivation);
     }
     ValueCache.Key cacheKey = new ValueCache.Key(OrderedKeyCodec.encode(partition, key));
-    ValueCache.Entry entry = cache.get(cacheKey);
-    if (entry != null) {
-      guard.checkOpen();
-    } else {
-      entry = readAndCache(cacheKey, partition, key);
-    }
-    return cache.derive(entry, derivation);
+    return cache.derive(lookup(cacheKey, partition, key), derivation);
   }
 
   /**
-   * A point read that missed the cache: reads RocksDB and caches what it read, unless the key was
-   * written meanwhile (see {@link ValueCache}).
+   * The value cache's entry for a key: the one it holds, or else what RocksDB holds, which goes into
+   * the cache unless the key was written meanwhile (see {@link ValueCache}).
    */
-  private ValueCache.Entry readAndCache(ValueCache.Key cacheKey, byte[] partition, byte[] key) {
+  private ValueCache.Entry lookup(ValueCache.Key cacheKey, byte[] partition, byte[] key) {
+    ValueCache.Entry hit = cache.get(cacheKey);
+    if (hit != null) {
+      guard.checkOpen(); // a hit touches no native handle, but a closed store still answers nothing
+      return hit;
+    }
     guard.enter();
     try {
       long stamp = cache.stamp(cacheKey);

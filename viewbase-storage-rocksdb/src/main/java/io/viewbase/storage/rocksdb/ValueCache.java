@@ -124,14 +124,15 @@ final class ValueCache {
     entry.keyOf(key);
     entry.state = weight;
     entry.slot = new Slot(entry);
+    entry.cached = true;
     // An entry already there is as fresh as ours (every entry is), so only an absent key is filled.
     // The entry is its own map key: a hit, having compared the key, has the entry in the CPU cache.
     Entry cached = entries.computeIfAbsent(entry, k -> counters.get(stripe) == stamp ? entry : null);
     if (cached != entry) {
-      entry.state = -1; // never published: counts for nothing
+      entry.state = -1; // never published: counts for nothing, and its value is still the reader's
+      entry.cached = false;
       return false;
     }
-    entry.cached = true;
     clock.add(entry.slot);
     queued.incrementAndGet();
     grow(weight);
@@ -319,7 +320,10 @@ final class ValueCache {
     // set once by the inserting thread before the entry is published (map and queue publish safely),
     // like the key this entry is
     private Slot slot;
-    /** Whether {@link #insert} cached it: read only by the thread that inserted it. */
+    /**
+     * Whether the cache owns the value (so a reader gets a copy): set before the map publishes the
+     * entry, and unset only on an entry the map refused, which its reader alone holds.
+     */
     private boolean cached;
     /** Whether a hit came since the clock last passed: a plain field, racy by design. */
     private boolean referenced;
@@ -336,7 +340,7 @@ final class ValueCache {
       this.value = value;
     }
 
-    /** Whether the {@link #insert} of the calling thread cached this entry. */
+    /** Whether the cache holds this entry, or held it: its value must not be handed over. */
     boolean isCached() {
       return cached;
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,6 +33,13 @@ import org.rocksdb.WriteOptions;
  * {@link WriteBatch}, and wakes the others with their outcome. While it writes (and syncs), new
  * batches queue up behind it and the next leader takes them all. An uncontended commit is led by
  * its own thread: no hand-off.
+ *
+ * <p>{@link #commitAsync} queues a batch without a thread waiting for it: if no group is being
+ * led, the store's committer thread (started on first use) leads, and it keeps leading while
+ * batches are queued; a blocking leader that reaches its round limit with an asynchronous batch
+ * at the head of the queue hands the lead to the committer. Whoever writes a group completes its
+ * asynchronous members' futures, after the write and the cache invalidation, so their dependent
+ * actions run on that thread: they must not block (in particular not commit and wait).
  *
  * <table>
  *   <caption>outcome of a batch in a group</caption>
@@ -71,6 +79,12 @@ final class GroupCommit implements AutoCloseable {
   private final byte[] versionBuffer = new byte[StoredValue.VERSION_BYTES];
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong writeGroups = new AtomicLong();
+  /** Leads groups for asynchronous batches; null until the first one. Guarded by queueLock. */
+  private Thread committer;
+  /** Set (under queueLock) when the lead is handed to the committer; it clears it. */
+  private volatile boolean committerLeads;
+  /** Set under queueLock by {@link #close()}; queued batches then fail and no group starts. */
+  private boolean closed;
 
   GroupCommit(RocksDB db, boolean sync, ValueCache valueCache) {
     this.db = db;
@@ -91,10 +105,13 @@ final class GroupCommit implements AutoCloseable {
 
   /** Commits an already validated batch; returns once it is written (and synced if so configured). */
   void commit(List<Mutation> batch) throws ConditionFailedException {
-    Pending pending = new Pending(batch, Thread.currentThread());
+    Pending pending = new Pending(batch, Thread.currentThread(), null);
     boolean lead;
     queueLock.lock();
     try {
+      if (closed) {
+        throw closedFailure();
+      }
       queue.addLast(pending);
       lead = !leaderActive;
       leaderActive = true;
@@ -119,16 +136,73 @@ final class GroupCommit implements AutoCloseable {
   }
 
   /**
+   * Queues an already validated batch and returns at once. The future completes, on the thread
+   * that writes the batch's group, when {@link #commit} would have returned, or exceptionally
+   * with what it would have thrown.
+   */
+  CompletableFuture<Void> commitAsync(List<Mutation> batch) {
+    Pending pending = new Pending(batch, null, new CompletableFuture<>());
+    queueLock.lock();
+    try {
+      if (closed) {
+        return CompletableFuture.failedFuture(closedFailure());
+      }
+      queue.addLast(pending);
+      if (!leaderActive) {
+        leaderActive = true;
+        handToCommitter();
+      }
+    } finally {
+      queueLock.unlock();
+    }
+    return pending.future;
+  }
+
+  /** Makes the committer thread lead the next groups; the caller holds queueLock and the lead. */
+  private void handToCommitter() {
+    if (committer == null) {
+      committer = new Thread(this::runCommitter, "viewbase-rocksdb-committer");
+      committer.setDaemon(true);
+      committer.start();
+    }
+    committerLeads = true;
+    LockSupport.unpark(committer);
+  }
+
+  private void runCommitter() {
+    while (true) {
+      while (!committerLeads) {
+        LockSupport.park(this);
+      }
+      committerLeads = false;
+      if (!lead(null)) {
+        return;
+      }
+    }
+  }
+
+  private StorageException closedFailure() {
+    return new StorageException("the store is closed", null, true);
+  }
+
+  /**
    * Runs the group headed by {@code self}, then, while batches are queued, the groups after it
    * (up to {@link #MAX_ROUNDS}), and finally hands leadership to the next queued batch. A leader
    * that keeps going is already on a CPU; handing off at every group would put each next leader
-   * behind the followers it just woke, and the log would sit idle meanwhile.
+   * behind the followers it just woke, and the log would sit idle meanwhile. The committer thread
+   * ({@code self} null) has no caller waiting and leads until the queue is empty.
+   *
+   * @return false if the store closed while leading (the committer then stops)
    */
-  private void lead(Pending self) {
+  private boolean lead(Pending self) {
     for (int round = 0; ; round++) {
       List<Pending> group;
       queueLock.lock();
       try {
+        if (closed) {
+          leaderActive = false;
+          return false;
+        }
         group = takeGroup();
       } finally {
         queueLock.unlock();
@@ -139,31 +213,42 @@ final class GroupCommit implements AutoCloseable {
       queueLock.lock();
       try {
         next = queue.peekFirst();
-        if (next == null) {
+        if (next == null || closed) {
           leaderActive = false;
-          return;
+          return !closed;
         }
-        if (round + 1 < MAX_ROUNDS) {
+        if (self == null || round + 1 < MAX_ROUNDS) {
           continue;
+        }
+        if (next.thread == null) {
+          handToCommitter();
+          return true;
         }
       } finally {
         queueLock.unlock();
       }
       next.state = Pending.LEAD;
       LockSupport.unpark(next.thread);
-      return;
+      return true;
     }
   }
 
   /**
-   * Tells every member but {@code self} its outcome and wakes them as a binary tree: the leader
-   * unparks the root, and each woken member unparks its two children. The leader makes one
-   * wake-up call instead of one per member, and is free sooner to lead the next group.
+   * Tells every member but {@code self} its outcome. Blocked members are woken as a binary tree:
+   * the leader unparks the root, and each woken member unparks its two children; the leader makes
+   * one wake-up call instead of one per member, and is free sooner to lead the next group.
+   * Asynchronous members' futures complete after that, on this thread.
    */
   private static void wake(List<Pending> group, Pending self) {
     List<Pending> members = new ArrayList<>(group.size());
+    List<Pending> asynchronous = null;
     for (Pending member : group) {
-      if (member != self) {
+      if (member.future != null) {
+        if (asynchronous == null) {
+          asynchronous = new ArrayList<>();
+        }
+        asynchronous.add(member);
+      } else if (member != self) {
         members.add(member);
       }
     }
@@ -177,6 +262,11 @@ final class GroupCommit implements AutoCloseable {
     }
     if (!members.isEmpty()) {
       LockSupport.unpark(members.get(0).thread);
+    }
+    if (asynchronous != null) {
+      for (Pending member : asynchronous) {
+        member.complete();
+      }
     }
   }
 
@@ -357,8 +447,48 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
+  /**
+   * Fails the queued asynchronous batches, stops the committer once its group is written, and
+   * frees the native objects. The store calls it when no blocking commit is running.
+   */
   @Override
   public void close() {
+    Thread stopping;
+    List<Pending> abandoned;
+    queueLock.lock();
+    try {
+      closed = true;
+      abandoned = new ArrayList<>(queue);
+      queue.clear();
+      stopping = committer;
+    } finally {
+      queueLock.unlock();
+    }
+    StorageException failure = closedFailure();
+    for (Pending pending : abandoned) {
+      pending.failure = failure;
+      if (pending.future != null) {
+        pending.complete();
+      } else {
+        pending.state = Pending.DONE; // (none should be queued: the store closes once they return)
+        LockSupport.unpark(pending.thread);
+      }
+    }
+    if (stopping != null && stopping != Thread.currentThread()) {
+      committerLeads = true;
+      LockSupport.unpark(stopping);
+      boolean interrupted = false;
+      while (stopping.isAlive()) {
+        try {
+          stopping.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
     writeBatch.close();
     readOptions.close();
     writeOptions.close();
@@ -377,7 +507,10 @@ final class GroupCommit implements AutoCloseable {
     static final int DONE = 1;
     static final int LEAD = 2;
 
+    /** The committing thread, or null for an asynchronous batch. */
     final Thread thread;
+    /** Completed with the outcome of an asynchronous batch; null for a blocking one. */
+    final CompletableFuture<Void> future;
     /** WAITING until the leader sets DONE (outcome decided) or LEAD (this batch leads the next group). */
     volatile int state = WAITING;
     // Written by the leader before it sets state, read by the owner after it sees the state.
@@ -396,9 +529,10 @@ final class GroupCommit implements AutoCloseable {
       }
     }
 
-    Pending(List<Mutation> batch, Thread thread) {
+    Pending(List<Mutation> batch, Thread thread, CompletableFuture<Void> future) {
       this.batch = batch;
       this.thread = thread;
+      this.future = future;
       keys = new byte[batch.size()][];
       stored = new byte[batch.size()][];
       long size = 0;
@@ -415,6 +549,17 @@ final class GroupCommit implements AutoCloseable {
       }
       bytes = size;
       conditional = anyCondition;
+    }
+
+    /** Completes an asynchronous batch's future with the outcome the leader decided. */
+    void complete() {
+      if (conditionFailure != null) {
+        future.completeExceptionally(conditionFailure);
+      } else if (failure != null) {
+        future.completeExceptionally(failure);
+      } else {
+        future.complete(null);
+      }
     }
 
     void report() throws ConditionFailedException {

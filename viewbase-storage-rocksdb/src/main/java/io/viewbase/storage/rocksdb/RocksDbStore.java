@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -152,6 +153,27 @@ public final class RocksDbStore implements Store {
     }
   }
 
+  /** Queues the batch for the next group commit and returns at once; see {@link GroupCommit}. */
+  @Override
+  public CompletableFuture<Void> commitAsync(List<Mutation> batch) {
+    try {
+      BatchRules.validate(batch);
+      guard.enter();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    try {
+      return groupCommit.commitAsync(batch);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  @Override
+  public boolean commitsWithoutBlocking() {
+    return true;
+  }
+
   /** Batches committed since the store was opened. */
   public long commits() {
     return groupCommit.commits();
@@ -188,10 +210,10 @@ public final class RocksDbStore implements Store {
   @Override
   public void close() {
     guard.close(() -> {
+      groupCommit.close(); // first: its committer thread may be writing a group
       if (valueCache != null) {
         valueCache.clear();
       }
-      groupCommit.close();
       pointReads.close();
       try {
         db.closeE();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Mutation;
+import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.StoreConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -87,6 +90,85 @@ class RocksDbGroupCommitTest {
       assertThat(winners.get(round)).as("winners of round %s", round).isEqualTo(1);
     }
     assertThat(store.commits()).isEqualTo(rounds);
+  }
+
+  @Test
+  void asyncAndBlockingCommitsShareGroupsAndAllLand() throws Exception {
+    int asyncPerThread = 50;
+    List<List<CompletableFuture<Void>>> submitted = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      submitted.add(new ArrayList<>());
+    }
+    runConcurrently(thread -> {
+      if (thread % 2 == 0) {
+        for (int i = 0; i < asyncPerThread; i++) {
+          submitted.get(thread).add(store.commitAsync(List.of(Mutation.put(b("a" + thread), b("k" + i), i + 1, b("v")))));
+        }
+      } else {
+        for (int i = 0; i < BATCHES_PER_THREAD; i++) {
+          store.commit(List.of(Mutation.put(b("s" + thread), b("k" + i), i + 1, b("v"))));
+        }
+      }
+    });
+    for (List<CompletableFuture<Void>> futures : submitted) {
+      CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
+    }
+
+    long expected = THREADS / 2 * asyncPerThread + THREADS / 2 * BATCHES_PER_THREAD;
+    System.out.println("group commit, mixed: " + store.commits() + " batches in " + store.writeGroups() + " writes");
+    assertThat(store.commits()).isEqualTo(expected);
+    assertThat(store.writeGroups()).as("synced async commits share writes").isLessThan(expected);
+    for (int t = 0; t < THREADS; t++) {
+      int count = t % 2 == 0 ? asyncPerThread : BATCHES_PER_THREAD;
+      for (int i = 0; i < count; i++) {
+        assertThat(store.get(b((t % 2 == 0 ? "a" : "s") + t), b("k" + i))).as("thread %s batch %s", t, i).isPresent();
+      }
+    }
+  }
+
+  @Test
+  void closingWithAsyncCommitsQueuedCompletesEveryFutureAndKeepsEverySuccess() throws Exception {
+    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      futures.add(store.commitAsync(List.of(Mutation.put(b("p"), b("k" + i), 1, b("v" + i)))));
+    }
+    store.close();
+
+    int succeeded = 0;
+    for (int i = 0; i < futures.size(); i++) {
+      try {
+        futures.get(i).get(1, TimeUnit.MINUTES);
+        succeeded++;
+      } catch (ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(StorageException.class);
+        assertThat(((StorageException) e.getCause()).isUnavailable()).isTrue();
+      }
+    }
+    store = RocksDbStore.open(new StoreConfig(dir, true, Map.of()));
+    int present = 0;
+    for (int i = 0; i < futures.size(); i++) {
+      if (store.get(b("p"), b("k" + i)).isPresent()) {
+        present++;
+      } else {
+        assertThat(futures.get(i)).as("batch %s was acknowledged, then lost", i).isCompletedExceptionally();
+      }
+    }
+    System.out.println("closed with async commits queued: " + succeeded + " of " + futures.size() + " acknowledged, "
+        + present + " present after reopen");
+    assertThat(present).as("a batch the close failed was never written").isEqualTo(succeeded);
+  }
+
+  @Test
+  void aFutureCompletesOnlyAfterItsWriteIsVisibleAndTheCacheForgotTheOldValue() throws Exception {
+    store.commit(List.of(Mutation.put(b("p"), b("k"), 1, b("old"))));
+    assertThat(store.get(b("p"), b("k"))).isPresent(); // now cached
+
+    for (int version = 2; version < 200; version++) {
+      long expected = version;
+      store.commitAsync(List.of(Mutation.put(b("p"), b("k"), version, b("v" + version))))
+          .thenRun(() -> assertThat(store.get(b("p"), b("k")).orElseThrow().version()).isEqualTo(expected))
+          .get(1, TimeUnit.MINUTES);
+    }
   }
 
   private void runConcurrently(Body body) throws Exception {

@@ -1,6 +1,7 @@
 package io.viewbase.storage.spi;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A partition-aware ordered key-value store: (partition bytes, sort-key bytes) to (version,
@@ -28,6 +29,31 @@ public interface Store extends ReadView, AutoCloseable {
    * @throws IllegalArgumentException if the batch is empty or names a key twice
    */
   void commit(List<Mutation> batch) throws ConditionFailedException;
+
+  /**
+   * {@link #commit}, with the outcome as a future: it completes when {@code commit} would have
+   * returned, or exceptionally with what it would have thrown ({@link ConditionFailedException},
+   * {@link StorageException}, {@link IllegalArgumentException}). Where
+   * {@link #commitsWithoutBlocking()} holds, the call returns at once and the future completes on
+   * a thread of the store's (dependent actions run there: they must not block); otherwise this
+   * default commits on the calling thread.
+   */
+  default CompletableFuture<Void> commitAsync(List<Mutation> batch) {
+    try {
+      commit(batch);
+      return CompletableFuture.completedFuture(null);
+    } catch (ConditionFailedException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * Whether {@link #commitAsync} returns without waiting for the write (or its sync): a caller on
+   * a thread that must not block (an event loop) may then commit from it.
+   */
+  default boolean commitsWithoutBlocking() {
+    return false;
+  }
 
   @Override
   void close();

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * themselves when the backend does not declare it.
  */
 public abstract class StoreConformanceTest implements PointReadContract, DerivedReadContract, ConditionContract, BatchContract,
+    AsyncCommitContract,
     ScanContract, PartitionContract, SnapshotContract, ConcurrencyContract, DurabilityContract,
     LifecycleContract, RandomizedModelContract {
 

@@ -1,6 +1,8 @@
 package io.viewbase.api;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * A named set of items addressed by partition key and id.
@@ -54,6 +56,54 @@ public interface Table {
   Item upsertMerge(Item item);
 
   void delete(String partitionKey, String id, String ifMatch);
+
+  /*
+   * Asynchronous writes: each does what its blocking namesake does and completes the future with
+   * its result, or exceptionally with the ViewbaseException it would have thrown. The embedded
+   * database returns at once: a write that needs no read (insert, replace, upsert and delete on a
+   * table without views) goes straight to the store's commit queue, and the future completes on
+   * the store's committing thread once the write is durable, so dependent actions must not block
+   * there (hand them to an executor with the *Async methods of CompletableFuture); other writes
+   * run on the database's writer threads. Writes in flight together may land in any order: wait
+   * for one before starting another that must follow it. The defaults below write on the calling
+   * thread.
+   */
+
+  default CompletableFuture<Item> insertAsync(Item item) {
+    return completed(() -> insert(item));
+  }
+
+  default CompletableFuture<Item> replaceAsync(Item item, String ifMatch) {
+    return completed(() -> replace(item, ifMatch));
+  }
+
+  default CompletableFuture<Item> upsertAsync(Item item) {
+    return completed(() -> upsert(item));
+  }
+
+  default CompletableFuture<Item> mergeAsync(Item item, String ifMatch) {
+    return completed(() -> merge(item, ifMatch));
+  }
+
+  default CompletableFuture<Item> upsertMergeAsync(Item item) {
+    return completed(() -> upsertMerge(item));
+  }
+
+  default CompletableFuture<Void> deleteAsync(String partitionKey, String id, String ifMatch) {
+    return completed(() -> {
+      delete(partitionKey, id, ifMatch);
+      return null;
+    });
+  }
+
+  /** Runs {@code write} on the calling thread; its outcome as a completed future. */
+  private static <T> CompletableFuture<T> completed(Supplier<T> write) {
+    try {
+      return CompletableFuture.completedFuture(write.get());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /** One page of a partition query or table scan. */
   Page query(Query query);

@@ -14,8 +14,11 @@ import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * rules, the version clock and the query executor that its tables share.
  */
 public final class EmbeddedDatabase implements Database {
+  /** Writer threads: blocked writes wait for a shared log sync, so more of them make larger groups. */
+  private static final int WRITER_THREADS = 64;
   private final Store store;
   private final Limits limits;
   private final ItemRules rules;
@@ -37,6 +42,13 @@ public final class EmbeddedDatabase implements Database {
     t.setDaemon(true);
     return t;
   });
+  /** Runs the asynchronous writes that must block (reads first, or a store that commits blocking). */
+  private final ThreadPoolExecutor writers = new ThreadPoolExecutor(WRITER_THREADS, WRITER_THREADS, 30,
+      TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "viewbase-writer");
+        t.setDaemon(true);
+        return t;
+      });
   private volatile boolean closed;
 
   EmbeddedDatabase(Store store, Limits limits) {
@@ -59,6 +71,7 @@ public final class EmbeddedDatabase implements Database {
     }
     this.queries = new QueryExecutor(store, new ContinuationCodec(catalog.tokenSecret()), limits, rules);
     this.viewMaintainer = new ViewMaintainer(limits);
+    writers.allowCoreThreadTimeOut(true);
     for (ViewHandle view : catalog.buildingViews()) {
       startBackfill(view, 0); // every process that was running when it was created has learnt of it
     }
@@ -185,8 +198,10 @@ public final class EmbeddedDatabase implements Database {
         catalogRefresh.close();
       }
       backfills.shutdownNow();
+      writers.shutdown(); // the queued writes fail fast (the database is closed), the running ones finish
       try {
         backfills.awaitTermination(30, TimeUnit.SECONDS);
+        writers.awaitTermination(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -196,6 +211,11 @@ public final class EmbeddedDatabase implements Database {
 
   Store store() {
     return store;
+  }
+
+  /** Where asynchronous writes that must block run. */
+  Executor writers() {
+    return writers;
   }
 
   ItemRules rules() {

@@ -25,6 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
@@ -166,7 +169,7 @@ final class EmbeddedTable implements Table {
     entry.beginWrite();
     try {
       List<ViewHandle> views = entry.views();
-      if (views.isEmpty() && kind != WriteKind.MERGE && kind != WriteKind.UPSERT_MERGE) {
+      if (isBlind(kind, views)) {
         return writeBlind(kind, item, value, ifMatch);
       }
       return writeDecided(kind, item, value, ifMatch, views);
@@ -177,32 +180,159 @@ final class EmbeddedTable implements Table {
     }
   }
 
+  /** Whether the write's rule is one storage condition: no read, no retry. */
+  private static boolean isBlind(WriteKind kind, List<ViewHandle> views) {
+    return views.isEmpty() && kind != WriteKind.MERGE && kind != WriteKind.UPSERT_MERGE;
+  }
+
+  @Override
+  public CompletableFuture<Item> insertAsync(Item item) {
+    return writeAsync(WriteKind.INSERT, item, null);
+  }
+
+  @Override
+  public CompletableFuture<Item> replaceAsync(Item item, String ifMatch) {
+    return writeAsync(WriteKind.REPLACE, item, ifMatch);
+  }
+
+  @Override
+  public CompletableFuture<Item> upsertAsync(Item item) {
+    return writeAsync(WriteKind.UPSERT, item, null);
+  }
+
+  @Override
+  public CompletableFuture<Item> mergeAsync(Item item, String ifMatch) {
+    return writeAsync(WriteKind.MERGE, item, ifMatch);
+  }
+
+  @Override
+  public CompletableFuture<Item> upsertMergeAsync(Item item) {
+    return writeAsync(WriteKind.UPSERT_MERGE, item, null);
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteAsync(String partitionKey, String id, String ifMatch) {
+    try {
+      checkWritable();
+      db.rules().checkKey("partitionKey", partitionKey);
+      db.rules().checkKey("id", id);
+    } catch (ViewbaseException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return writeAsync(WriteKind.DELETE, Item.of(partitionKey, id, Map.of()), null, ifMatch).thenApply(deleted -> null);
+  }
+
+  private CompletableFuture<Item> writeAsync(WriteKind kind, Item item, String ifMatch) {
+    byte[] value;
+    try {
+      checkWritable();
+      value = validate(item);
+    } catch (ViewbaseException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return writeAsync(kind, item, value, ifMatch);
+  }
+
+  /**
+   * A blind write on a store that commits without blocking is queued from the calling thread;
+   * every other write runs, as its blocking namesake, on the database's writer threads.
+   */
+  private CompletableFuture<Item> writeAsync(WriteKind kind, Item item, byte[] value, String ifMatch) {
+    boolean queued = false;
+    try {
+      if (!db.store().commitsWithoutBlocking()) {
+        return CompletableFuture.supplyAsync(() -> write(kind, item, value, ifMatch), db.writers());
+      }
+      entry.beginWrite();
+      try {
+        if (!isBlind(kind, entry.views())) {
+          return CompletableFuture.supplyAsync(() -> write(kind, item, value, ifMatch), db.writers());
+        }
+        CompletableFuture<Item> result = writeBlindAsync(kind, item, value, ifMatch);
+        queued = true;
+        return result;
+      } finally {
+        if (!queued) {
+          entry.endWrite();
+        }
+      }
+    } catch (ViewbaseException e) {
+      return CompletableFuture.failedFuture(e);
+    } catch (StorageException e) {
+      return CompletableFuture.failedFuture(EmbeddedDatabase.storageError(e));
+    } catch (RejectedExecutionException e) {
+      return CompletableFuture.failedFuture(new ViewbaseException(ErrorCode.StorageUnavailable, "The database is closed"));
+    }
+  }
+
   /** One commit whose condition is the whole rule: no read, no retry. */
   private Item writeBlind(WriteKind kind, Item item, byte[] value, String ifMatch) {
+    long version = blindVersion(kind, ifMatch);
+    try {
+      db.store().commit(List.of(blindMutation(kind, item, value, ifMatch, version)));
+    } catch (ConditionFailedException e) {
+      throw blindFailure(kind, item, e);
+    }
+    return stored(item.partitionKey(), item.id(), item.properties(), version);
+  }
+
+  /**
+   * {@link #writeBlind}, asynchronously: the table's write gate is held until the commit's outcome
+   * is known (it is not owned by a thread), so a drop or a new view waits for the write as it
+   * waits for a blocking one.
+   */
+  private CompletableFuture<Item> writeBlindAsync(WriteKind kind, Item item, byte[] value, String ifMatch) {
+    long version = blindVersion(kind, ifMatch);
+    CompletableFuture<Void> committed = db.store().commitAsync(List.of(blindMutation(kind, item, value, ifMatch, version)));
+    return committed.handle((ok, failure) -> {
+      entry.endWrite();
+      if (failure == null) {
+        return stored(item.partitionKey(), item.id(), item.properties(), version);
+      }
+      Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+          : failure;
+      if (cause instanceof ConditionFailedException) {
+        throw blindFailure(kind, item, (ConditionFailedException) cause);
+      }
+      if (cause instanceof StorageException) {
+        throw EmbeddedDatabase.storageError((StorageException) cause);
+      }
+      throw cause instanceof RuntimeException ? (RuntimeException) cause : new CompletionException(cause);
+    });
+  }
+
+  /** The version a blind write stores. */
+  private long blindVersion(WriteKind kind, String ifMatch) {
+    if (kind != WriteKind.INSERT && kind != WriteKind.UPSERT) {
+      OptionalLong expected = expectedVersion(ifMatch);
+      if (expected.isPresent()) {
+        // The replaced version may come from another server's clock (a shared store): stay above it.
+        db.clock().observe(expected.getAsLong());
+      }
+    }
+    return db.clock().next();
+  }
+
+  /** The one mutation of a blind write: its condition is the write's whole rule. */
+  private Mutation blindMutation(WriteKind kind, Item item, byte[] value, String ifMatch, long version) {
     Condition condition = switch (kind) {
       case INSERT -> Condition.ABSENT;
       case UPSERT -> Condition.NONE;
       default -> conditionFor(ifMatch);
     };
-    if (condition.kind() == Condition.Kind.VERSION) {
-      // The replaced version may come from another server's clock (a shared store): stay above it.
-      db.clock().observe(condition.version());
-    }
-    long version = db.clock().next();
     byte[] partition = KeyLayout.partition(entry.id(), item.partitionKey());
     byte[] key = KeyLayout.sortKey(item.id());
-    Mutation mutation = kind == WriteKind.DELETE ? new Mutation.Delete(partition, key, condition)
+    return kind == WriteKind.DELETE ? new Mutation.Delete(partition, key, condition)
         : new Mutation.Put(partition, key, version, value, condition);
-    try {
-      db.store().commit(List.of(mutation));
-    } catch (ConditionFailedException e) {
-      if (kind == WriteKind.INSERT) {
-        throw alreadyExists(item);
-      }
-      throw e.actualVersion() == null ? notFound(item.partitionKey(), item.id())
-          : preconditionFailed(item.partitionKey(), item.id());
+  }
+
+  /** What a blind write whose condition failed tells its caller. */
+  private ViewbaseException blindFailure(WriteKind kind, Item item, ConditionFailedException e) {
+    if (kind == WriteKind.INSERT) {
+      return alreadyExists(item);
     }
-    return stored(item.partitionKey(), item.id(), item.properties(), version);
+    return e.actualVersion() == null ? notFound(item.partitionKey(), item.id())
+        : preconditionFailed(item.partitionKey(), item.id());
   }
 
   /** Read, decide, commit on the condition that nothing read has changed; retry if it has. */

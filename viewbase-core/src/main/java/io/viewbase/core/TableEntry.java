@@ -6,7 +6,8 @@ import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * A table as the catalog holds it in memory: its name, its storage id, and the lock that keeps
@@ -18,7 +19,14 @@ final class TableEntry {
   private final int id;
   private final Instant created;
   private final byte[] prefix;
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  /**
+   * Writers share it, drops and view changes take it alone. Not owned by a thread (a
+   * {@link StampedLock}'s views): an asynchronous write enters on the caller's thread and leaves on
+   * the thread its commit completes on. Not reentrant either: no path enters it twice.
+   */
+  private final StampedLock gate = new StampedLock();
+  private final Lock shared = gate.asReadLock();
+  private final Lock exclusive = gate.asWriteLock();
   private volatile boolean dropped;
   /** For a view: what makes it one; null for a table. */
   private volatile ViewHandle view;
@@ -73,25 +81,25 @@ final class TableEntry {
 
   /** Adds a view once every write in flight has finished, so each later write maintains it. */
   void addView(ViewHandle handle) {
-    lock.writeLock().lock();
+    exclusive.lock();
     try {
       List<ViewHandle> next = new ArrayList<>(views);
       next.add(handle);
       views = List.copyOf(next);
     } finally {
-      lock.writeLock().unlock();
+      exclusive.unlock();
     }
   }
 
   /** Removes a view once every write in flight has finished, so no later write touches its data. */
   void removeView(ViewHandle handle) {
-    lock.writeLock().lock();
+    exclusive.lock();
     try {
       List<ViewHandle> next = new ArrayList<>(views);
       next.remove(handle);
       views = List.copyOf(next);
     } finally {
-      lock.writeLock().unlock();
+      exclusive.unlock();
     }
   }
 
@@ -102,26 +110,26 @@ final class TableEntry {
     }
   }
 
-  /** Enters a write; pair with {@link #endWrite()}. */
+  /** Enters a write; pair with {@link #endWrite()}, on any thread. */
   void beginWrite() {
-    lock.readLock().lock();
+    shared.lock();
     if (dropped) {
-      lock.readLock().unlock();
+      shared.unlock();
       throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", name);
     }
   }
 
   void endWrite() {
-    lock.readLock().unlock();
+    shared.unlock();
   }
 
   /** Waits for writes in flight, then refuses all later ones. */
   void markDropped() {
-    lock.writeLock().lock();
+    exclusive.lock();
     try {
       dropped = true;
     } finally {
-      lock.writeLock().unlock();
+      exclusive.unlock();
     }
   }
 }

@@ -18,6 +18,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -240,6 +244,92 @@ abstract class DatabaseContract {
     people.replace(person("p", "1", "Bo"), "*");
     assertCode(() -> people.delete("p", "1", first.etag()), ErrorCode.PreconditionFailed);
     assertThat(people.get("p", "1")).isPresent();
+  }
+
+  // --- asynchronous writes: the same behaviour table, through the future
+
+  /** The future's value, or its ViewbaseException thrown as the blocking write would throw it. */
+  static <T> T await(CompletableFuture<T> future) {
+    try {
+      return future.get(1, TimeUnit.MINUTES);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ViewbaseException) {
+        throw (ViewbaseException) e.getCause();
+      }
+      throw new AssertionError(e.getCause());
+    } catch (InterruptedException | TimeoutException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void asyncWritesFollowTheBehaviourTable() {
+    Item first = await(people.insertAsync(person("p", "1", "Ann")));
+    assertThat(people.get("p", "1")).contains(first);
+    assertCode(() -> await(people.insertAsync(person("p", "1", "Bo"))), ErrorCode.ItemAlreadyExists);
+    assertCode(() -> await(people.replaceAsync(person("p", "2", "Bo"), null)), ErrorCode.ItemNotFound);
+
+    Item second = await(people.replaceAsync(person("p", "1", "Bo"), first.etag()));
+    assertThat(second.etag()).isNotEqualTo(first.etag());
+    assertCode(() -> await(people.replaceAsync(person("p", "1", "Cy"), first.etag())), ErrorCode.PreconditionFailed);
+    assertThat(people.get("p", "1")).contains(second);
+
+    Item merged = await(people.mergeAsync(Item.builder("p", "1").put("city", "Oslo").build(), second.etag()));
+    assertThat(merged.properties()).containsEntry("name", Value.of("Bo")).containsEntry("city", Value.of("Oslo"));
+    assertCode(() -> await(people.mergeAsync(Item.builder("p", "1").put("age", 2).build(), second.etag())),
+        ErrorCode.PreconditionFailed);
+    assertCode(() -> await(people.mergeAsync(person("p", "3", "Di"), null)), ErrorCode.ItemNotFound);
+    await(people.upsertMergeAsync(Item.builder("p", "3").put("age", 7).build()));
+    Item upserted = await(people.upsertAsync(Item.builder("p", "3").put("name", "Di").build()));
+    assertThat(people.get("p", "3")).contains(upserted);
+    assertThat(upserted.properties()).isEqualTo(Map.of("name", Value.of("Di")));
+
+    assertCode(() -> await(people.deleteAsync("p", "1", first.etag())), ErrorCode.PreconditionFailed);
+    assertThat(people.get("p", "1")).isPresent();
+    await(people.deleteAsync("p", "1", merged.etag()));
+    assertThat(people.get("p", "1")).isEmpty();
+    assertCode(() -> await(people.deleteAsync("p", "1", null)), ErrorCode.ItemNotFound);
+  }
+
+  @Test
+  void badInputFailsTheAsyncWritesFutureNotItsCaller() {
+    CompletableFuture<Item> badKey = people.insertAsync(person("p", "a\u0001b", "Ann"));
+    CompletableFuture<Void> badDelete = people.deleteAsync("p", "x".repeat(2000), null);
+
+    assertCode(() -> await(badKey), ErrorCode.InvalidKey);
+    assertCode(() -> await(badDelete), ErrorCode.InvalidKey);
+    assertThat(people.query(Query.partition("p")).items()).isEmpty();
+  }
+
+  @Test
+  void manyAsyncWritesInFlightAllLandAndConditionsStillDecideOneWinner() {
+    List<CompletableFuture<Item>> inserts = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      inserts.add(people.insertAsync(person("many", String.format("%04d", i), "n" + i)));
+    }
+    List<CompletableFuture<Item>> claims = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      claims.add(people.insertAsync(person("claim", "only", "c" + i)));
+    }
+    inserts.forEach(DatabaseContract::await);
+    int winners = 0;
+    for (CompletableFuture<Item> claim : claims) {
+      try {
+        Item won = await(claim);
+        assertThat(people.get("claim", "only")).contains(won);
+        winners++;
+      } catch (ViewbaseException e) {
+        assertThat(e.code()).isEqualTo(ErrorCode.ItemAlreadyExists);
+      }
+    }
+    assertThat(winners).isEqualTo(1);
+    try (ItemCursor all = people.cursor(Query.partition("many"))) {
+      int n = 0;
+      while (all.hasNext()) {
+        assertThat(all.next().id()).isEqualTo(String.format("%04d", n++));
+      }
+      assertThat(n).isEqualTo(500);
+    }
   }
 
   // --- rules

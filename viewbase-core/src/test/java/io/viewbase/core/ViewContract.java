@@ -86,6 +86,26 @@ abstract class ViewContract {
   }
 
   @Test
+  void asyncWritesKeepViewsExactAndAViewRefusesThem() {
+    db.createView(ViewDefinition.of("PeopleByEmail", "People", "all", "{email}"));
+    awaitBuilt(db, "PeopleByEmail");
+    Table byEmail = db.table("PeopleByEmail");
+    Item ann = DatabaseContract.await(people.insertAsync(person("ann@example.com", "Ann")));
+    DatabaseContract.await(people.mergeAsync(Item.builder("people", ann.id()).put("email", "ann@new.example").build(),
+        ann.etag()));
+
+    assertThat(byEmail.get("all", "ann@example.com")).isEmpty();
+    assertThat(byEmail.get("all", "ann@new.example").orElseThrow().sourceId()).isEqualTo(ann.id());
+    Item bo = person("ann@new.example", "Bo");
+    assertCode(() -> DatabaseContract.await(people.insertAsync(bo)), ErrorCode.ViewKeyConflict);
+    assertCode(() -> DatabaseContract.await(byEmail.upsertAsync(Item.builder("all", "x").build())),
+        ErrorCode.ViewIsReadOnly);
+    DatabaseContract.await(people.deleteAsync("people", ann.id(), null));
+    assertThat(byEmail.get("all", "ann@new.example")).isEmpty();
+    assertThat(people.get("people", bo.id())).isEmpty();
+  }
+
+  @Test
   void designGuideEmployeesByDepartmentWithTwoViewsAndPrefixQueries() {
     db.createTable("Employees");
     Table employees = db.table("Employees");

@@ -20,6 +20,7 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -27,7 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Netty end of one connection: turns each aggregated request into an {@link ApiRequest},
- * serves it inline or on the worker pool, and writes the {@link ApiResponse} back.
+ * serves it inline (reads of an item or the catalog), from the event loop without waiting (a
+ * single-item write: its answer comes back to the loop when the write is durable) or on the worker
+ * pool (queries, batches, table and view changes), and writes the {@link ApiResponse} back.
  *
  * <p>HTTP/1.1 answers must leave in request order even when a client pipelines, and a write on a
  * worker may finish after a later read: so a connection serves one request at a time, queues the
@@ -102,6 +105,14 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
       write(ctx, p, p.answer());
     } else if (NativeApi.runsInline(p.request().method(), p.match())) {
       write(ctx, p, api.handle(p.request(), p.match()));
+    } else if (NativeApi.isItemWrite(p.request().method(), p.match())) {
+      CompletableFuture<ApiResponse> answer = api.handleItemWrite(p.request(), p.match());
+      if (answer.isDone()) {
+        write(ctx, p, answer.join());
+      } else {
+        // completes on the store's committing thread: hand the answer straight back to the loop
+        answer.thenAccept(response -> ctx.executor().execute(() -> write(ctx, p, response)));
+      }
     } else {
       try {
         workers.execute(() -> {

@@ -16,6 +16,8 @@ import io.viewbase.json.PageJson;
 import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,16 +84,50 @@ public final class NativeApi {
     ApiResponse response;
     try {
       response = dispatch(request, match);
-    } catch (ViewbaseException e) {
-      response = ApiResponse.error(e);
     } catch (RuntimeException | Error e) {
-      // Errors too: a request that dies without an answer would leave its connection waiting forever.
-      LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
-      response = ApiResponse.error(new ViewbaseException(ErrorCode.InternalError,
-          "Internal error; the server log has the details"));
+      response = failure(request, e);
     }
     metrics.answered(match.route(), response.status());
     return response;
+  }
+
+  /** Whether the request writes one item: {@link #handleItemWrite} serves it without blocking. */
+  static boolean isItemWrite(String method, RouteMatch match) {
+    return match.route() == Route.ITEM && !method.equals("GET") && Route.ITEM.allows(method);
+  }
+
+  /**
+   * Serves a single-item write with the table's asynchronous write: the answer completes when the
+   * write is durable, on the thread that completes it (the store's committer). Never fails: errors
+   * are answers.
+   */
+  CompletableFuture<ApiResponse> handleItemWrite(ApiRequest request, RouteMatch match) {
+    CompletableFuture<ApiResponse> answer;
+    try {
+      answer = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2));
+    } catch (RuntimeException | Error e) {
+      answer = CompletableFuture.failedFuture(e);
+    }
+    return answer.handle((response, failure) -> {
+      ApiResponse out = failure == null ? response : failure(request, unwrap(failure));
+      metrics.answered(Route.ITEM, out.status());
+      return out;
+    });
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+  }
+
+  /** A failure's answer: a Viewbase error as itself, anything else logged and answered as 500. */
+  private static ApiResponse failure(ApiRequest request, Throwable e) {
+    if (e instanceof ViewbaseException) {
+      return ApiResponse.error((ViewbaseException) e);
+    }
+    // Errors too: a request that dies without an answer would leave its connection waiting forever.
+    LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
+    return ApiResponse.error(new ViewbaseException(ErrorCode.InternalError,
+        "Internal error; the server log has the details"));
   }
 
   private ApiResponse dispatch(ApiRequest r, RouteMatch match) {
@@ -152,24 +188,37 @@ public final class NativeApi {
   }
 
   private ApiResponse item(ApiRequest r, Table table, String partitionKey, String id) {
-    return switch (r.method()) {
-      case "GET" -> table.get(partitionKey, id, ItemAnswer.READ).orElseThrow(() -> ViewbaseException.of(
+    if (r.method().equals("GET")) {
+      return table.get(partitionKey, id, ItemAnswer.READ).orElseThrow(() -> ViewbaseException.of(
           ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id));
+    }
+    try {
+      return itemWrite(r, table, partitionKey, id).join();
+    } catch (CompletionException e) {
+      Throwable cause = unwrap(e);
+      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
+    }
+  }
+
+  /** PUT, PATCH or DELETE of an item, with the table's asynchronous writes. */
+  private CompletableFuture<ApiResponse> itemWrite(ApiRequest r, Table table, String partitionKey, String id) {
+    return switch (r.method()) {
       case "PUT" -> put(r, table, body(r, partitionKey, id));
       case "PATCH" -> {
         refuseIfNoneMatch(r);
         Item item = body(r, partitionKey, id);
-        yield ItemAnswer.of(200, r.ifMatch() == null ? table.upsertMerge(item) : table.merge(item, ifMatch(r)));
+        yield (r.ifMatch() == null ? table.upsertMergeAsync(item) : table.mergeAsync(item, ifMatch(r)))
+            .thenApply(stored -> ItemAnswer.of(200, stored));
       }
       default -> {
         refuseIfNoneMatch(r);
-        table.delete(partitionKey, id, r.ifMatch() == null ? null : ifMatch(r));
-        yield ApiResponse.noContent();
+        yield table.deleteAsync(partitionKey, id, r.ifMatch() == null ? null : ifMatch(r))
+            .thenApply(deleted -> ApiResponse.noContent());
       }
     };
   }
 
-  private static ApiResponse put(ApiRequest r, Table table, Item item) {
+  private static CompletableFuture<ApiResponse> put(ApiRequest r, Table table, Item item) {
     if (r.ifNoneMatch() != null) {
       if (!r.ifNoneMatch().trim().equals("*")) {
         throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-None-Match supports only * (insert if absent)",
@@ -179,9 +228,10 @@ public final class NativeApi {
         throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-Match and If-None-Match exclude each other",
             "header", "If-Match");
       }
-      return ItemAnswer.of(201, table.insert(item));
+      return table.insertAsync(item).thenApply(stored -> ItemAnswer.of(201, stored));
     }
-    return ItemAnswer.of(200, r.ifMatch() == null ? table.upsert(item) : table.replace(item, ifMatch(r)));
+    return (r.ifMatch() == null ? table.upsertAsync(item) : table.replaceAsync(item, ifMatch(r)))
+        .thenApply(stored -> ItemAnswer.of(200, stored));
   }
 
   private static void refuseIfNoneMatch(ApiRequest r) {

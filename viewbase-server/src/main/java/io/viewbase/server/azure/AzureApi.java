@@ -3,6 +3,8 @@ package io.viewbase.server.azure;
 import io.viewbase.api.Database;
 import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,35 +52,62 @@ public final class AzureApi {
   }
 
   /**
-   * Whether a request is cheap enough to serve on the event loop: a point read never waits on a
-   * disk sync, and sparing it a thread hop keeps it fast. Decided from the path's shape alone.
+   * Whether a request can be served on the event loop: a point read never waits on a disk sync,
+   * and a single-entity write (insert, update, merge, delete) waits for its sync without a thread
+   * ({@link #handleAsync}); sparing them a thread hop keeps them fast. Decided from the path's
+   * shape alone: queries, table operations, ACLs and batches go to the worker pool.
    */
   static boolean runsInline(AzureRequest request) {
-    if (!request.method().equals("GET")) {
+    String method = request.method();
+    if (method.equals("GET")) {
+      String path = request.rawPath();
+      return path.endsWith(")") && !path.endsWith("()") && path.indexOf("Tables(") < 0
+          && path.indexOf("Tables%28") < 0;
+    }
+    if (!method.equals("POST") && !method.equals("PUT") && !method.equals("MERGE") && !method.equals("PATCH")
+        && !method.equals("DELETE")) {
       return false;
     }
-    String path = request.rawPath();
-    return path.endsWith(")") && !path.endsWith("()") && path.indexOf("Tables(") < 0 && path.indexOf("Tables%28") < 0;
+    ResourcePath.Kind kind;
+    try {
+      kind = ResourcePath.parse(request.rawPath(), request.header("host")).kind();
+    } catch (RuntimeException malformed) {
+      return false; // answered with its error on a worker, like any request that is not a fast path
+    }
+    if (kind == ResourcePath.Kind.ENTITY) {
+      return true; // GET aside, every method on an entity is a write (or refused)
+    }
+    return kind == ResourcePath.Kind.ENTITIES && method.equals("POST") && request.header("x-http-method") == null
+        && !request.rawQuery().contains("comp=");
   }
 
+  /** Serves the request on the calling thread; see {@link #handleAsync}. */
   public AzureResponse handle(AzureRequest request) {
+    return handleAsync(request).join();
+  }
+
+  /**
+   * Serves the request: a single-entity write answers once the database's asynchronous write
+   * completes (on the thread that completes it), everything else before this returns. The future
+   * never fails: errors are answers.
+   */
+  public CompletableFuture<AzureResponse> handleAsync(AzureRequest request) {
     String requestId = RequestIds.next();
-    boolean xml = request.rawQuery().contains("comp=acl");
-    AzureResponse response;
+    CompletableFuture<AzureResponse> answer;
     try {
-      response = dispatch(request, requestId);
-    } catch (AzureFailure f) {
-      response = error(f, xml, requestId);
-    } catch (ViewbaseException e) {
-      AzureFailure f = AzureErrors.translate(e);
-      if (f.status() >= 500) {
-        LOG.warn("Azure request {} {} failed: {}", request.method(), request.target(), e.toString());
-      }
-      response = error(f, xml, requestId);
+      answer = dispatch(request, requestId);
     } catch (RuntimeException e) {
-      LOG.error("Azure request {} {} failed unexpectedly", request.method(), request.target(), e);
-      response = error(new AzureFailure(500, "InternalError",
-          "The server encountered an internal error; its log has the details."), xml, requestId);
+      answer = CompletableFuture.failedFuture(e);
+    }
+    return answer.handle((response, failure) -> finish(request, requestId, response, failure));
+  }
+
+  private AzureResponse finish(AzureRequest request, String requestId, AzureResponse answer, Throwable failure) {
+    AzureResponse response = answer;
+    if (failure != null) {
+      Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+          : failure;
+      response = error(request, requestId, cause);
     }
     String version = request.header("x-ms-version");
     return response.with("x-ms-request-id", requestId)
@@ -87,7 +116,24 @@ public final class AzureApi {
         .with("x-ms-client-request-id", request.header("x-ms-client-request-id"));
   }
 
-  private AzureResponse dispatch(AzureRequest request, String requestId) {
+  private static AzureResponse error(AzureRequest request, String requestId, Throwable cause) {
+    boolean xml = request.rawQuery().contains("comp=acl");
+    if (cause instanceof AzureFailure f) {
+      return error(f, xml, requestId);
+    }
+    if (cause instanceof ViewbaseException e) {
+      AzureFailure f = AzureErrors.translate(e);
+      if (f.status() >= 500) {
+        LOG.warn("Azure request {} {} failed: {}", request.method(), request.target(), e.toString());
+      }
+      return error(f, xml, requestId);
+    }
+    LOG.error("Azure request {} {} failed unexpectedly", request.method(), request.target(), cause);
+    return error(new AzureFailure(500, "InternalError",
+        "The server encountered an internal error; its log has the details."), xml, requestId);
+  }
+
+  private CompletableFuture<AzureResponse> dispatch(AzureRequest request, String requestId) {
     ResourcePath path = ResourcePath.parse(request.rawPath(), request.header("host"));
     QueryString query = QueryString.parse(request.rawQuery());
     Grant grant = authenticator.authenticate(request, path, query);
@@ -100,6 +146,27 @@ public final class AzureApi {
         method = override.trim().toUpperCase(java.util.Locale.ROOT);
       }
     }
+    if (path.kind() == ResourcePath.Kind.ENTITY) {
+      switch (method) {
+        case "PUT":
+          return entities.update(call);
+        case "MERGE":
+        case "PATCH":
+          return entities.merge(call);
+        case "DELETE":
+          return entities.delete(call);
+        default:
+          break;
+      }
+    } else if (path.kind() == ResourcePath.Kind.ENTITIES && method.equals("POST") && !"acl".equals(query.get("comp"))) {
+      return entities.insert(call);
+    }
+    return CompletableFuture.completedFuture(answer(call, method, requestId));
+  }
+
+  /** The answer of a request that is not a single-entity write. */
+  private AzureResponse answer(Call call, String method, String requestId) {
+    ResourcePath path = call.path();
     return switch (path.kind()) {
       case TABLES -> switch (method) {
         case "GET" -> tables.query(call);
@@ -109,7 +176,7 @@ public final class AzureApi {
       case TABLE -> method.equals("DELETE") ? tables.delete(call) : notAllowed(method, "Tables('name')");
       case BATCH -> method.equals("POST") ? batch.handle(call, requestId) : notAllowed(method, "$batch");
       case ENTITIES -> {
-        if ("acl".equals(query.get("comp"))) {
+        if ("acl".equals(call.query().get("comp"))) {
           yield switch (method) {
             case "GET" -> acl.get(call, true);
             case "HEAD" -> acl.get(call, false);
@@ -119,15 +186,11 @@ public final class AzureApi {
         }
         yield switch (method) {
           case "GET" -> entities.query(call);
-          case "POST" -> entities.insert(call);
           default -> notAllowed(method, "a table");
         };
       }
       case ENTITY -> switch (method) {
         case "GET" -> entities.get(call);
-        case "PUT" -> entities.update(call);
-        case "MERGE", "PATCH" -> entities.merge(call);
-        case "DELETE" -> entities.delete(call);
         default -> notAllowed(method, "an entity");
       };
       case SERVICE -> ServiceProperties.handle(call, method);

@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -99,7 +100,13 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
     if (p.answer() != null) {
       write(ctx, p, p.answer());
     } else if (AzureApi.runsInline(p.request())) {
-      write(ctx, p, api.handle(p.request()));
+      CompletableFuture<AzureResponse> answer = api.handleAsync(p.request());
+      if (answer.isDone()) {
+        write(ctx, p, answer.join());
+      } else {
+        // completes on the store's committing thread: hand the answer straight back to the loop
+        answer.thenAccept(response -> ctx.executor().execute(() -> write(ctx, p, response)));
+      }
     } else {
       try {
         workers.execute(() -> {

@@ -6,6 +6,7 @@ import io.viewbase.api.Table;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,6 +37,11 @@ import org.rocksdb.WriteOptions;
  * puts from 64 unlocked threads measure RocksDB's own group commit, not its absence. That is the
  * third figure, a control: the most that grouping syncs can give on this machine and disk, to
  * tell a weak group commit in the engine from a machine where syncs are cheap next to CPU.
+ *
+ * <p>{@code engineUpsertAsync64InFlight} keeps the same 64 writes in flight from one thread with
+ * {@code Table.upsertAsync}, as the server's event loops do (each request a write in flight, no
+ * thread parked for it): each operation waits for the oldest of its 64 writes and starts a new
+ * one, so its rate is durable writes per second with 64 concurrent.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -89,6 +95,35 @@ public class DurableWriteBenchmark {
   @Benchmark
   public Item engineUpsertGroupCommit() {
     return table.upsert(toWrite[ThreadLocalRandom.current().nextInt(items)]);
+  }
+
+  /** One thread's writes in flight, oldest first (a ring). */
+  @State(Scope.Thread)
+  public static class InFlight {
+    static final int WRITES = 64;
+    final CompletableFuture<?>[] ring = new CompletableFuture<?>[WRITES];
+    int oldest;
+
+    /** Lets every write finish, so that none runs into the next iteration or past the trial. */
+    @TearDown(Level.Iteration)
+    public void drain() {
+      for (int i = 0; i < WRITES; i++) {
+        if (ring[i] != null) {
+          ring[i].join();
+          ring[i] = null;
+        }
+      }
+    }
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object engineUpsertAsync64InFlight(InFlight inFlight) {
+    CompletableFuture<?> done = inFlight.ring[inFlight.oldest];
+    Object result = done == null ? null : done.join();
+    inFlight.ring[inFlight.oldest] = table.upsertAsync(toWrite[ThreadLocalRandom.current().nextInt(items)]);
+    inFlight.oldest = (inFlight.oldest + 1) % InFlight.WRITES;
+    return result;
   }
 
   @Benchmark

@@ -8,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
@@ -20,7 +21,9 @@ import java.util.concurrent.atomic.LongAdder;
  * machine throughput follows whoever else runs; these per-write costs move much less.
  *
  * <p>{@code java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.DurableWriteCpu
- * [threads=64] [seconds=5] [rounds=4]}; the first round is warm-up.
+ * [threads=64] [seconds=5] [rounds=4]}; the first round is warm-up. {@code threads} may be
+ * {@code asyncN} instead: one thread keeping N writes in flight with {@code Table.upsertAsync}
+ * (the engine's side of {@code DurableWriteBenchmark.engineUpsertAsync64InFlight}).
  */
 public final class DurableWriteCpu {
   private static final long TICK_NANOS = 10_000_000L; // USER_HZ = 100 on Linux
@@ -29,7 +32,9 @@ public final class DurableWriteCpu {
   }
 
   public static void main(String[] args) throws Exception {
-    int threads = args.length > 0 ? Integer.parseInt(args[0]) : 64;
+    String writers = args.length > 0 ? args[0] : "64";
+    boolean async = writers.startsWith("async");
+    int threads = Integer.parseInt(async ? writers.substring("async".length()) : writers);
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     Path root = Files.createTempDirectory("viewbase-durable-cpu");
@@ -37,15 +42,17 @@ public final class DurableWriteCpu {
       Dataset dataset = Dataset.create(root, 100_000);
       Item[] items = BenchItems.items(100_000);
       try (Database db = dataset.openEngine(true)) {
-        run(db.table(BenchItems.TABLE), items, threads, seconds, rounds, GroupCounters.of(db));
+        run(db.table(BenchItems.TABLE), items, async ? 1 : threads, async ? threads : 0, seconds, rounds,
+            GroupCounters.of(db));
       }
     } finally {
       Dataset.deleteTree(root);
     }
   }
 
-  private static void run(Table table, Item[] items, int threads, int seconds, int rounds, GroupCounters groups)
-      throws Exception {
+  /** Runs {@code threads} writers; each blocks on its write, or keeps {@code inFlight} writes going if positive. */
+  private static void run(Table table, Item[] items, int threads, int inFlight, int seconds, int rounds,
+      GroupCounters groups) throws Exception {
     LongAdder writes = new LongAdder();
     Semaphore go = new Semaphore(0);
     Semaphore done = new Semaphore(0);
@@ -55,9 +62,26 @@ public final class DurableWriteCpu {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         while (true) {
           go.acquireUninterruptibly();
-          while (System.nanoTime() < deadline[0]) {
-            table.upsert(items[random.nextInt(items.length)]);
-            writes.increment();
+          if (inFlight > 0) {
+            CompletableFuture<?>[] ring = new CompletableFuture<?>[inFlight];
+            for (int i = 0; System.nanoTime() < deadline[0]; i = (i + 1) % inFlight) {
+              if (ring[i] != null) {
+                ring[i].join();
+                writes.increment();
+              }
+              ring[i] = table.upsertAsync(items[random.nextInt(items.length)]);
+            }
+            for (CompletableFuture<?> last : ring) {
+              if (last != null) {
+                last.join();
+                writes.increment();
+              }
+            }
+          } else {
+            while (System.nanoTime() < deadline[0]) {
+              table.upsert(items[random.nextInt(items.length)]);
+              writes.increment();
+            }
           }
           done.release();
         }

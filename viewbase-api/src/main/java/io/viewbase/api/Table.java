@@ -57,38 +57,42 @@ public interface Table {
 
   void delete(String partitionKey, String id, String ifMatch);
 
-  /*
+  /**
    * Asynchronous writes: each does what its blocking namesake does and completes the future with
-   * its result, or exceptionally with the ViewbaseException it would have thrown. The embedded
-   * database returns at once: a write that needs no read (insert, replace, upsert and delete on a
-   * table without views) goes straight to the store's commit queue, and the future completes on
-   * the store's committing thread once the write is durable, so dependent actions must not block
-   * there (hand them to an executor with the *Async methods of CompletableFuture); other writes
-   * run on the database's writer threads. Writes in flight together may land in any order: wait
-   * for one before starting another that must follow it. The defaults below write on the calling
-   * thread.
+   * its result, or exceptionally with the {@link ViewbaseException} it would have thrown. The
+   * embedded database returns at once: a write that needs no read (insert, replace, upsert and
+   * delete on a table without views) goes straight to the store's commit queue, and the future
+   * completes on the store's committing thread once the write is durable, so dependent actions
+   * must not block there (hand them to an executor with the {@code ...Async} stages of
+   * {@link CompletableFuture}); other writes run on the database's writer threads. Writes in
+   * flight together may land in any order: wait for one before starting another that must follow
+   * it. The defaults here write on the calling thread.
    */
-
   default CompletableFuture<Item> insertAsync(Item item) {
     return completed(() -> insert(item));
   }
 
+  /** {@link #replace}, asynchronously: see {@link #insertAsync}. */
   default CompletableFuture<Item> replaceAsync(Item item, String ifMatch) {
     return completed(() -> replace(item, ifMatch));
   }
 
+  /** {@link #upsert}, asynchronously: see {@link #insertAsync}. */
   default CompletableFuture<Item> upsertAsync(Item item) {
     return completed(() -> upsert(item));
   }
 
+  /** {@link #merge}, asynchronously: see {@link #insertAsync}. */
   default CompletableFuture<Item> mergeAsync(Item item, String ifMatch) {
     return completed(() -> merge(item, ifMatch));
   }
 
+  /** {@link #upsertMerge}, asynchronously: see {@link #insertAsync}. */
   default CompletableFuture<Item> upsertMergeAsync(Item item) {
     return completed(() -> upsertMerge(item));
   }
 
+  /** {@link #delete}, asynchronously: see {@link #insertAsync}. */
   default CompletableFuture<Void> deleteAsync(String partitionKey, String id, String ifMatch) {
     return completed(() -> {
       delete(partitionKey, id, ifMatch);

@@ -52,18 +52,23 @@ public final class AzureApi {
   }
 
   /**
-   * Whether a request can be served on the event loop: a point read never waits on a disk sync,
-   * and a single-entity write (insert, update, merge, delete) waits for its sync without a thread
-   * ({@link #handleAsync}); sparing them a thread hop keeps them fast. Decided from the path's
-   * shape alone: queries, table operations, ACLs and batches go to the worker pool.
+   * Whether a request is cheap enough to serve on the event loop: a point read never waits on a
+   * disk sync, and sparing it a thread hop keeps it fast. Decided from the path's shape alone.
    */
   static boolean runsInline(AzureRequest request) {
-    String method = request.method();
-    if (method.equals("GET")) {
-      String path = request.rawPath();
-      return path.endsWith(")") && !path.endsWith("()") && path.indexOf("Tables(") < 0
-          && path.indexOf("Tables%28") < 0;
+    if (!request.method().equals("GET")) {
+      return false;
     }
+    String path = request.rawPath();
+    return path.endsWith(")") && !path.endsWith("()") && path.indexOf("Tables(") < 0 && path.indexOf("Tables%28") < 0;
+  }
+
+  /**
+   * Whether a request writes one entity (insert, update, merge, their upsert forms, delete), which
+   * {@link #handleAsync} serves without waiting for the write: the event loop can take it.
+   */
+  static boolean isEntityWrite(AzureRequest request) {
+    String method = request.method();
     if (!method.equals("POST") && !method.equals("PUT") && !method.equals("MERGE") && !method.equals("PATCH")
         && !method.equals("DELETE")) {
       return false;
@@ -75,40 +80,63 @@ public final class AzureApi {
       return false; // answered with its error on a worker, like any request that is not a fast path
     }
     if (kind == ResourcePath.Kind.ENTITY) {
-      return true; // GET aside, every method on an entity is a write (or refused)
+      return true; // every method but GET on an entity writes it (or is refused)
     }
     return kind == ResourcePath.Kind.ENTITIES && method.equals("POST") && request.header("x-http-method") == null
         && !request.rawQuery().contains("comp=");
   }
 
-  /** Serves the request on the calling thread; see {@link #handleAsync}. */
+  /** Serves the request on the calling thread (a single-entity write waits for its sync). */
   public AzureResponse handle(AzureRequest request) {
-    return handleAsync(request).join();
+    String requestId = RequestIds.next();
+    AzureResponse response;
+    try {
+      Call call = call(request);
+      String method = method(call);
+      CompletableFuture<AzureResponse> write = entityWrite(call, method);
+      response = write == null ? answer(call, method, requestId) : await(write);
+    } catch (RuntimeException e) {
+      response = error(request, requestId, e);
+    }
+    return finish(request, requestId, response);
   }
 
   /**
-   * Serves the request: a single-entity write answers once the database's asynchronous write
-   * completes (on the thread that completes it), everything else before this returns. The future
+   * Serves the request, answering a single-entity write once the database's asynchronous write
+   * completes (on the thread that completes it) and anything else before this returns. The future
    * never fails: errors are answers.
    */
   public CompletableFuture<AzureResponse> handleAsync(AzureRequest request) {
     String requestId = RequestIds.next();
-    CompletableFuture<AzureResponse> answer;
     try {
-      answer = dispatch(request, requestId);
+      Call call = call(request);
+      String method = method(call);
+      CompletableFuture<AzureResponse> write = entityWrite(call, method);
+      if (write != null) {
+        return write.handle((response, failure) -> finish(request, requestId,
+            failure == null ? response : error(request, requestId, unwrap(failure))));
+      }
+      return CompletableFuture.completedFuture(finish(request, requestId, answer(call, method, requestId)));
     } catch (RuntimeException e) {
-      answer = CompletableFuture.failedFuture(e);
+      return CompletableFuture.completedFuture(finish(request, requestId, error(request, requestId, e)));
     }
-    return answer.handle((response, failure) -> finish(request, requestId, response, failure));
   }
 
-  private AzureResponse finish(AzureRequest request, String requestId, AzureResponse answer, Throwable failure) {
-    AzureResponse response = answer;
-    if (failure != null) {
-      Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-          : failure;
-      response = error(request, requestId, cause);
+  private static AzureResponse await(CompletableFuture<AzureResponse> write) {
+    try {
+      return write.join();
+    } catch (CompletionException e) {
+      Throwable cause = unwrap(e);
+      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
     }
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+  }
+
+  /** The headers every answer carries. */
+  private static AzureResponse finish(AzureRequest request, String requestId, AzureResponse response) {
     String version = request.header("x-ms-version");
     return response.with("x-ms-request-id", requestId)
         .with("x-ms-version", version == null ? VERSION : version)
@@ -133,20 +161,31 @@ public final class AzureApi {
         "The server encountered an internal error; its log has the details."), xml, requestId);
   }
 
-  private CompletableFuture<AzureResponse> dispatch(AzureRequest request, String requestId) {
+  /** Parses and authenticates the request. */
+  private Call call(AzureRequest request) {
     ResourcePath path = ResourcePath.parse(request.rawPath(), request.header("host"));
     QueryString query = QueryString.parse(request.rawQuery());
     Grant grant = authenticator.authenticate(request, path, query);
     MetadataLevel level = MetadataLevel.choose(query.get("$format"), request.header("accept"));
-    Call call = new Call(request, path, query, grant, level);
-    String method = request.method();
+    return new Call(request, path, query, grant, level);
+  }
+
+  /** The request's method, or for a POST the one its X-HTTP-Method header names. */
+  private static String method(Call call) {
+    String method = call.request().method();
     if (method.equals("POST")) {
-      String override = request.header("x-http-method");
+      String override = call.request().header("x-http-method");
       if (override != null) {
         method = override.trim().toUpperCase(java.util.Locale.ROOT);
       }
     }
-    if (path.kind() == ResourcePath.Kind.ENTITY) {
+    return method;
+  }
+
+  /** The answer of a single-entity write, to come; null for any other request. */
+  private CompletableFuture<AzureResponse> entityWrite(Call call, String method) {
+    ResourcePath.Kind kind = call.path().kind();
+    if (kind == ResourcePath.Kind.ENTITY) {
       switch (method) {
         case "PUT":
           return entities.update(call);
@@ -156,12 +195,13 @@ public final class AzureApi {
         case "DELETE":
           return entities.delete(call);
         default:
-          break;
+          return null;
       }
-    } else if (path.kind() == ResourcePath.Kind.ENTITIES && method.equals("POST") && !"acl".equals(query.get("comp"))) {
+    }
+    if (kind == ResourcePath.Kind.ENTITIES && method.equals("POST") && !"acl".equals(call.query().get("comp"))) {
       return entities.insert(call);
     }
-    return CompletableFuture.completedFuture(answer(call, method, requestId));
+    return null;
   }
 
   /** The answer of a request that is not a single-entity write. */

@@ -100,6 +100,8 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
     if (p.answer() != null) {
       write(ctx, p, p.answer());
     } else if (AzureApi.runsInline(p.request())) {
+      write(ctx, p, api.handle(p.request()));
+    } else if (AzureApi.isEntityWrite(p.request())) {
       CompletableFuture<AzureResponse> answer = api.handleAsync(p.request());
       if (answer.isDone()) {
         write(ctx, p, answer.join());

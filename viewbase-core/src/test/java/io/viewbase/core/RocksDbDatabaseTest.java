@@ -7,8 +7,19 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Query;
+import io.viewbase.api.Table;
+import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.Viewbase;
+import io.viewbase.api.ViewbaseException;
+import io.viewbase.storage.spi.Cursor;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class RocksDbDatabaseTest extends DatabaseContract {
@@ -53,5 +64,77 @@ class RocksDbDatabaseTest extends DatabaseContract {
   @Test
   void unknownBackendFailsNamingTheArtifact() {
     assertCode(() -> Viewbase.open(OpenOptions.at(dir).withStorage("cassandra")), ErrorCode.StorageBackendMissing);
+  }
+
+  @Test
+  void droppingATableWithAsyncWritesInFlightLeavesNoneOfThemBehind() throws Exception {
+    db.createTable("Busy");
+    Table busy = db.table("Busy");
+    int id = ((EmbeddedTable) busy).entry().id();
+    CountDownLatch writing = new CountDownLatch(200);
+    List<CompletableFuture<Item>> writes = new ArrayList<>();
+    Thread dropper = new Thread(() -> {
+      try {
+        writing.await();
+        db.dropTable("Busy");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    dropper.start();
+    // writes keep coming from this thread while the drop waits for those in flight, then after it
+    for (int i = 0; dropper.isAlive() || i < 1000; i++) {
+      writes.add(busy.upsertAsync(person("p" + (i % 7), "i" + i, "n")));
+      writing.countDown();
+    }
+    dropper.join();
+
+    int landed = 0;
+    for (CompletableFuture<Item> write : writes) {
+      try {
+        write.get(1, TimeUnit.MINUTES);
+        landed++;
+      } catch (ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(ViewbaseException.class);
+        assertThat(((ViewbaseException) e.getCause()).code()).isEqualTo(ErrorCode.TableNotFound);
+      }
+    }
+    assertThat(landed).isGreaterThanOrEqualTo(200);
+    assertThat(landed).as("writes after the drop fail").isLessThan(writes.size());
+    try (Cursor left = ((EmbeddedDatabase) db).store().scanAll(KeyLayout.tablePrefix(id), null, null)) {
+      assertThat(left.next()).as("an entry of the dropped table is left (a write landed after the purge)").isFalse();
+    }
+    db.createTable("Busy");
+    assertThat(db.table("Busy").query(Query.all()).items()).isEmpty();
+  }
+
+  @Test
+  void aViewCreatedWhileAsyncWritesAreInFlightIsExactOnceBuilt() throws Exception {
+    CountDownLatch writing = new CountDownLatch(200);
+    List<CompletableFuture<Item>> writes = new ArrayList<>();
+    Thread creator = new Thread(() -> {
+      try {
+        writing.await();
+        db.createView(ViewDefinition.of("PeopleByName", "People", "all", "{name}"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    creator.start();
+    // each write is queued and acknowledged later; the view must hold every one that landed
+    for (int i = 0; creator.isAlive() || i < 2000; i++) {
+      writes.add(people.upsertAsync(person("p" + (i % 5), "i" + i, "name" + i)));
+      writing.countDown();
+    }
+    creator.join();
+    for (CompletableFuture<Item> write : writes) {
+      write.get(1, TimeUnit.MINUTES);
+    }
+    ViewContract.awaitBuilt(db, "PeopleByName");
+
+    VerifyReport report = db.verifyView("PeopleByName", false);
+    assertThat(report.checked()).isEqualTo(writes.size());
+    assertThat(report.missing() + report.extra() + report.different()).as("view differs from its source: %s", report)
+        .isZero();
   }
 }

@@ -246,4 +246,49 @@ class AzureApiTest {
     assertThat(r.contentType()).isEqualTo("application/xml");
     assertThat(r.bodyText()).contains("<Code>TableNotFound</Code>");
   }
+
+  @Test
+  void singleEntityWritesAndOnlyThoseAreServedAsynchronously() {
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/People").build())).isTrue();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')").build())).isTrue();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("MERGE", "/People(PartitionKey='p',RowKey='r')").build()))
+        .isTrue();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("PATCH", "/People(PartitionKey='p',RowKey='r')").build()))
+        .isTrue();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("DELETE", "/People(PartitionKey='p',RowKey='r')").build()))
+        .isTrue();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/People(PartitionKey='p',RowKey='r')")
+        .header("X-HTTP-Method", "MERGE").build())).isTrue();
+
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/Tables").build())).as("create table").isFalse();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("DELETE", "/Tables('People')").build())).isFalse();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/$batch").build())).isFalse();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("PUT", "/People?comp=acl").build())).isFalse();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='r')").build()))
+        .isFalse();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("GET", "/People()").build())).isFalse();
+  }
+
+  @Test
+  void handleAsyncAnswersAWriteWhenItIsDoneAndItsErrorsAsAnswers() {
+    db.createTable("People");
+
+    AzureResponse created = api.handleAsync(SignedRequests.of("POST", "/People")
+        .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}").build()).join();
+    AzureResponse again = api.handleAsync(SignedRequests.of("POST", "/People")
+        .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}").build()).join();
+    AzureResponse stale = api.handleAsync(SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')")
+        .header("If-Match", "W/\"datetime'2020-01-01T00%3A00%3A00.0000000Z'\"").body("{}").build()).join();
+    AzureResponse noTable = api.handleAsync(SignedRequests.of("DELETE", "/Nobody(PartitionKey='p',RowKey='r')")
+        .header("If-Match", "*").build()).join();
+
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.header("x-ms-request-id")).isNotBlank();
+    assertThat(again.status()).isEqualTo(409);
+    assertThat(again.header("x-ms-error-code")).isEqualTo("EntityAlreadyExists");
+    assertThat(stale.status()).isEqualTo(412);
+    assertThat(noTable.status()).isEqualTo(404);
+    assertThat(noTable.header("x-ms-error-code")).isEqualTo("TableNotFound");
+    assertThat(db.table("People").get("p", "r").orElseThrow().etag()).isEqualTo(created.header("ETag"));
+  }
 }

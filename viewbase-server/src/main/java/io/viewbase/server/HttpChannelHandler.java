@@ -106,13 +106,14 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
     } else if (NativeApi.runsInline(p.request().method(), p.match())) {
       write(ctx, p, api.handle(p.request(), p.match()));
     } else if (NativeApi.isItemWrite(p.request().method(), p.match())) {
-      CompletableFuture<ApiResponse> answer = api.handleItemWrite(p.request(), p.match());
-      if (answer.isDone()) {
-        write(ctx, p, answer.join());
-      } else {
-        // completes on the store's committing thread: hand the answer straight back to the loop
-        answer.thenAccept(response -> ctx.executor().execute(() -> write(ctx, p, response)));
-      }
+      CompletableFuture<ApiResponse> answer = api.handleItemWrite(p.request(), p.match(), ctx.executor());
+      answer.thenAccept(response -> {
+        if (ctx.executor().inEventLoop()) {
+          write(ctx, p, response);
+        } else {
+          ctx.executor().execute(() -> write(ctx, p, response)); // an error, answered where the write failed
+        }
+      });
     } else {
       try {
         workers.execute(() -> {

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,6 +92,9 @@ public final class NativeApi {
     return response;
   }
 
+  /** Runs a task on the calling thread: the synchronous path's "executor". */
+  private static final Executor DIRECT = Runnable::run;
+
   /** Whether the request writes one item: {@link #handleItemWrite} serves it without blocking. */
   static boolean isItemWrite(String method, RouteMatch match) {
     return match.route() == Route.ITEM && !method.equals("GET") && Route.ITEM.allows(method);
@@ -98,13 +102,14 @@ public final class NativeApi {
 
   /**
    * Serves a single-item write with the table's asynchronous write: the answer completes when the
-   * write is durable, on the thread that completes it (the store's committer). Never fails: errors
-   * are answers.
+   * write is durable. A stored item's answer is rendered on {@code answerOn} (the connection's
+   * event loop: not on the store's committing thread, which every write waits for); an error's on
+   * whichever thread has it. Never fails: errors are answers.
    */
-  CompletableFuture<ApiResponse> handleItemWrite(ApiRequest request, RouteMatch match) {
+  CompletableFuture<ApiResponse> handleItemWrite(ApiRequest request, RouteMatch match, Executor answerOn) {
     CompletableFuture<ApiResponse> answer;
     try {
-      answer = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2));
+      answer = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2), answerOn);
     } catch (RuntimeException | Error e) {
       answer = CompletableFuture.failedFuture(e);
     }
@@ -193,32 +198,33 @@ public final class NativeApi {
           ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id));
     }
     try {
-      return itemWrite(r, table, partitionKey, id).join();
+      return itemWrite(r, table, partitionKey, id, DIRECT).join();
     } catch (CompletionException e) {
       Throwable cause = unwrap(e);
       throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
     }
   }
 
-  /** PUT, PATCH or DELETE of an item, with the table's asynchronous writes. */
-  private CompletableFuture<ApiResponse> itemWrite(ApiRequest r, Table table, String partitionKey, String id) {
+  /** PUT, PATCH or DELETE of an item, with the table's asynchronous writes; answers rendered on {@code answerOn}. */
+  private CompletableFuture<ApiResponse> itemWrite(ApiRequest r, Table table, String partitionKey, String id,
+      Executor answerOn) {
     return switch (r.method()) {
-      case "PUT" -> put(r, table, body(r, partitionKey, id));
+      case "PUT" -> put(r, table, body(r, partitionKey, id), answerOn);
       case "PATCH" -> {
         refuseIfNoneMatch(r);
         Item item = body(r, partitionKey, id);
         yield (r.ifMatch() == null ? table.upsertMergeAsync(item) : table.mergeAsync(item, ifMatch(r)))
-            .thenApply(stored -> ItemAnswer.of(200, stored));
+            .thenApplyAsync(stored -> ItemAnswer.of(200, stored), answerOn);
       }
       default -> {
         refuseIfNoneMatch(r);
         yield table.deleteAsync(partitionKey, id, r.ifMatch() == null ? null : ifMatch(r))
-            .thenApply(deleted -> ApiResponse.noContent());
+            .thenApplyAsync(deleted -> ApiResponse.noContent(), answerOn);
       }
     };
   }
 
-  private static CompletableFuture<ApiResponse> put(ApiRequest r, Table table, Item item) {
+  private static CompletableFuture<ApiResponse> put(ApiRequest r, Table table, Item item, Executor answerOn) {
     if (r.ifNoneMatch() != null) {
       if (!r.ifNoneMatch().trim().equals("*")) {
         throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-None-Match supports only * (insert if absent)",
@@ -228,10 +234,10 @@ public final class NativeApi {
         throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-Match and If-None-Match exclude each other",
             "header", "If-Match");
       }
-      return table.insertAsync(item).thenApply(stored -> ItemAnswer.of(201, stored));
+      return table.insertAsync(item).thenApplyAsync(stored -> ItemAnswer.of(201, stored), answerOn);
     }
     return (r.ifMatch() == null ? table.upsertAsync(item) : table.replaceAsync(item, ifMatch(r)))
-        .thenApply(stored -> ItemAnswer.of(200, stored));
+        .thenApplyAsync(stored -> ItemAnswer.of(200, stored), answerOn);
   }
 
   private static void refuseIfNoneMatch(ApiRequest r) {

@@ -1,10 +1,12 @@
 package io.viewbase.server.azure;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.Item;
 import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,28 +95,33 @@ public final class AzureApi {
     try {
       Call call = call(request);
       String method = method(call);
-      CompletableFuture<AzureResponse> write = entityWrite(call, method);
-      response = write == null ? answer(call, method, requestId) : await(write);
+      CompletableFuture<Item> write = entityWrite(call, method);
+      response = write == null ? answer(call, method, requestId) : entities.answer(call, await(write));
     } catch (RuntimeException e) {
       response = error(request, requestId, e);
     }
     return finish(request, requestId, response);
   }
 
+  /** {@link #handleAsync(AzureRequest, Executor)} with the answers built on the completing thread. */
+  public CompletableFuture<AzureResponse> handleAsync(AzureRequest request) {
+    return handleAsync(request, Runnable::run);
+  }
+
   /**
    * Serves the request, answering a single-entity write once the database's asynchronous write
-   * completes (on the thread that completes it) and anything else before this returns. The future
-   * never fails: errors are answers.
+   * completes, its answer built on {@code answerOn} (the connection's event loop: not on the
+   * store's committing thread, which every write waits for), and anything else before this
+   * returns. The future never fails: errors are answers.
    */
-  public CompletableFuture<AzureResponse> handleAsync(AzureRequest request) {
+  public CompletableFuture<AzureResponse> handleAsync(AzureRequest request, Executor answerOn) {
     String requestId = RequestIds.next();
     try {
       Call call = call(request);
       String method = method(call);
-      CompletableFuture<AzureResponse> write = entityWrite(call, method);
+      CompletableFuture<Item> write = entityWrite(call, method);
       if (write != null) {
-        return write.handle((response, failure) -> finish(request, requestId,
-            failure == null ? response : error(request, requestId, unwrap(failure))));
+        return write.handleAsync((stored, failure) -> written(call, requestId, stored, failure), answerOn);
       }
       return CompletableFuture.completedFuture(finish(request, requestId, answer(call, method, requestId)));
     } catch (RuntimeException e) {
@@ -122,7 +129,19 @@ public final class AzureApi {
     }
   }
 
-  private static AzureResponse await(CompletableFuture<AzureResponse> write) {
+  /** The answer to a single-entity write that stored {@code stored}, or failed; never throws. */
+  private AzureResponse written(Call call, String requestId, Item stored, Throwable failure) {
+    AzureRequest request = call.request();
+    AzureResponse response;
+    try {
+      response = failure == null ? entities.answer(call, stored) : error(request, requestId, unwrap(failure));
+    } catch (RuntimeException e) {
+      response = error(request, requestId, e);
+    }
+    return finish(request, requestId, response);
+  }
+
+  private static Item await(CompletableFuture<Item> write) {
     try {
       return write.join();
     } catch (CompletionException e) {
@@ -182,8 +201,11 @@ public final class AzureApi {
     return method;
   }
 
-  /** The answer of a single-entity write, to come; null for any other request. */
-  private CompletableFuture<AzureResponse> entityWrite(Call call, String method) {
+  /**
+   * A single-entity write's stored entity (null for a delete), to come; null for any other
+   * request. {@link EntityEndpoints#answer} makes its answer.
+   */
+  private CompletableFuture<Item> entityWrite(Call call, String method) {
     ResourcePath.Kind kind = call.path().kind();
     if (kind == ResourcePath.Kind.ENTITY) {
       switch (method) {

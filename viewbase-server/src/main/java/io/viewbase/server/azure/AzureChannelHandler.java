@@ -102,13 +102,14 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
     } else if (AzureApi.runsInline(p.request())) {
       write(ctx, p, api.handle(p.request()));
     } else if (AzureApi.isEntityWrite(p.request())) {
-      CompletableFuture<AzureResponse> answer = api.handleAsync(p.request());
-      if (answer.isDone()) {
-        write(ctx, p, answer.join());
-      } else {
-        // completes on the store's committing thread: hand the answer straight back to the loop
-        answer.thenAccept(response -> ctx.executor().execute(() -> write(ctx, p, response)));
-      }
+      CompletableFuture<AzureResponse> answer = api.handleAsync(p.request(), ctx.executor());
+      answer.thenAccept(response -> {
+        if (ctx.executor().inEventLoop()) {
+          write(ctx, p, response);
+        } else {
+          ctx.executor().execute(() -> write(ctx, p, response));
+        }
+      });
     } else {
       try {
         workers.execute(() -> {

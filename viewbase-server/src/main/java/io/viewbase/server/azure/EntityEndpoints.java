@@ -54,25 +54,36 @@ final class EntityEndpoints {
     return db.table(name);
   }
 
-  /** Insert; the answer once the write is durable (the database's asynchronous write). */
-  CompletableFuture<AzureResponse> insert(Call call) {
+  /** Insert: the stored entity once the write is durable (the database's asynchronous write). */
+  CompletableFuture<Item> insert(Call call) {
     String tableName = call.path().table();
     EntityReader.Entity e = EntityReader.read(call.request().body());
     AzureKeys.checkWritable("PartitionKey", e.partitionKey());
     AzureKeys.checkWritable("RowKey", e.rowKey());
     call.grant().checkEntity(Permission.INSERT, tableName, e.partitionKey(), e.rowKey());
-    Table table = table(tableName);
+    return table(tableName).insertAsync(Item.of(e.partitionKey(), e.rowKey(), e.properties()));
+  }
+
+  /**
+   * The answer to a single-entity write that stored {@code stored} (null: deleted): Insert's 201
+   * with the entity (204 with return-no-content), 204 with the ETag for the others.
+   */
+  AzureResponse answer(Call call, Item stored) {
+    if (stored == null) {
+      return AzureResponse.empty(204);
+    }
+    String method = call.request().method();
+    if (!method.equals("POST") || call.path().kind() != ResourcePath.Kind.ENTITIES) {
+      return AzureResponse.empty(204).with("ETag", stored.etag());
+    }
     Boolean noContent = call.prefersNoContent();
-    EntityWriter.Shape shape = Boolean.TRUE.equals(noContent) ? null : shape(call, table.name(), null);
-    String contentType = call.level().contentType();
-    return table.insertAsync(Item.of(e.partitionKey(), e.rowKey(), e.properties())).thenApply(stored -> {
-      if (shape == null) {
-        return AzureResponse.empty(204).with("ETag", stored.etag())
-            .with("Preference-Applied", "return-no-content");
-      }
-      return AzureResponse.of(201, contentType, EntityWriter.single(stored, shape)).with("ETag", stored.etag())
-          .with("Preference-Applied", noContent == null ? null : "return-content");
-    });
+    if (Boolean.TRUE.equals(noContent)) {
+      return AzureResponse.empty(204).with("ETag", stored.etag())
+          .with("Preference-Applied", "return-no-content");
+    }
+    byte[] body = EntityWriter.single(stored, shape(call, table(call.path().table()).name(), null));
+    return AzureResponse.of(201, call.level().contentType(), body).with("ETag", stored.etag())
+        .with("Preference-Applied", noContent == null ? null : "return-content");
   }
 
   AzureResponse get(Call call) {
@@ -120,30 +131,27 @@ final class EntityEndpoints {
   private record Rendered(byte[] body, String etag) {
   }
 
-  /** PUT: replace (with If-Match) or insert-or-replace (without). */
-  CompletableFuture<AzureResponse> update(Call call) {
+  /** PUT: replace (with If-Match) or insert-or-replace (without); the stored entity. */
+  CompletableFuture<Item> update(Call call) {
     return write(call, false);
   }
 
-  /** MERGE or PATCH: merge (with If-Match) or insert-or-merge (without). */
-  CompletableFuture<AzureResponse> merge(Call call) {
+  /** MERGE or PATCH: merge (with If-Match) or insert-or-merge (without); the stored entity. */
+  CompletableFuture<Item> merge(Call call) {
     return write(call, true);
   }
 
-  private CompletableFuture<AzureResponse> write(Call call, boolean merge) {
+  private CompletableFuture<Item> write(Call call, boolean merge) {
     ResourcePath path = call.path();
     Item item = addressed(path, EntityReader.read(call.request().body()));
     String ifMatch = AzureKeys.checkIfMatch(call.header("if-match"));
     call.grant().checkEntity(ifMatch == null ? Permission.UPSERT : Permission.UPDATE, path.table(),
         path.partitionKey(), path.rowKey());
     Table table = table(path.table());
-    CompletableFuture<Item> stored;
     if (ifMatch == null) {
-      stored = merge ? table.upsertMergeAsync(item) : table.upsertAsync(item);
-    } else {
-      stored = merge ? table.mergeAsync(item, ifMatch) : table.replaceAsync(item, ifMatch);
+      return merge ? table.upsertMergeAsync(item) : table.upsertAsync(item);
     }
-    return stored.thenApply(written -> AzureResponse.empty(204).with("ETag", written.etag()));
+    return merge ? table.mergeAsync(item, ifMatch) : table.replaceAsync(item, ifMatch);
   }
 
   /** The entity a write addresses: the URL's keys with the body's properties. */
@@ -158,12 +166,12 @@ final class EntityEndpoints {
     return Item.of(path.partitionKey(), path.rowKey(), e.properties());
   }
 
-  CompletableFuture<AzureResponse> delete(Call call) {
+  /** Delete; completes with null once the entity is deleted. */
+  CompletableFuture<Item> delete(Call call) {
     ResourcePath path = call.path();
     String ifMatch = AzureKeys.checkIfMatch(call.header("if-match"));
     call.grant().checkEntity(Permission.DELETE, path.table(), path.partitionKey(), path.rowKey());
-    return table(path.table()).deleteAsync(path.partitionKey(), path.rowKey(), ifMatch)
-        .thenApply(deleted -> AzureResponse.empty(204));
+    return table(path.table()).deleteAsync(path.partitionKey(), path.rowKey(), ifMatch).thenApply(deleted -> null);
   }
 
   AzureResponse query(Call call) {

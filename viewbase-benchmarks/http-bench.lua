@@ -1,8 +1,10 @@
 -- wrk request generator for http-bench.sh. BENCH_PATH=read: point reads of random items among
 -- the ITEMS that HttpBenchServer preloads (the same pk/id scheme as BenchItems); BENCH_PATH=health:
 -- the no-op endpoint; BENCH_PATH=azure: the same point reads through the Azure Tables dialect,
--- signed with the table SAS in AZURE_SAS and with the headers the Azure SDKs send. All draw a random number and format a request, so the load generator
--- spends the same effort per request on either path.
+-- signed with the table SAS in AZURE_SAS and with the headers the Azure SDKs send; BENCH_PATH=write:
+-- a durable upsert (PUT) of a random one of those items with a BenchItems-like body. All draw a
+-- random number and format a request, so the load generator spends the same effort per request on
+-- either path.
 local items = tonumber(os.getenv("ITEMS") or "100000")
 local mode = os.getenv("BENCH_PATH") or "read"
 local sas = os.getenv("AZURE_SAS") or ""
@@ -16,6 +18,8 @@ local azure_headers = {
   ["User-Agent"] = "azsdk-java-azure-data-tables/12.5.9 (17.0.15; Linux; 6.1)",
 }
 
+local write_headers = { ["Content-Type"] = "application/json" }
+
 function init(args)
   math.randomseed(os.time() + math.floor(os.clock() * 1000000))
 end
@@ -25,6 +29,11 @@ function request()
   if mode == "azure" then
     return wrk.format("GET", string.format("/devstoreaccount1/Bench(PartitionKey='p%03d',RowKey='i%07d')?%s",
       i % 1000, i, sas), azure_headers)
+  end
+  if mode == "write" then
+    return wrk.format("PUT", string.format("/v1/tables/Bench/items/p%03d/i%07d", i % 1000, i), write_headers,
+      string.format('{"name":"Person %d","email":"person%d@example.com","age":%d,"city":"Rotterdam","active":true}',
+        i, i, 20 + i % 60))
   end
   if mode == "read" then
     return wrk.format("GET", string.format("/v1/tables/Bench/items/p%03d/i%07d", i % 1000, i))

@@ -5,6 +5,8 @@
 #   2. HTTP library floor: a no-op endpoint on bare Netty 4.2 vs the JDK's HttpServer.
 #   3. (AZURE=1) the same point reads through the Azure Tables dialect, signed with a table SAS and
 #      sent with the Azure SDKs' headers: what the dialect costs per request against the native API.
+#   4. (WRITES=1) durable upserts PUT /v1/tables/Bench/items/{pk}/{id} of those items: a write's cost
+#      over HTTP, log sync (group commit across the connections) included.
 # Every pair runs with the same connections, threads and duration; the script prints each
 # throughput and the ratios. Each server is a separate JVM (HttpBenchServer) on a free loopback
 # port, stopped by this script (and by itself after --max-seconds if the script dies).
@@ -17,6 +19,7 @@
 # ITEMS (100000), PIN (1: server on CPU 0, wrk on CPU 1 when taskset and 2+ CPUs exist, so the
 # server's throughput reflects its own CPU cost), IO_THREADS (1 when pinned, else the CPU count),
 # LIBRARIES (1: also measure part 2; 0: the Viewbase pair only), AZURE (0; 1: also measure part 3),
+# WRITES (0; 1: also measure part 4),
 # SERVER_JAVA_OPTS (extra JVM options for the servers, e.g. -Dviewbase.transport=nio).
 # Every figure comes with the server's own CPU time per request (utime + stime from /proc over
 # the run, divided by the requests answered), which load from elsewhere moves far less than req/s.
@@ -34,6 +37,7 @@ ITEMS="${ITEMS:-100000}"
 PIN="${PIN:-1}"
 LIBRARIES="${LIBRARIES:-1}"
 AZURE="${AZURE:-0}"
+WRITES="${WRITES:-0}"
 SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
 
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install -y wrk)" >&2; exit 2; }
@@ -61,6 +65,7 @@ trap 'stop_server; rm -rf "$work"' EXIT
 # start_server KIND: starts HttpBenchServer and sets $port once it listens.
 start_server() {
   local kind="$1" port_file="$work/$1.port"
+  rm -f "$port_file" # a kind may start twice: never read the last one's port
   # shellcheck disable=SC2086
   "${server_cpu[@]}" java -Xms1g -Xmx1g $SERVER_JAVA_OPTS -cp "$jar" io.viewbase.benchmarks.http.HttpBenchServer "$kind" \
     --items "$ITEMS" --io-threads "$IO_THREADS" --port-file "$port_file" --max-seconds 900 \
@@ -149,6 +154,14 @@ if [[ "$AZURE" == 1 ]]; then
   measure_one azure
   stop_server
   printf '%-44s %12s req/s %8s µs server CPU/req\n' "viewbase  Azure GET /Bench(PartitionKey,RowKey)" \
+    "$a_rps" "$a_cpu"
+fi
+
+if [[ "$WRITES" == 1 ]]; then
+  start_server viewbase
+  measure_one write
+  stop_server
+  printf '%-44s %12s req/s %8s µs server CPU/req\n' "viewbase  PUT /v1/tables/Bench/items/{pk}/{id}" \
     "$a_rps" "$a_cpu"
 fi
 

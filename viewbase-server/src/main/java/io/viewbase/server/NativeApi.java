@@ -85,6 +85,8 @@ public final class NativeApi {
     ApiResponse response;
     try {
       response = dispatch(request, match);
+    } catch (ViewbaseException e) {
+      response = ApiResponse.error(e);
     } catch (RuntimeException | Error e) {
       response = failure(request, e);
     }

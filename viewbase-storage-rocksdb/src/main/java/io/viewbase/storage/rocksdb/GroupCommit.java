@@ -105,6 +105,12 @@ final class GroupCommit implements AutoCloseable {
 
   /** Commits an already validated batch; returns once it is written (and synced if so configured). */
   void commit(List<Mutation> batch) throws ConditionFailedException {
+    if (Thread.currentThread() == committer) {
+      // (read without the lock: only the committer itself can see its own thread here)
+      throw new IllegalStateException("A blocking commit from an action chained to an asynchronous commit runs "
+          + "on the store's committer thread and would wait for itself; chain it with an executor "
+          + "(thenApplyAsync(..., executor)) or use commitAsync");
+    }
     Pending pending = new Pending(batch, Thread.currentThread(), null);
     boolean lead;
     queueLock.lock();

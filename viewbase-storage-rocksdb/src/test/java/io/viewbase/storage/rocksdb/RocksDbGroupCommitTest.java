@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -169,6 +170,38 @@ class RocksDbGroupCommitTest {
           .thenRun(() -> assertThat(store.get(b("p"), b("k")).orElseThrow().version()).isEqualTo(expected))
           .get(1, TimeUnit.MINUTES);
     }
+  }
+
+  @Test
+  void aBlockingCommitFromTheCommitterThreadFailsInsteadOfWaitingForItself() throws Exception {
+    int onCommitter = 0;
+    for (int attempt = 0; attempt < 20; attempt++) {
+      AtomicReference<Thread> ranOn = new AtomicReference<>();
+      byte[] key = b("chained" + attempt);
+      // chained at once, so (the write waiting for its sync) the action runs on the committer
+      CompletableFuture<Void> chained = store.commitAsync(List.of(Mutation.put(b("p"), b("a" + attempt), 1, b("v"))))
+          .thenRun(() -> {
+            ranOn.set(Thread.currentThread());
+            try {
+              store.commit(List.of(Mutation.put(b("p"), key, 1, b("v"))));
+            } catch (ConditionFailedException e) {
+              throw new AssertionError(e);
+            }
+          });
+      try {
+        chained.get(1, TimeUnit.MINUTES);
+        assertThat(ranOn.get().getName()).doesNotContain("committer");
+        assertThat(store.get(b("p"), key)).isPresent();
+      } catch (ExecutionException e) {
+        assertThat(ranOn.get().getName()).contains("committer");
+        assertThat(e.getCause()).isInstanceOf(IllegalStateException.class).hasMessageContaining("committer thread");
+        assertThat(store.get(b("p"), key)).isEmpty();
+        onCommitter++;
+      }
+    }
+    assertThat(onCommitter).as("actions that ran on the committer").isPositive();
+    store.commit(List.of(Mutation.put(b("p"), b("after"), 1, b("v")))); // and the store goes on
+    assertThat(store.get(b("p"), b("after"))).isPresent();
   }
 
   private void runConcurrently(Body body) throws Exception {

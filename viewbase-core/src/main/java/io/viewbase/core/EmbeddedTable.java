@@ -132,10 +132,15 @@ final class EmbeddedTable implements Table {
 
   @Override
   public void delete(String partitionKey, String id, String ifMatch) {
+    write(WriteKind.DELETE, deletion(partitionKey, id), null, ifMatch);
+  }
+
+  /** What a delete writes, its keys checked: the item's identity, no properties. */
+  private Item deletion(String partitionKey, String id) {
     checkWritable();
     db.rules().checkKey("partitionKey", partitionKey);
     db.rules().checkKey("id", id);
-    write(WriteKind.DELETE, Item.of(partitionKey, id, Map.of()), null, ifMatch);
+    return Item.of(partitionKey, id, Map.of());
   }
 
   @Override
@@ -212,14 +217,13 @@ final class EmbeddedTable implements Table {
 
   @Override
   public CompletableFuture<Void> deleteAsync(String partitionKey, String id, String ifMatch) {
+    Item deletion;
     try {
-      checkWritable();
-      db.rules().checkKey("partitionKey", partitionKey);
-      db.rules().checkKey("id", id);
+      deletion = deletion(partitionKey, id);
     } catch (ViewbaseException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return writeAsync(WriteKind.DELETE, Item.of(partitionKey, id, Map.of()), null, ifMatch).thenApply(deleted -> null);
+    return writeAsync(WriteKind.DELETE, deletion, null, ifMatch).thenApply(deleted -> null);
   }
 
   private CompletableFuture<Item> writeAsync(WriteKind kind, Item item, String ifMatch) {
@@ -238,24 +242,15 @@ final class EmbeddedTable implements Table {
    * every other write runs, as its blocking namesake, on the database's writer threads.
    */
   private CompletableFuture<Item> writeAsync(WriteKind kind, Item item, byte[] value, String ifMatch) {
-    boolean queued = false;
     try {
-      if (!db.store().commitsWithoutBlocking()) {
-        return CompletableFuture.supplyAsync(() -> write(kind, item, value, ifMatch), db.writers());
-      }
-      entry.beginWrite();
-      try {
-        if (!isBlind(kind, entry.views())) {
-          return CompletableFuture.supplyAsync(() -> write(kind, item, value, ifMatch), db.writers());
+      if (db.store().commitsWithoutBlocking()) {
+        entry.beginWrite();
+        if (isBlind(kind, entry.views())) {
+          return writeBlindAsync(kind, item, value, ifMatch); // it ends the write
         }
-        CompletableFuture<Item> result = writeBlindAsync(kind, item, value, ifMatch);
-        queued = true;
-        return result;
-      } finally {
-        if (!queued) {
-          entry.endWrite();
-        }
+        entry.endWrite();
       }
+      return CompletableFuture.supplyAsync(() -> write(kind, item, value, ifMatch), db.writers());
     } catch (ViewbaseException e) {
       return CompletableFuture.failedFuture(e);
     } catch (StorageException e) {
@@ -277,13 +272,20 @@ final class EmbeddedTable implements Table {
   }
 
   /**
-   * {@link #writeBlind}, asynchronously: the table's write gate is held until the commit's outcome
-   * is known (it is not owned by a thread), so a drop or a new view waits for the write as it
-   * waits for a blocking one.
+   * {@link #writeBlind}, asynchronously, entered in the table's write gate: the gate is held until
+   * the commit's outcome is known (it is not owned by a thread), so a drop or a new view waits for
+   * the write as it waits for a blocking one; this ends the write however it goes.
    */
   private CompletableFuture<Item> writeBlindAsync(WriteKind kind, Item item, byte[] value, String ifMatch) {
-    long version = blindVersion(kind, ifMatch);
-    CompletableFuture<Void> committed = db.store().commitAsync(List.of(blindMutation(kind, item, value, ifMatch, version)));
+    long version;
+    CompletableFuture<Void> committed;
+    try {
+      version = blindVersion(kind, ifMatch);
+      committed = db.store().commitAsync(List.of(blindMutation(kind, item, value, ifMatch, version)));
+    } catch (RuntimeException | Error e) {
+      entry.endWrite();
+      throw e;
+    }
     return committed.handle((ok, failure) -> {
       entry.endWrite();
       if (failure == null) {

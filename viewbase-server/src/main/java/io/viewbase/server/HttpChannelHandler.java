@@ -107,13 +107,7 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
       write(ctx, p, api.handle(p.request(), p.match()));
     } else if (NativeApi.isItemWrite(p.request().method(), p.match())) {
       CompletableFuture<ApiResponse> answer = api.handleItemWrite(p.request(), p.match(), ctx.executor());
-      answer.thenAccept(response -> {
-        if (ctx.executor().inEventLoop()) {
-          write(ctx, p, response);
-        } else {
-          ctx.executor().execute(() -> write(ctx, p, response)); // an error, answered where the write failed
-        }
-      });
+      answer.thenAccept(response -> write(ctx, p, response)); // completes on this event loop
     } else {
       try {
         workers.execute(() -> {

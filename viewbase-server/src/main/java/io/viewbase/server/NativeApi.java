@@ -17,7 +17,6 @@ import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -94,36 +93,34 @@ public final class NativeApi {
     return response;
   }
 
-  /** Runs a task on the calling thread: the synchronous path's "executor". */
-  private static final Executor DIRECT = Runnable::run;
-
   /** Whether the request writes one item: {@link #handleItemWrite} serves it without blocking. */
   static boolean isItemWrite(String method, RouteMatch match) {
     return match.route() == Route.ITEM && !method.equals("GET") && Route.ITEM.allows(method);
   }
 
   /**
-   * Serves a single-item write with the table's asynchronous write: the answer completes when the
-   * write is durable. A stored item's answer is rendered on {@code answerOn} (the connection's
-   * event loop: not on the store's committing thread, which every write waits for); an error's on
-   * whichever thread has it. Never fails: errors are answers.
+   * Serves a single-item write with the table's asynchronous write. The future completes on
+   * {@code answerOn} (the connection's event loop) once the write is durable, with the answer made
+   * there and not on the store's committing thread, which every write waits for. Never fails:
+   * errors are answers.
    */
   CompletableFuture<ApiResponse> handleItemWrite(ApiRequest request, RouteMatch match, Executor answerOn) {
-    CompletableFuture<ApiResponse> answer;
+    CompletableFuture<Item> write;
     try {
-      answer = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2), answerOn);
+      write = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2));
     } catch (RuntimeException | Error e) {
-      answer = CompletableFuture.failedFuture(e);
+      write = CompletableFuture.failedFuture(e);
     }
-    return answer.handle((response, failure) -> {
-      ApiResponse out = failure == null ? response : failure(request, unwrap(failure));
-      metrics.answered(Route.ITEM, out.status());
-      return out;
-    });
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    return write.handleAsync((stored, failure) -> {
+      ApiResponse answer;
+      try {
+        answer = failure == null ? itemAnswer(request, stored) : failure(request, Futures.unwrap(failure));
+      } catch (RuntimeException e) {
+        answer = failure(request, e);
+      }
+      metrics.answered(Route.ITEM, answer.status());
+      return answer;
+    }, answerOn);
   }
 
   /** A failure's answer: a Viewbase error as itself, anything else logged and answered as 500. */
@@ -199,34 +196,34 @@ public final class NativeApi {
       return table.get(partitionKey, id, ItemAnswer.READ).orElseThrow(() -> ViewbaseException.of(
           ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id));
     }
-    try {
-      return itemWrite(r, table, partitionKey, id, DIRECT).join();
-    } catch (CompletionException e) {
-      Throwable cause = unwrap(e);
-      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
-    }
+    return itemAnswer(r, Futures.join(itemWrite(r, table, partitionKey, id)));
   }
 
-  /** PUT, PATCH or DELETE of an item, with the table's asynchronous writes; answers rendered on {@code answerOn}. */
-  private CompletableFuture<ApiResponse> itemWrite(ApiRequest r, Table table, String partitionKey, String id,
-      Executor answerOn) {
+  /** PUT, PATCH or DELETE of an item, with the table's asynchronous writes: the stored item (null: deleted). */
+  private CompletableFuture<Item> itemWrite(ApiRequest r, Table table, String partitionKey, String id) {
     return switch (r.method()) {
-      case "PUT" -> put(r, table, body(r, partitionKey, id), answerOn);
+      case "PUT" -> put(r, table, body(r, partitionKey, id));
       case "PATCH" -> {
         refuseIfNoneMatch(r);
         Item item = body(r, partitionKey, id);
-        yield (r.ifMatch() == null ? table.upsertMergeAsync(item) : table.mergeAsync(item, ifMatch(r)))
-            .thenApplyAsync(stored -> ItemAnswer.of(200, stored), answerOn);
+        yield r.ifMatch() == null ? table.upsertMergeAsync(item) : table.mergeAsync(item, ifMatch(r));
       }
       default -> {
         refuseIfNoneMatch(r);
-        yield table.deleteAsync(partitionKey, id, r.ifMatch() == null ? null : ifMatch(r))
-            .thenApplyAsync(deleted -> ApiResponse.noContent(), answerOn);
+        yield table.deleteAsync(partitionKey, id, r.ifMatch() == null ? null : ifMatch(r)).thenApply(deleted -> null);
       }
     };
   }
 
-  private static CompletableFuture<ApiResponse> put(ApiRequest r, Table table, Item item, Executor answerOn) {
+  /** A write's answer: 201 for an insert (PUT with If-None-Match), 200 with the item, 204 for a delete. */
+  private static ApiResponse itemAnswer(ApiRequest r, Item stored) {
+    if (stored == null) {
+      return ApiResponse.noContent();
+    }
+    return ItemAnswer.of(r.ifNoneMatch() != null ? 201 : 200, stored);
+  }
+
+  private static CompletableFuture<Item> put(ApiRequest r, Table table, Item item) {
     if (r.ifNoneMatch() != null) {
       if (!r.ifNoneMatch().trim().equals("*")) {
         throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-None-Match supports only * (insert if absent)",
@@ -236,10 +233,9 @@ public final class NativeApi {
         throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-Match and If-None-Match exclude each other",
             "header", "If-Match");
       }
-      return table.insertAsync(item).thenApplyAsync(stored -> ItemAnswer.of(201, stored), answerOn);
+      return table.insertAsync(item);
     }
-    return (r.ifMatch() == null ? table.upsertAsync(item) : table.replaceAsync(item, ifMatch(r)))
-        .thenApplyAsync(stored -> ItemAnswer.of(200, stored), answerOn);
+    return r.ifMatch() == null ? table.upsertAsync(item) : table.replaceAsync(item, ifMatch(r));
   }
 
   private static void refuseIfNoneMatch(ApiRequest r) {

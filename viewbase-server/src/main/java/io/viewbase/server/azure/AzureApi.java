@@ -3,9 +3,9 @@ package io.viewbase.server.azure;
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.server.Futures;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,7 +96,7 @@ public final class AzureApi {
       Call call = call(request);
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
-      response = write == null ? answer(call, method, requestId) : entities.answer(call, await(write));
+      response = write == null ? answer(call, method, requestId) : entities.answer(call, Futures.join(write));
     } catch (RuntimeException e) {
       response = error(request, requestId, e);
     }
@@ -109,9 +109,9 @@ public final class AzureApi {
   }
 
   /**
-   * Serves the request, answering a single-entity write once the database's asynchronous write
-   * completes, its answer built on {@code answerOn} (the connection's event loop: not on the
-   * store's committing thread, which every write waits for), and anything else before this
+   * Serves the request: a single-entity write's answer completes on {@code answerOn} (the
+   * connection's event loop) once the database's asynchronous write is durable, made there and not
+   * on the store's committing thread, which every write waits for; any other request's before this
    * returns. The future never fails: errors are answers.
    */
   public CompletableFuture<AzureResponse> handleAsync(AzureRequest request, Executor answerOn) {
@@ -134,24 +134,11 @@ public final class AzureApi {
     AzureRequest request = call.request();
     AzureResponse response;
     try {
-      response = failure == null ? entities.answer(call, stored) : error(request, requestId, unwrap(failure));
+      response = failure == null ? entities.answer(call, stored) : error(request, requestId, Futures.unwrap(failure));
     } catch (RuntimeException e) {
       response = error(request, requestId, e);
     }
     return finish(request, requestId, response);
-  }
-
-  private static Item await(CompletableFuture<Item> write) {
-    try {
-      return write.join();
-    } catch (CompletionException e) {
-      Throwable cause = unwrap(e);
-      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
-    }
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   /** The headers every answer carries. */

@@ -103,13 +103,7 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
       write(ctx, p, api.handle(p.request()));
     } else if (AzureApi.isEntityWrite(p.request())) {
       CompletableFuture<AzureResponse> answer = api.handleAsync(p.request(), ctx.executor());
-      answer.thenAccept(response -> {
-        if (ctx.executor().inEventLoop()) {
-          write(ctx, p, response);
-        } else {
-          ctx.executor().execute(() -> write(ctx, p, response));
-        }
-      });
+      answer.thenAccept(response -> write(ctx, p, response)); // completes on this event loop
     } else {
       try {
         workers.execute(() -> {

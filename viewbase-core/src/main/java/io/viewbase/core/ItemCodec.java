@@ -97,6 +97,8 @@ final class ItemCodec {
       in.pos += length;
       if (match < 0) {
         skipValue(in);
+      } else if (wanted.size() == 1) {
+        return Map.of(wanted.name(match), readValue(in)); // the common case, one name: no hash map to fill
       } else {
         if (found == null) {
           found = new HashMap<>(4);
@@ -370,6 +372,15 @@ final class ItemCodec {
     }
 
     int readVarint() {
+      int p = pos;
+      if (p < buf.length && buf[p] >= 0) { // one byte, the usual case (counts, names and strings under 128)
+        pos = p + 1;
+        return buf[p];
+      }
+      return readLongerVarint();
+    }
+
+    private int readLongerVarint() {
       int result = 0;
       for (int shift = 0; shift < 35; shift += 7) {
         byte b = readByte();

@@ -134,8 +134,9 @@ final class QueryExecutor {
         if (page.isFull()) {
           return page.stop(true);
         }
-        page.examine(cursor.partition(), cursor.key());
-        page.offer(cursor.partition(), cursor.key(), cursor.version(), cursor.value());
+        byte[] key = cursor.key(); // the partition is the one scanned: no need to decode it from the cursor
+        page.examine(partition, key);
+        page.offer(partition, key, cursor.version(), cursor.value());
         if (page.examinedEnough()) {
           return page.stop(true);
         }
@@ -256,6 +257,8 @@ final class QueryExecutor {
     private byte[] lastPartition;
     private byte[] lastKey;
     private boolean more;
+    private byte[] lastDecodedPartition;
+    private String lastDecodedPartitionKey;
 
     PageBuilder(TableEntry table, Query query, Filter filter, int fingerprint) {
       this.table = table;
@@ -306,7 +309,7 @@ final class QueryExecutor {
       if (filter != null) {
         Instant timestamp = null;
         if (filterReadsSystem) {
-          pk = KeyLayout.partitionKeyOf(partition);
+          pk = partitionKeyOf(partition);
           id = KeyLayout.idOf(key);
           timestamp = new Value.DateTime(version).toInstant();
         }
@@ -317,10 +320,19 @@ final class QueryExecutor {
         }
       }
       if (pk == null) {
-        pk = KeyLayout.partitionKeyOf(partition);
+        pk = partitionKeyOf(partition);
         id = KeyLayout.idOf(key);
       }
       items.add(project(StoredItems.toItem(pk, id, version, value)));
+    }
+
+    /** The partition key of a stored partition; decoded once for a run of entries of one partition. */
+    private String partitionKeyOf(byte[] partition) {
+      if (partition != lastDecodedPartition && !Arrays.equals(partition, lastDecodedPartition)) {
+        lastDecodedPartitionKey = KeyLayout.partitionKeyOf(partition);
+        lastDecodedPartition = partition;
+      }
+      return lastDecodedPartitionKey;
     }
 
     /** Adds a source item known from a view's copy, if it matches the filter. */

@@ -209,6 +209,19 @@ public final class JsonBytes {
     return bytes(NULL);
   }
 
+  /**
+   * {@code "name":} encoded once, for a writer that writes the same member name many times: hand
+   * it to {@link #encoded} instead of calling {@link #name(String)} each time.
+   */
+  public static byte[] encodedName(String name) {
+    return new JsonBytes(name.length() + 3).name(name).toByteArray();
+  }
+
+  /** JSON text encoded earlier (by {@link #encodedName}), written as it is. */
+  public JsonBytes encoded(byte[] json) {
+    return bytes(json);
+  }
+
   /** ASCII text written as it is (a number Java formatted, a name known to need no escape). */
   public JsonBytes raw(String ascii) {
     int n = ascii.length();

@@ -40,6 +40,11 @@ import java.util.Set;
  */
 final class EntityWriter {
   private static final JsonFactory FACTORY = new JsonFactory();
+  // The members every entity has, encoded once: a page writes each of them a hundred times.
+  private static final byte[] ETAG = JsonBytes.encodedName("odata.etag");
+  private static final byte[] PARTITION_KEY = JsonBytes.encodedName("PartitionKey");
+  private static final byte[] ROW_KEY = JsonBytes.encodedName("RowKey");
+  private static final byte[] TIMESTAMP = JsonBytes.encodedName("Timestamp");
 
   /**
    * Where and how entities are written. {@code select} null means every property. Two shapes are
@@ -114,23 +119,24 @@ final class EntityWriter {
       m.name("odata.type").string(shape.account + "." + shape.table);
       m.name("odata.id").string(shape.baseUrl + "/" + address);
       if (item.etag() != null) {
-        m.name("odata.etag").string(item.etag());
+        m.name(ETAG).string(item.etag());
       }
       m.name("odata.editLink").string(address);
     } else if (level == MetadataLevel.MINIMAL && item.etag() != null) {
-      m.name("odata.etag").string(item.etag());
+      m.name(ETAG).string(item.etag());
     }
     if (select == null || select.contains("PartitionKey")) {
-      m.name("PartitionKey").string(item.partitionKey());
+      m.name(PARTITION_KEY).string(item.partitionKey());
     }
     if (select == null || select.contains("RowKey")) {
-      m.name("RowKey").string(item.id());
+      m.name(ROW_KEY).string(item.id());
     }
     if (item.timestamp() != null && (select == null || select.contains("Timestamp"))) {
       if (level == MetadataLevel.FULL) {
         m.annotated("Timestamp").string("Edm.DateTime");
       }
-      m.name("Timestamp").string(AzureTimes.format(item.timestamp()));
+      // A stored item's timestamp is its version, in 100 ns ticks: isoTime writes Azure's seven digits.
+      m.name(TIMESTAMP).isoTime(item.timestamp());
     }
     boolean annotate = level != MetadataLevel.NONE;
     if (select == null) {
@@ -192,6 +198,11 @@ final class EntityWriter {
     /** {@code "name":} after a comma if a member came before. */
     JsonBytes name(String name) {
       return separate().name(name);
+    }
+
+    /** A name encoded by {@link JsonBytes#encodedName}, after a comma if a member came before. */
+    JsonBytes name(byte[] encodedName) {
+      return separate().encoded(encodedName);
     }
 
     /** {@code "name@odata.type":}. */

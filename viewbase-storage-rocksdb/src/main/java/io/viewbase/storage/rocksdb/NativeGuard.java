@@ -4,19 +4,30 @@ import io.viewbase.storage.spi.StorageException;
 import java.util.ArrayList;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps the store's native handles from being used after they are freed, which would crash the
  * JVM rather than throw. Every call that touches a handle runs between {@link #enter()} and
- * {@link #exit()} (a shared lock); {@link #close} takes the lock exclusively, so it waits for
- * those calls, then frees every cursor and snapshot still open, then the database.
+ * {@link #exit()}; {@link #close} waits for those calls, then frees every cursor and snapshot
+ * still open, then the database.
+ *
+ * <p>The calls in progress are counted in stripes, a thread always in the same one (by its id),
+ * each on its own cache line: entering is one atomic increment of a line that other threads
+ * rarely touch, where a shared read lock made every call of every thread write the same line
+ * (and look up its hold count). It is Dekker's handshake: {@code enter} increments, then reads
+ * {@code closed}; {@code close} sets {@code closed}, then reads the stripes (all volatile, so
+ * one total order). A call either sees {@code closed} and backs out, or {@code close} sees its
+ * increment and waits until every stripe has drained to zero.
  */
 final class NativeGuard {
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private static final int STRIPES = 32; // a power of two
+  private static final int SPACING = 16; // longs: 128 bytes, so no two stripes share a cache line
+  private final AtomicLongArray inside = new AtomicLongArray(STRIPES * SPACING);
   private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
   private final String closedMessage;
-  /** Volatile for {@link #checkOpen}, which reads it without the lock. */
+  private final Object closing = new Object();
   private volatile boolean closed;
 
   NativeGuard(String closedMessage) {
@@ -25,9 +36,10 @@ final class NativeGuard {
 
   /** Starts a call that uses native handles; fails if the store is closed. */
   void enter() {
-    lock.readLock().lock();
+    int stripe = stripe();
+    inside.getAndIncrement(stripe);
     if (closed) {
-      lock.readLock().unlock();
+      inside.getAndDecrement(stripe);
       throw new StorageException(closedMessage, null, true);
     }
   }
@@ -42,8 +54,14 @@ final class NativeGuard {
     }
   }
 
+  /** Ends a call started by {@link #enter()}, on the same thread. */
   void exit() {
-    lock.readLock().unlock();
+    inside.getAndDecrement(stripe());
+  }
+
+  private static int stripe() {
+    long id = Thread.currentThread().getId();
+    return (int) ((id ^ (id >>> 5)) & (STRIPES - 1)) * SPACING;
   }
 
   /** Remembers a cursor or snapshot, so that closing the store can free it. */
@@ -57,12 +75,12 @@ final class NativeGuard {
 
   /** Frees every registered resource, then runs {@code closeStore}; only the first call does anything. */
   void close(Runnable closeStore) {
-    lock.writeLock().lock();
-    try {
+    synchronized (closing) {
       if (closed) {
         return;
       }
       closed = true;
+      awaitCallsInProgress();
       for (AutoCloseable resource : new ArrayList<>(open)) {
         try {
           resource.close();
@@ -72,8 +90,24 @@ final class NativeGuard {
       }
       open.clear();
       closeStore.run();
-    } finally {
-      lock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Waits until no call is inside: a pass that reads every stripe at zero proves it, since a call
+   * that entered after its stripe was read has seen {@code closed} and backed out. Calls are
+   * short (one native call each), so a short sleep between passes is enough.
+   */
+  private void awaitCallsInProgress() {
+    while (true) {
+      boolean idle = true;
+      for (int i = 0; i < STRIPES && idle; i++) {
+        idle = inside.get(i * SPACING) == 0;
+      }
+      if (idle) {
+        return;
+      }
+      LockSupport.parkNanos(50_000);
     }
   }
 }

@@ -27,8 +27,17 @@ final class RocksDbCursor implements Cursor {
   private final int fixedKeyOffset;
   private boolean started;
   private boolean released;
-  private byte[] currentKey;
-  private byte[] currentStored;
+  /**
+   * The current entry's encoded key in {@code keyBuffer[0, keyLength)}, keyLength -1 when the
+   * cursor is on no entry; its stored value (version, then value) in {@code storedBuffer[0,
+   * storedLength)} once fetched, storedLength -1 before. The buffers are reused from entry to
+   * entry, so RocksDB copies into them and no native call allocates a Java array; the accessors
+   * copy out what they return.
+   */
+  private byte[] keyBuffer = new byte[64];
+  private int keyLength = -1;
+  private byte[] storedBuffer = new byte[256];
+  private int storedLength = -1;
 
   /**
    * @param lower          the smallest encoded key in the range (inclusive)
@@ -68,12 +77,16 @@ final class RocksDbCursor implements Cursor {
         } else {
           iterator.next();
         }
-        currentStored = null;
+        storedLength = -1;
         if (iterator.isValid()) {
-          currentKey = iterator.key();
+          keyLength = iterator.key(keyBuffer, 0, keyBuffer.length);
+          if (keyLength > keyBuffer.length) {
+            keyBuffer = new byte[Math.max(keyLength, 2 * keyBuffer.length)];
+            iterator.key(keyBuffer, 0, keyBuffer.length);
+          }
           return true;
         }
-        currentKey = null;
+        keyLength = -1;
         checkStatus();
         close(); // exhausted: free the native side now rather than when the caller gets round to it
         return false;
@@ -94,54 +107,57 @@ final class RocksDbCursor implements Cursor {
 
   @Override
   public byte[] partition() {
-    byte[] key = current();
-    if (fixedKeyOffset >= 0) {
-      return OrderedKeyCodec.decodePartition(Arrays.copyOf(key, fixedKeyOffset));
-    }
-    return OrderedKeyCodec.decodePartition(key);
+    current();
+    return OrderedKeyCodec.decodePartition(keyBuffer, fixedKeyOffset >= 0 ? fixedKeyOffset : keyLength);
   }
 
   @Override
   public byte[] key() {
-    byte[] key = current();
-    int offset = fixedKeyOffset >= 0 ? fixedKeyOffset : OrderedKeyCodec.keyOffset(key);
-    return Arrays.copyOfRange(key, offset, key.length);
+    current();
+    int offset = fixedKeyOffset >= 0 ? fixedKeyOffset : OrderedKeyCodec.keyOffset(keyBuffer, keyLength);
+    return Arrays.copyOfRange(keyBuffer, offset, keyLength);
   }
 
   @Override
   public long version() {
-    return StoredValue.version(stored());
+    fetchStored();
+    return StoredValue.version(storedBuffer);
   }
 
   @Override
   public byte[] value() {
-    return StoredValue.value(stored());
+    fetchStored();
+    return Arrays.copyOfRange(storedBuffer, StoredValue.VERSION_BYTES, storedLength);
   }
 
-  /** The stored value of the current entry, fetched once, when first asked for. */
-  private byte[] stored() {
+  /** Copies the current entry's stored value into {@link #storedBuffer}, once, when first asked for. */
+  private void fetchStored() {
     current();
-    if (currentStored == null) {
-      guard.enter();
-      try {
-        synchronized (this) {
-          if (released) {
-            throw new IllegalStateException("the cursor is closed");
-          }
-          currentStored = iterator.value();
-        }
-      } finally {
-        guard.exit();
-      }
+    if (storedLength >= 0) {
+      return;
     }
-    return currentStored;
+    guard.enter();
+    try {
+      synchronized (this) {
+        if (released) {
+          throw new IllegalStateException("the cursor is closed");
+        }
+        int length = iterator.value(storedBuffer, 0, storedBuffer.length);
+        if (length > storedBuffer.length) {
+          storedBuffer = new byte[Math.max(length, 2 * storedBuffer.length)];
+          iterator.value(storedBuffer, 0, storedBuffer.length);
+        }
+        storedLength = length;
+      }
+    } finally {
+      guard.exit();
+    }
   }
 
-  private byte[] current() {
-    if (currentKey == null) {
+  private void current() {
+    if (keyLength < 0) {
       throw new NoSuchElementException("the cursor is not on an entry: call next() first, and only while it returns true");
     }
-    return currentKey;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.viewbase.storage.spi;
 
-import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 
 /**
@@ -69,7 +68,12 @@ public final class OrderedKeyCodec {
 
   /** The length of the escaped partition plus terminator at the start of {@code encoded}. */
   public static int keyOffset(byte[] encoded) {
-    for (int i = 0; i < encoded.length - 1; i++) {
+    return keyOffset(encoded, encoded.length);
+  }
+
+  /** {@link #keyOffset(byte[])} of the encoded key in {@code encoded[0, length)}. */
+  public static int keyOffset(byte[] encoded, int length) {
+    for (int i = 0; i < length - 1; i++) {
       if (encoded[i] == ESCAPE) {
         if (encoded[i + 1] == TERMINATOR) {
           return i + 2;
@@ -77,19 +81,38 @@ public final class OrderedKeyCodec {
         i++; // skip the escaped zero
       }
     }
-    throw new IllegalArgumentException("not an encoded key: " + Bytes.toDisplay(encoded));
+    throw new IllegalArgumentException("not an encoded key: " + Bytes.toDisplay(Arrays.copyOf(encoded, length)));
   }
 
   public static byte[] decodePartition(byte[] encoded) {
-    int end = keyOffset(encoded) - 2;
-    ByteArrayOutputStream out = new ByteArrayOutputStream(end);
+    return decodePartition(encoded, encoded.length);
+  }
+
+  /**
+   * The partition of the encoded key in {@code encoded[0, length)}; {@code length} may also end
+   * right after the partition's terminator.
+   */
+  public static byte[] decodePartition(byte[] encoded, int length) {
+    int end = keyOffset(encoded, length) - 2;
+    int escapes = 0;
     for (int i = 0; i < end; i++) {
-      out.write(encoded[i]);
+      if (encoded[i] == ESCAPE) {
+        escapes++;
+        i++;
+      }
+    }
+    if (escapes == 0) {
+      return Arrays.copyOf(encoded, end);
+    }
+    byte[] out = new byte[end - escapes];
+    int o = 0;
+    for (int i = 0; i < end; i++) {
+      out[o++] = encoded[i];
       if (encoded[i] == ESCAPE) {
         i++;
       }
     }
-    return out.toByteArray();
+    return out;
   }
 
   public static byte[] decodeKey(byte[] encoded) {

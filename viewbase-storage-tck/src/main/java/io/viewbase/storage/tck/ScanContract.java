@@ -166,4 +166,56 @@ public interface ScanContract extends StoreFixture {
     assertThat(entries).containsExactly(new Entry("p", "b\0", 1, "vb\0"), new Entry("p", "b\u00ff", 1, "vb\u00ff"),
         new Entry("p", "c", 2, "new"));
   }
+
+  /**
+   * Keys and values of very different sizes, a short one right after a long one, in both
+   * directions and across partitions: a cursor that reuses buffers from entry to entry must
+   * still return each entry exactly, never a tail left over from a longer one.
+   */
+  @Test
+  default void entriesOfEverySizeScanExactly() {
+    int[] keySizes = {1, 700, 2, 63, 64, 65, 300, 3, 1024};
+    int[] valueSizes = {100_000, 0, 257, 1, 255, 256, 5_000, 3, 70_000};
+    java.util.Random random = new java.util.Random(11);
+    List<byte[]> keys = new ArrayList<>();
+    List<byte[]> values = new ArrayList<>();
+    List<io.viewbase.storage.spi.Mutation> batch = new ArrayList<>();
+    for (int i = 0; i < keySizes.length; i++) {
+      byte[] key = new byte[keySizes[i]];
+      random.nextBytes(key);
+      key[0] = (byte) (0x10 * i); // distinct first bytes: the keys' order is their index order
+      byte[] value = new byte[valueSizes[i]];
+      random.nextBytes(value);
+      keys.add(key);
+      values.add(value);
+      batch.add(io.viewbase.storage.spi.Mutation.put(b("p"), key, 100 + i, value));
+      batch.add(io.viewbase.storage.spi.Mutation.put(b("p" + "\u00ff".repeat(i + 1)), key, 200 + i, value));
+    }
+    write(batch.toArray(io.viewbase.storage.spi.Mutation[]::new));
+
+    for (boolean reverse : new boolean[] {false, true}) {
+      try (Cursor cursor = store().scan(b("p"), KeyRange.ALL, reverse)) {
+        for (int n = 0; n < keys.size(); n++) {
+          int i = reverse ? keys.size() - 1 - n : n;
+          assertThat(cursor.next()).isTrue();
+          assertThat(cursor.key()).as("key %d", i).isEqualTo(keys.get(i));
+          assertThat(cursor.partition()).isEqualTo(b("p"));
+          assertThat(cursor.version()).isEqualTo(100 + i);
+          assertThat(cursor.value()).as("value %d", i).isEqualTo(values.get(i));
+        }
+        assertThat(cursor.next()).isFalse();
+      }
+    }
+    int seen = 0;
+    try (Cursor cursor = store().scanAll(b("p\u00ff"), null, null)) {
+      while (cursor.next()) {
+        int i = (int) (cursor.version() - 200);
+        assertThat(cursor.partition()).isEqualTo(b("p" + "\u00ff".repeat(i + 1)));
+        assertThat(cursor.key()).as("key %d", i).isEqualTo(keys.get(i));
+        assertThat(cursor.value()).as("value %d", i).isEqualTo(values.get(i));
+        seen++;
+      }
+    }
+    assertThat(seen).isEqualTo(keys.size());
+  }
 }

@@ -1,18 +1,14 @@
 package io.viewbase.server;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
@@ -121,23 +117,16 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
   }
 
   private void write(ChannelHandlerContext ctx, Pending p, ApiResponse response) {
-    FullHttpResponse out = new DefaultFullHttpResponse(p.version(), HttpResponseStatus.valueOf(response.status()),
-        Unpooled.wrappedBuffer(response.body()), HttpListener.RESPONSE_HEADERS, DefaultHttpHeadersFactory.trailersFactory());
-    HttpHeaders h = out.headers();
-    if (response.contentType() != null) {
-      h.set(HttpHeaderNames.CONTENT_TYPE, ApiResponse.JSON.equals(response.contentType()) ? JSON : response.contentType());
-    }
-    h.setInt(HttpHeaderNames.CONTENT_LENGTH, response.body().length);
-    for (Map.Entry<String, String> e : response.headers().entrySet()) {
-      h.set(e.getKey(), e.getValue());
-    }
     boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
-    if (!keepAlive) {
-      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
-      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    ByteBuf out;
+    try {
+      out = encode(ctx, p, response, keepAlive);
+    } catch (IllegalArgumentException badHeader) {
+      LOG.warn("Answering 500: {}", badHeader.getMessage());
+      out = encode(ctx, p, ApiResponse.error(ViewbaseException.of(ErrorCode.InternalError,
+          "The server could not encode its answer")), keepAlive);
     }
-    ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> {
+    HttpListener.responses(ctx).writeAndFlush(out).addListener((ChannelFutureListener) f -> {
       metrics.finished();
       busy = false;
       if (!keepAlive || !f.isSuccess()) {
@@ -147,6 +136,26 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
         serveNext(ctx);
       }
     });
+  }
+
+  /** The response as one buffer (see {@link ResponseBytes}); a HEAD request's without its body. */
+  private static ByteBuf encode(ChannelHandlerContext ctx, Pending p, ApiResponse response, boolean keepAlive) {
+    byte[] body = response.body();
+    ResponseBytes out = ResponseBytes.start(ctx.alloc(), p.version(), response.status(), body.length);
+    if (response.contentType() != null) {
+      out.header(HttpHeaderNames.CONTENT_TYPE, ApiResponse.JSON.equals(response.contentType()) ? JSON
+          : response.contentType());
+    }
+    out.header(HttpHeaderNames.CONTENT_LENGTH, body.length);
+    for (Map.Entry<String, String> e : response.headers().entrySet()) {
+      out.header(e.getKey(), e.getValue());
+    }
+    if (!keepAlive) {
+      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
+      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    }
+    return out.finish(body, p.request() != null && "HEAD".equals(p.request().method()));
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.viewbase.server;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -10,10 +11,9 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpHeadersFactory;
-import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
@@ -47,12 +47,15 @@ public final class HttpListener implements AutoCloseable {
   private static final String LEAK_DETECTION = "io.netty.leakDetection.level";
 
   /**
-   * Response headers are named by Viewbase's own code only (Content-Type, ETag, Location,
-   * x-ms-request-id...), never by a client: checking each name's characters on every response
-   * would be wasted work. Values are still checked.
+   * The pipeline's HTTP response encoder. The API handlers write each answer as one buffer made
+   * by {@link ResponseBytes}, starting at this handler's context so that it goes straight to the
+   * socket ({@link #responses}); the encoder only encodes the interim {@code 100 Continue} that
+   * the body aggregator sends. A request decoder and a response encoder rather than Netty's
+   * HttpServerCodec: the codec pairs each request with a response it encodes (to leave out the
+   * body of a HEAD answer), and would keep a method per request that the API's answers, which
+   * bypass it, never take back; the handlers leave out HEAD bodies themselves.
    */
-  public static final HttpHeadersFactory RESPONSE_HEADERS =
-      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
+  static final String ENCODER = "encoder";
 
   static {
     // Netty samples one buffer in 128 for leak tracking by default, recording a stack trace at
@@ -107,7 +110,8 @@ public final class HttpListener implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             ch.pipeline()
-                .addLast("http", new HttpServerCodec(decoder))
+                .addLast("decoder", new HttpRequestDecoder(decoder))
+                .addLast(ENCODER, new HttpResponseEncoder())
                 .addLast("aggregate", new BodyLimit(maxRequestBytes))
                 .addLast("api", handlers.apply(workers));
           }
@@ -126,6 +130,14 @@ public final class HttpListener implements AutoCloseable {
       throw new UncheckedIOException("Cannot listen on " + where + ": " + e.getMessage(),
           e instanceof IOException io1 ? io1 : new IOException(e));
     }
+  }
+
+  /**
+   * Where an API handler writes its answers (buffers made by {@link ResponseBytes}): the context of
+   * the response encoder, so that they pass no HTTP encoder on their way to the socket.
+   */
+  public static ChannelHandlerContext responses(ChannelHandlerContext handler) {
+    return handler.pipeline().context(ENCODER);
   }
 
   /** The port the listener is bound to (the one picked, when asked for port 0). */

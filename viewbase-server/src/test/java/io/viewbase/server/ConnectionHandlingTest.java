@@ -83,6 +83,80 @@ class ConnectionHandlingTest {
     }
   }
 
+  /** Every answer is one well-formed response whose Content-Length frames its body exactly. */
+  @Test
+  void aResponseCarriesItsHeadersAndExactlyItsBody() throws IOException {
+    http.send("PUT", "/v1/tables/Things/items/p/framed", "{\"v\":\"" + "y".repeat(700) + "\"}");
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      String get = "GET /v1/tables/Things/items/p/framed HTTP/1.1\r\nHost: x\r\n\r\n";
+      socket.getOutputStream().write((get + get).getBytes(StandardCharsets.US_ASCII));
+      InputStream in = socket.getInputStream();
+      for (int i = 0; i < 2; i++) {
+        String head = readHead(in);
+        assertThat(head).startsWith("HTTP/1.1 200 OK\r\n").containsIgnoringCase("content-type: application/json")
+            .containsIgnoringCase("etag: ");
+        Matcher length = LENGTH.matcher(head);
+        assertThat(length.find()).isTrue();
+        String body = new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.UTF_8);
+        assertThat(body).startsWith("{").endsWith("}").contains("y".repeat(700));
+      }
+    }
+  }
+
+  /** A HEAD answer has the headers a GET would get, no body: the next answer starts right after them. */
+  @Test
+  void headAnswersWithoutABody() throws IOException {
+    http.send("PUT", "/v1/tables/Things/items/p/headed", "{\"v\":1}");
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      String head = "HEAD /v1/health HTTP/1.1\r\nHost: x\r\n\r\n";
+      String get = "GET /v1/tables/Things/items/p/headed HTTP/1.1\r\nHost: x\r\n\r\n";
+      socket.getOutputStream().write((head + get).getBytes(StandardCharsets.US_ASCII));
+      InputStream in = socket.getInputStream();
+      String headAnswer = readHead(in);
+      assertThat(headAnswer).startsWith("HTTP/1.1 ");
+      Matcher length = LENGTH.matcher(headAnswer);
+      assertThat(length.find()).isTrue();
+      assertThat(Integer.parseInt(length.group(1))).isPositive(); // describes a body it does not send
+      assertThat(readHead(in)).startsWith("HTTP/1.1 200 OK\r\n");
+    }
+  }
+
+  @Test
+  void expectContinueGetsAnInterimAnswerBeforeTheBody() throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(("PUT /v1/tables/Things/items/p/continued HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          + "Content-Length: 7\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      assertThat(readHead(in)).startsWith("HTTP/1.1 100 Continue\r\n");
+      out.write("{\"v\":2}".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertThat(readResponses(in, 1)).containsExactly(200);
+    }
+    assertThat(db.table("Things").get("p", "continued")).isPresent();
+  }
+
+  @Test
+  void anHttp10ClientAskingForKeepAliveKeepsItsConnection() throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      String get = "GET /v1/health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n";
+      socket.getOutputStream().write((get + get).getBytes(StandardCharsets.US_ASCII));
+      InputStream in = socket.getInputStream();
+      for (int i = 0; i < 2; i++) {
+        String head = readHead(in);
+        assertThat(head).startsWith("HTTP/1.0 200 OK\r\n").containsIgnoringCase("connection: keep-alive");
+        Matcher length = LENGTH.matcher(head);
+        assertThat(length.find()).isTrue();
+        in.readNBytes(Integer.parseInt(length.group(1)));
+      }
+    }
+  }
+
   /** Reads n responses, each framed by its Content-Length, and returns their statuses. */
   private static List<Integer> readResponses(InputStream in, int n) throws IOException {
     List<Integer> statuses = new ArrayList<>();

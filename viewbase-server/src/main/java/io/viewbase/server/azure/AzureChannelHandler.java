@@ -1,21 +1,17 @@
 package io.viewbase.server.azure;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.viewbase.server.HttpListener;
+import io.viewbase.server.ResponseBytes;
 import io.viewbase.server.OversizedRequest;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -117,26 +113,15 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
   }
 
   private void write(ChannelHandlerContext ctx, Pending p, AzureResponse response) {
-    boolean head = p.request() != null && p.request().method().equals("HEAD");
-    FullHttpResponse out = new DefaultFullHttpResponse(p.version(), HttpResponseStatus.valueOf(response.status()),
-        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.body()), HttpListener.RESPONSE_HEADERS,
-        DefaultHttpHeadersFactory.trailersFactory());
-    HttpHeaders h = out.headers();
-    if (response.contentType() != null) {
-      h.set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
-    }
-    h.setInt(HttpHeaderNames.CONTENT_LENGTH, response.body().length);
-    List<String> pairs = response.headers();
-    for (int i = 0; i < pairs.size(); i += 2) {
-      h.add(pairs.get(i), headerValue(pairs.get(i + 1)));
-    }
     boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
-    if (!keepAlive) {
-      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
-      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    ByteBuf out;
+    try {
+      out = encode(ctx, p, response, keepAlive);
+    } catch (IllegalArgumentException badHeader) {
+      LOG.warn("Answering 500: {}", badHeader.getMessage());
+      out = encode(ctx, p, failure(500, "InternalError", "The server could not encode its answer."), keepAlive);
     }
-    ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> {
+    HttpListener.responses(ctx).writeAndFlush(out).addListener((ChannelFutureListener) f -> {
       busy = false;
       if (!keepAlive || !f.isSuccess()) {
         queue.clear();
@@ -145,6 +130,29 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
         serveNext(ctx);
       }
     });
+  }
+
+  /**
+   * The response as one buffer (see {@link ResponseBytes}); the answer to a HEAD request (Get Table
+   * ACL's) without its body.
+   */
+  private static ByteBuf encode(ChannelHandlerContext ctx, Pending p, AzureResponse response, boolean keepAlive) {
+    byte[] body = response.body();
+    ResponseBytes out = ResponseBytes.start(ctx.alloc(), p.version(), response.status(), body.length);
+    if (response.contentType() != null) {
+      out.header(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+    }
+    out.header(HttpHeaderNames.CONTENT_LENGTH, body.length);
+    List<String> pairs = response.headers();
+    for (int i = 0; i < pairs.size(); i += 2) {
+      out.header(pairs.get(i), headerValue(pairs.get(i + 1)));
+    }
+    if (!keepAlive) {
+      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
+      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    }
+    return out.finish(body, p.request() != null && p.request().method().equals("HEAD"));
   }
 
   /**

@@ -1,0 +1,113 @@
+package io.viewbase.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An HTTP/1.x response written straight into one buffer: the status line, the headers and the
+ * body, so that it leaves in one {@code write} call. Netty's response encoder puts a body that does
+ * not fit the spare room of its header buffer (most JSON bodies) in a second buffer, which the
+ * socket then sends with a gathering {@code writev}, and it first builds a header map, converting
+ * and checking every value on the way; the API handlers know their headers and need neither.
+ *
+ * <p>Header names come from Viewbase's own code and are written as they are. Values are checked as
+ * Netty checks them: a control character other than a tab (a response-splitting CR or LF above all)
+ * fails the response with an IllegalArgumentException; characters above 0xFF are written as
+ * {@code ?}, as Netty writes them (callers that echo client text convert it first).
+ *
+ * <pre>
+ * ResponseBytes.start(alloc, version, 200, body.length).header("ETag", etag).finish(body, false)
+ * </pre>
+ */
+public final class ResponseBytes {
+  private static final int CRLF = ('\r' << 8) | '\n';
+  private static final int COLON_SPACE = (':' << 8) | ' ';
+  private static final int MAX_CACHED_STATUS = 600;
+  /** "HTTP/1.1 200 OK\r\n" and the like; index: status code (HTTP/1.0's 600 further on). */
+  private static final byte[][] STATUS_LINES = new byte[2 * MAX_CACHED_STATUS][];
+  /** Room for the status line and the headers beyond the body. */
+  private static final int HEAD_ROOM = 384;
+
+  static {
+    for (int status = 100; status < MAX_CACHED_STATUS; status++) {
+      STATUS_LINES[status] = encodeStatusLine(false, status);
+      STATUS_LINES[MAX_CACHED_STATUS + status] = encodeStatusLine(true, status);
+    }
+  }
+
+  private final ByteBuf buf;
+
+  private ResponseBytes(ByteBuf buf) {
+    this.buf = buf;
+  }
+
+  /** Starts a response with its status line; {@code bodyLength} sizes the buffer. */
+  public static ResponseBytes start(ByteBufAllocator alloc, HttpVersion version, int status, int bodyLength) {
+    ByteBuf buf = alloc.ioBuffer(HEAD_ROOM + bodyLength);
+    buf.writeBytes(statusLine(version, status));
+    return new ResponseBytes(buf);
+  }
+
+  /** Adds a header; see the class comment for what a value may hold. */
+  public ResponseBytes header(CharSequence name, CharSequence value) {
+    try {
+      checkValue(name, value);
+    } catch (IllegalArgumentException e) {
+      buf.release();
+      throw e;
+    }
+    ByteBufUtil.writeAscii(buf, name);
+    buf.writeShort(COLON_SPACE);
+    ByteBufUtil.writeAscii(buf, value);
+    buf.writeShort(CRLF);
+    return this;
+  }
+
+  /** Adds a header with a number for its value (Content-Length). */
+  public ResponseBytes header(CharSequence name, int value) {
+    ByteBufUtil.writeAscii(buf, name);
+    buf.writeShort(COLON_SPACE);
+    ByteBufUtil.writeAscii(buf, Integer.toString(value));
+    buf.writeShort(CRLF);
+    return this;
+  }
+
+  /**
+   * Ends the head and adds the body, unless {@code omitBody} (the answer to a HEAD request, whose
+   * headers still describe the body a GET would get). The buffer is the caller's to write.
+   */
+  public ByteBuf finish(byte[] body, boolean omitBody) {
+    buf.writeShort(CRLF);
+    if (!omitBody && body != null) {
+      buf.writeBytes(body);
+    }
+    return buf;
+  }
+
+  private static void checkValue(CharSequence name, CharSequence value) {
+    for (int i = 0, n = value.length(); i < n; i++) {
+      char c = value.charAt(i);
+      if ((c < 0x20 && c != '\t') || c == 0x7F) {
+        throw new IllegalArgumentException("The value of header " + name + " holds the control character 0x"
+            + Integer.toHexString(c) + " at " + i);
+      }
+    }
+  }
+
+  private static byte[] statusLine(HttpVersion version, int status) {
+    boolean http10 = version.majorVersion() == 1 && version.minorVersion() == 0;
+    if (status < 100 || status >= MAX_CACHED_STATUS) {
+      return encodeStatusLine(http10, status);
+    }
+    return STATUS_LINES[http10 ? MAX_CACHED_STATUS + status : status];
+  }
+
+  private static byte[] encodeStatusLine(boolean http10, int status) {
+    return ((http10 ? "HTTP/1.0 " : "HTTP/1.1 ") + HttpResponseStatus.valueOf(status) + "\r\n")
+        .getBytes(StandardCharsets.ISO_8859_1);
+  }
+}

@@ -1,0 +1,51 @@
+package io.viewbase.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ResponseBytesTest {
+  private static final UnpooledByteBufAllocator ALLOC = new UnpooledByteBufAllocator(false);
+
+  private static String text(ByteBuf buf) {
+    try {
+      return buf.toString(StandardCharsets.ISO_8859_1);
+    } finally {
+      buf.release();
+    }
+  }
+
+  @Test
+  void writesStatusLineHeadersAndBodyInOrder() {
+    byte[] body = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
+    ByteBuf out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 201, body.length)
+        .header("Content-Type", "application/json").header("Content-Length", body.length)
+        .header("ETag", "W/\"datetime'2026-12-01T00%3A00%3A00.0000000Z'\"").finish(body, false);
+    assertThat(text(out)).isEqualTo("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 7\r\n"
+        + "ETag: W/\"datetime'2026-12-01T00%3A00%3A00.0000000Z'\"\r\n\r\n{\"a\":1}");
+  }
+
+  @Test
+  void answersInTheRequestsVersionAndLeavesOutAHeadBody() {
+    byte[] body = new byte[300];
+    ByteBuf out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_0, 404, body.length).header("Content-Length", 300)
+        .finish(body, true);
+    assertThat(text(out)).isEqualTo("HTTP/1.0 404 Not Found\r\nContent-Length: 300\r\n\r\n");
+    assertThat(text(ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 799, 0).finish(null, false)))
+        .startsWith("HTTP/1.1 799 ");
+  }
+
+  @Test
+  void aControlCharacterInAValueIsRefusedNotWritten() {
+    ResponseBytes out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0);
+    assertThatThrownBy(() -> out.header("Location", "/a\r\nSet-Cookie: x=1"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Location");
+    assertThat(text(ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0).header("X-Tab", "a\tb")
+        .finish(new byte[0], false))).contains("X-Tab: a\tb\r\n");
+  }
+}

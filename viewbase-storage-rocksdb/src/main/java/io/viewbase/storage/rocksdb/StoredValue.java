@@ -1,7 +1,5 @@
 package io.viewbase.storage.rocksdb;
 
-import java.util.Arrays;
-
 /**
  * How a versioned value is laid out in a RocksDB value: the version as 8 bytes big-endian, then
  * the value bytes.
@@ -29,9 +27,5 @@ final class StoredValue {
       version = (version << 8) | (stored[i] & 0xFF);
     }
     return version;
-  }
-
-  static byte[] value(byte[] stored) {
-    return Arrays.copyOfRange(stored, VERSION_BYTES, stored.length);
   }
 }

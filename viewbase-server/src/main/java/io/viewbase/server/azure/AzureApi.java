@@ -70,22 +70,32 @@ public final class AzureApi {
    * {@link #handleAsync} serves without waiting for the write: the event loop can take it.
    */
   static boolean isEntityWrite(AzureRequest request) {
+    return entityWritePath(request) != null;
+  }
+
+  /**
+   * The parsed path of a request {@link #isEntityWrite} says yes to, or null: the channel handler
+   * hands it to {@link #handleAsync(AzureRequest, ResourcePath, Executor)}, which need not parse
+   * it again.
+   */
+  static ResourcePath entityWritePath(AzureRequest request) {
     String method = request.method();
     if (!method.equals("POST") && !method.equals("PUT") && !method.equals("MERGE") && !method.equals("PATCH")
         && !method.equals("DELETE")) {
-      return false;
+      return null;
     }
-    ResourcePath.Kind kind;
+    ResourcePath path;
     try {
-      kind = ResourcePath.parse(request.rawPath(), request.header("host")).kind();
+      path = ResourcePath.parse(request.rawPath(), request.header("host"));
     } catch (RuntimeException malformed) {
-      return false; // answered with its error on a worker, like any request that is not a fast path
+      return null; // answered with its error on a worker, like any request that is not a fast path
     }
-    if (kind == ResourcePath.Kind.ENTITY) {
-      return true; // every method but GET on an entity writes it (or is refused)
+    if (path.kind() == ResourcePath.Kind.ENTITY) {
+      return path; // every method but GET on an entity writes it (or is refused)
     }
-    return kind == ResourcePath.Kind.ENTITIES && method.equals("POST") && request.header("x-http-method") == null
-        && !request.rawQuery().contains("comp=");
+    boolean insert = path.kind() == ResourcePath.Kind.ENTITIES && method.equals("POST")
+        && request.header("x-http-method") == null && !request.rawQuery().contains("comp=");
+    return insert ? path : null;
   }
 
   /** Serves the request on the calling thread (a single-entity write waits for its sync). */
@@ -115,9 +125,14 @@ public final class AzureApi {
    * returns. The future never fails: errors are answers.
    */
   public CompletableFuture<AzureResponse> handleAsync(AzureRequest request, Executor answerOn) {
+    return handleAsync(request, null, answerOn);
+  }
+
+  /** {@link #handleAsync(AzureRequest, Executor)} of a request whose path is parsed already (or null). */
+  CompletableFuture<AzureResponse> handleAsync(AzureRequest request, ResourcePath parsed, Executor answerOn) {
     String requestId = RequestIds.next();
     try {
-      Call call = call(request);
+      Call call = call(request, parsed);
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
       if (write != null) {
@@ -169,7 +184,12 @@ public final class AzureApi {
 
   /** Parses and authenticates the request. */
   private Call call(AzureRequest request) {
-    ResourcePath path = ResourcePath.parse(request.rawPath(), request.header("host"));
+    return call(request, null);
+  }
+
+  /** {@link #call(AzureRequest)} with the path parsed already, unless {@code parsed} is null. */
+  private Call call(AzureRequest request, ResourcePath parsed) {
+    ResourcePath path = parsed != null ? parsed : ResourcePath.parse(request.rawPath(), request.header("host"));
     QueryString query = QueryString.parse(request.rawQuery());
     Grant grant = authenticator.authenticate(request, path, query);
     MetadataLevel level = MetadataLevel.choose(query.get("$format"), request.header("accept"));

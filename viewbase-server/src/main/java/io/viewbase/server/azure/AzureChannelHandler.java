@@ -95,20 +95,25 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
     busy = true;
     if (p.answer() != null) {
       write(ctx, p, p.answer());
-    } else if (AzureApi.runsInline(p.request())) {
+      return;
+    }
+    if (AzureApi.runsInline(p.request())) {
       write(ctx, p, api.handle(p.request()));
-    } else if (AzureApi.isEntityWrite(p.request())) {
-      CompletableFuture<AzureResponse> answer = api.handleAsync(p.request(), ctx.executor());
+      return;
+    }
+    ResourcePath writePath = AzureApi.entityWritePath(p.request());
+    if (writePath != null) {
+      CompletableFuture<AzureResponse> answer = api.handleAsync(p.request(), writePath, ctx.executor());
       answer.thenAccept(response -> write(ctx, p, response)); // completes on this event loop
-    } else {
-      try {
-        workers.execute(() -> {
-          AzureResponse response = api.handle(p.request());
-          ctx.executor().execute(() -> write(ctx, p, response));
-        });
-      } catch (RejectedExecutionException shuttingDown) {
-        write(ctx, p, failure(503, "ServerBusy", "The server is shutting down."));
-      }
+      return;
+    }
+    try {
+      workers.execute(() -> {
+        AzureResponse response = api.handle(p.request());
+        ctx.executor().execute(() -> write(ctx, p, response));
+      });
+    } catch (RejectedExecutionException shuttingDown) {
+      write(ctx, p, failure(503, "ServerBusy", "The server is shutting down."));
     }
   }
 

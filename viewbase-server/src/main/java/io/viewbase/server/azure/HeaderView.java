@@ -1,11 +1,13 @@
 package io.viewbase.server.azure;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.AsciiString;
 import java.util.AbstractMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A request's Netty headers seen as the lower-case map {@link AzureRequest} expects, without
@@ -14,6 +16,14 @@ import java.util.Set;
  * the first value of a repeated header. Iterating (which only tests and logs do) copies.
  */
 final class HeaderView extends AbstractMap<String, String> {
+  /**
+   * The names looked up, as AsciiStrings: Netty hashes a String name character by character on
+   * every lookup, an AsciiString once. The names are Viewbase's own constants (a few dozen); the
+   * map stops growing at {@link #MAX_NAMES} all the same.
+   */
+  private static final ConcurrentHashMap<String, AsciiString> NAMES = new ConcurrentHashMap<>();
+  private static final int MAX_NAMES = 256;
+
   private final HttpHeaders headers;
 
   HeaderView(HttpHeaders headers) {
@@ -22,12 +32,23 @@ final class HeaderView extends AbstractMap<String, String> {
 
   @Override
   public String get(Object name) {
-    return name instanceof String s ? headers.get(s) : null;
+    return name instanceof String s ? headers.get(ascii(s)) : null;
   }
 
   @Override
   public boolean containsKey(Object name) {
-    return name instanceof String s && headers.contains(s);
+    return name instanceof String s && headers.contains(ascii(s));
+  }
+
+  private static CharSequence ascii(String name) {
+    AsciiString cached = NAMES.get(name);
+    if (cached == null) {
+      if (NAMES.size() >= MAX_NAMES) {
+        return name;
+      }
+      cached = NAMES.computeIfAbsent(name, AsciiString::cached);
+    }
+    return cached;
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -150,12 +149,7 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
     for (Map.Entry<String, String> e : response.headers().entrySet()) {
       out.header(e.getKey(), e.getValue());
     }
-    if (!keepAlive) {
-      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
-      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-    }
-    return out.finish(body, p.request() != null && "HEAD".equals(p.request().method()));
+    return out.keepAlive(keepAlive).finish(body, p.request() != null && "HEAD".equals(p.request().method()));
   }
 
   @Override

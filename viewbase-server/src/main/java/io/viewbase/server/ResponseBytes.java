@@ -3,6 +3,8 @@ package io.viewbase.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
@@ -40,16 +42,19 @@ public final class ResponseBytes {
   }
 
   private final ByteBuf buf;
+  private final boolean http10;
 
-  private ResponseBytes(ByteBuf buf) {
+  private ResponseBytes(ByteBuf buf, boolean http10) {
     this.buf = buf;
+    this.http10 = http10;
   }
 
   /** Starts a response with its status line; {@code bodyLength} sizes the buffer. */
   public static ResponseBytes start(ByteBufAllocator alloc, HttpVersion version, int status, int bodyLength) {
     ByteBuf buf = alloc.ioBuffer(HEAD_ROOM + bodyLength);
-    buf.writeBytes(statusLine(version, status));
-    return new ResponseBytes(buf);
+    boolean http10 = version.majorVersion() == 1 && version.minorVersion() == 0;
+    buf.writeBytes(statusLine(http10, status));
+    return new ResponseBytes(buf, http10);
   }
 
   /** Adds a header; see the class comment for what a value may hold. */
@@ -77,6 +82,17 @@ public final class ResponseBytes {
   }
 
   /**
+   * Says whether the connection stays open: {@code Connection: close} when it does not, and
+   * {@code Connection: keep-alive} when it does for an HTTP/1.0 client (1.1 keeps it by default).
+   */
+  public ResponseBytes keepAlive(boolean keepAlive) {
+    if (!keepAlive) {
+      return header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+    return http10 ? header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE) : this;
+  }
+
+  /**
    * Ends the head and adds the body, unless {@code omitBody} (the answer to a HEAD request, whose
    * headers still describe the body a GET would get). The buffer is the caller's to write.
    */
@@ -98,8 +114,7 @@ public final class ResponseBytes {
     }
   }
 
-  private static byte[] statusLine(HttpVersion version, int status) {
-    boolean http10 = version.majorVersion() == 1 && version.minorVersion() == 0;
+  private static byte[] statusLine(boolean http10, int status) {
     if (status < 100 || status >= MAX_CACHED_STATUS) {
       return encodeStatusLine(http10, status);
     }

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.viewbase.server.HttpListener;
@@ -152,12 +151,7 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
     for (int i = 0; i < pairs.size(); i += 2) {
       out.header(pairs.get(i), headerValue(pairs.get(i + 1)));
     }
-    if (!keepAlive) {
-      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    } else if (p.version().equals(HttpVersion.HTTP_1_0)) {
-      out.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-    }
-    return out.finish(body, p.request() != null && p.request().method().equals("HEAD"));
+    return out.keepAlive(keepAlive).finish(body, p.request() != null && p.request().method().equals("HEAD"));
   }
 
   /**

@@ -61,7 +61,7 @@ public final class ResponseBytes {
   public ResponseBytes header(CharSequence name, CharSequence value) {
     try {
       checkValue(name, value);
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException e) { // a control character, or no value at all: the response is not sent
       buf.release();
       throw e;
     }

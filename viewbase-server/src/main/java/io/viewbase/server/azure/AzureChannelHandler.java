@@ -121,8 +121,8 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
     ByteBuf out;
     try {
       out = encode(ctx, p, response, keepAlive);
-    } catch (IllegalArgumentException badHeader) {
-      LOG.warn("Answering 500: {}", badHeader.getMessage());
+    } catch (RuntimeException badHeader) { // a header value it cannot send
+      LOG.warn("Answering 500: cannot encode the answer: {}", badHeader.toString());
       out = encode(ctx, p, failure(500, "InternalError", "The server could not encode its answer."), keepAlive);
     }
     HttpListener.responses(ctx).writeAndFlush(out).addListener((ChannelFutureListener) f -> {

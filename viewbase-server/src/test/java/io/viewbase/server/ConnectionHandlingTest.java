@@ -96,9 +96,7 @@ class ConnectionHandlingTest {
         String head = readHead(in);
         assertThat(head).startsWith("HTTP/1.1 200 OK\r\n").containsIgnoringCase("content-type: application/json")
             .containsIgnoringCase("etag: ");
-        Matcher length = LENGTH.matcher(head);
-        assertThat(length.find()).isTrue();
-        String body = new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.UTF_8);
+        String body = new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8);
         assertThat(body).startsWith("{").endsWith("}").contains("y".repeat(700));
       }
     }
@@ -116,9 +114,7 @@ class ConnectionHandlingTest {
       InputStream in = socket.getInputStream();
       String headAnswer = readHead(in);
       assertThat(headAnswer).startsWith("HTTP/1.1 ");
-      Matcher length = LENGTH.matcher(headAnswer);
-      assertThat(length.find()).isTrue();
-      assertThat(Integer.parseInt(length.group(1))).isPositive(); // describes a body it does not send
+      assertThat(contentLength(headAnswer)).isPositive(); // describes a body it does not send
       assertThat(readHead(in)).startsWith("HTTP/1.1 200 OK\r\n");
     }
   }
@@ -150,11 +146,16 @@ class ConnectionHandlingTest {
       for (int i = 0; i < 2; i++) {
         String head = readHead(in);
         assertThat(head).startsWith("HTTP/1.0 200 OK\r\n").containsIgnoringCase("connection: keep-alive");
-        Matcher length = LENGTH.matcher(head);
-        assertThat(length.find()).isTrue();
-        in.readNBytes(Integer.parseInt(length.group(1)));
+        in.readNBytes(contentLength(head));
       }
     }
+  }
+
+  /** The Content-Length a response head declares; it must declare one. */
+  private static int contentLength(String head) {
+    Matcher length = LENGTH.matcher(head);
+    assertThat(length.find()).as(head).isTrue();
+    return Integer.parseInt(length.group(1));
   }
 
   /** Reads n responses, each framed by its Content-Length, and returns their statuses. */

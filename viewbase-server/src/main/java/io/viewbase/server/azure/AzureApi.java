@@ -103,7 +103,7 @@ public final class AzureApi {
     String requestId = RequestIds.next();
     AzureResponse response;
     try {
-      Call call = call(request);
+      Call call = call(request, null);
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
       response = write == null ? answer(call, method, requestId) : entities.answer(call, Futures.join(write));
@@ -182,12 +182,7 @@ public final class AzureApi {
         "The server encountered an internal error; its log has the details."), xml, requestId);
   }
 
-  /** Parses and authenticates the request. */
-  private Call call(AzureRequest request) {
-    return call(request, null);
-  }
-
-  /** {@link #call(AzureRequest)} with the path parsed already, unless {@code parsed} is null. */
+  /** Parses (unless {@code parsed} is the path, parsed already) and authenticates the request. */
   private Call call(AzureRequest request, ResourcePath parsed) {
     ResourcePath path = parsed != null ? parsed : ResourcePath.parse(request.rawPath(), request.header("host"));
     QueryString query = QueryString.parse(request.rawQuery());

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -34,8 +35,10 @@ import org.rocksdb.WriteOptions;
  * @param keys      the raw keys of the engine's largest column family (the items, plus the few
  *                  catalog entries when the backend keeps them in the same column family)
  * @param values    the raw value stored under each key
+ * @param storeOptions the store options (beyond the block cache) the engine was created and is
+ *                  opened with; the raw copy has the same RocksDB options
  */
-public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] values) {
+public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] values, Map<String, String> storeOptions) {
   /**
    * Block cache of both databases: the RocksDB backend's default (128 MiB), set explicitly on both
    * because an OPTIONS file does not record it. The data set fits in it, as a hot set would.
@@ -44,16 +47,21 @@ public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] value
 
   /** Loads {@code count} items into a new engine database under {@code root} and copies its bytes. */
   public static Dataset create(Path root, int count) {
+    return create(root, count, Map.of());
+  }
+
+  /** The same, the engine (and so the raw copy's RocksDB options) set up with {@code storeOptions}. */
+  public static Dataset create(Path root, int count, Map<String, String> storeOptions) {
     Path engineDir = root.resolve("engine");
     Path rawDir = root.resolve("raw");
-    try (Database db = Viewbase.open(engineOptions(engineDir, false))) {
+    try (Database db = Viewbase.open(engineOptions(engineDir, false, storeOptions))) {
       load(db, count);
     }
     try (RawRocksDb engine = RawRocksDb.open(engineDir, BLOCK_CACHE_BYTES)) {
       engine.settle();
       ColumnFamilyHandle items = engine.largestColumnFamily();
       try (RawRocksDb raw = RawRocksDb.createLike(rawDir, engineDir, items.getName(), BLOCK_CACHE_BYTES)) {
-        Dataset dataset = copy(engine, items, raw, engineDir, rawDir);
+        Dataset dataset = copy(engine, items, raw, engineDir, rawDir, storeOptions);
         raw.settle();
         return dataset;
       }
@@ -72,7 +80,7 @@ public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] value
   }
 
   private static Dataset copy(RawRocksDb engine, ColumnFamilyHandle from, RawRocksDb raw, Path engineDir,
-      Path rawDir) throws RocksDBException {
+      Path rawDir, Map<String, String> storeOptions) throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
     List<byte[]> values = new ArrayList<>();
     try (RocksIterator it = engine.db().newIterator(from);
@@ -91,12 +99,12 @@ public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] value
       raw.db().write(bulk, batch);
       batch.close();
     }
-    return new Dataset(engineDir, rawDir, keys.toArray(new byte[0][]), values.toArray(new byte[0][]));
+    return new Dataset(engineDir, rawDir, keys.toArray(new byte[0][]), values.toArray(new byte[0][]), storeOptions);
   }
 
   /** Opens the engine's database with the given durability. */
   public Database openEngine(boolean sync) {
-    return Viewbase.open(engineOptions(engineDir, sync));
+    return Viewbase.open(engineOptions(engineDir, sync, storeOptions));
   }
 
   /** Opens the raw copy. */
@@ -104,8 +112,10 @@ public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] value
     return RawRocksDb.open(rawDir, BLOCK_CACHE_BYTES);
   }
 
-  private static OpenOptions engineOptions(Path dir, boolean sync) {
-    return OpenOptions.at(dir).withSync(sync).withOptions(Map.of("rocksdb.blockCacheBytes", Long.toString(BLOCK_CACHE_BYTES)));
+  private static OpenOptions engineOptions(Path dir, boolean sync, Map<String, String> storeOptions) {
+    Map<String, String> options = new HashMap<>(storeOptions);
+    options.put("rocksdb.blockCacheBytes", Long.toString(BLOCK_CACHE_BYTES));
+    return OpenOptions.at(dir).withSync(sync).withOptions(options);
   }
 
   /** Mean key and value sizes, for the benchmark log. */

@@ -44,6 +44,23 @@ class DatasetTest {
   }
 
   @Test
+  void theRawCopyRunsWithTheLogCompressionTheEngineWasCreatedWith() throws Exception {
+    for (String[] compression : new String[][] {{"none", "kNoCompression"}, {"zstd", "kZSTD"}}) {
+      Path dir = root.resolve(compression[0]);
+      Dataset dataset = Dataset.create(dir, ITEMS, java.util.Map.of("rocksdb.walCompression", compression[0]));
+      try (RawRocksDb raw = dataset.openRaw()) {
+        // Opening writes a fresh OPTIONS file with what the raw database really runs with.
+        assertThat(raw.db()).isNotNull();
+      }
+      try (var files = Files.list(dataset.rawDir())) {
+        Path options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-"))
+            .max(java.util.Comparator.naturalOrder()).orElseThrow();
+        assertThat(Files.readString(options)).contains("wal_compression=" + compression[1]);
+      }
+    }
+  }
+
+  @Test
   void openRawHasTheEnginesBlockCacheCapacity() throws Exception {
     Dataset dataset = Dataset.create(root, ITEMS);
 

@@ -12,31 +12,36 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Durable writes with the write-ahead log compressed (zstd, the default) against uncompressed, side
- * by side in one process: two databases of the same 100,000 items, each written by 64 durable
- * upserts kept in flight from one thread ({@code Table.upsertAsync}, as the server writes), taking
- * turns in bursts of one second (the first in a round alternating) so that whatever else the
- * machine does falls on both alike.
+ * Durable writes under two sets of store options, side by side in one process: two databases of
+ * the same 100,000 items, each written by durable upserts kept in flight from one thread
+ * ({@code Table.upsertAsync}, as the server writes), taking turns in bursts of one second (the
+ * first in a round alternating) so that whatever else the machine does falls on both alike.
  *
- * <p>{@code java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.WalCompressionBench
- * [rounds=10] [inFlight=64]}; the first two rounds are warm-up.
+ * <p>{@code java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.PairedWriteBench
+ * ROUNDS IN_FLIGHT OPTIONS_A OPTIONS_B}, each OPTIONS {@code name=value[,name=value...]} or
+ * {@code default}; e.g. {@code 30 64 rocksdb.walCompression=zstd rocksdb.walCompression=none}.
+ * The first two rounds are warm-up.
  */
-public final class WalCompressionBench {
-  private static final String[] COMPRESSIONS = {"zstd", "none"};
-
-  private WalCompressionBench() {
+public final class PairedWriteBench {
+  private PairedWriteBench() {
   }
 
   public static void main(String[] args) throws Exception {
-    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-    int inFlight = args.length > 1 ? Integer.parseInt(args[1]) : 64;
-    Path root = Files.createTempDirectory("viewbase-wal-compression");
+    if (args.length != 4) {
+      System.err.println("usage: PairedWriteBench ROUNDS IN_FLIGHT OPTIONS_A OPTIONS_B "
+          + "(OPTIONS: name=value[,name=value...] or default)");
+      System.exit(2);
+    }
+    int rounds = Integer.parseInt(args[0]);
+    int inFlight = Integer.parseInt(args[1]);
+    String[] names = {args[2], args[3]};
+    Path root = Files.createTempDirectory("viewbase-paired-writes");
     Item[] items = BenchItems.items(100_000);
-    Database[] dbs = new Database[COMPRESSIONS.length];
+    Database[] dbs = new Database[names.length];
     try {
       for (int i = 0; i < dbs.length; i++) {
-        Path dir = root.resolve(COMPRESSIONS[i]);
-        Map<String, String> options = Map.of("rocksdb.walCompression", COMPRESSIONS[i]);
+        Path dir = root.resolve("db" + i);
+        Map<String, String> options = parse(names[i]);
         try (Database loading = Viewbase.open(OpenOptions.at(dir).withSync(false).withOptions(options))) {
           Dataset.load(loading, items.length);
         }
@@ -51,7 +56,7 @@ public final class WalCompressionBench {
           long start = System.nanoTime();
           long n = burst(dbs[i].table(BenchItems.TABLE), items, inFlight, start + 1_000_000_000L);
           long elapsed = System.nanoTime() - start;
-          line.append(String.format(" %s %,.0f writes/s", COMPRESSIONS[i], n * 1e9 / elapsed));
+          line.append(String.format(" %s %,.0f writes/s", names[i], n * 1e9 / elapsed));
           if (round >= 2) {
             writes[i] += n;
             nanos[i] += elapsed;
@@ -59,10 +64,10 @@ public final class WalCompressionBench {
         }
         System.out.println(line);
       }
-      double compressed = writes[0] * 1e9 / nanos[0];
-      double plain = writes[1] * 1e9 / nanos[1];
-      System.out.printf("measured rounds: zstd %,.0f writes/s, none %,.0f writes/s: %.2fx%n", compressed, plain,
-          compressed / plain);
+      double a = writes[0] * 1e9 / nanos[0];
+      double b = writes[1] * 1e9 / nanos[1];
+      System.out.printf("measured rounds: %s %,.0f writes/s, %s %,.0f writes/s: %.2fx%n", names[0], a, names[1], b,
+          a / b);
     } finally {
       for (Database db : dbs) {
         if (db != null) {
@@ -71,6 +76,20 @@ public final class WalCompressionBench {
       }
       Dataset.deleteTree(root);
     }
+  }
+
+  private static Map<String, String> parse(String options) {
+    Map<String, String> parsed = new java.util.LinkedHashMap<>();
+    if (!options.equals("default")) {
+      for (String option : options.split(",")) {
+        int eq = option.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("an option is name=value, not '" + option + "'");
+        }
+        parsed.put(option.substring(0, eq), option.substring(eq + 1));
+      }
+    }
+    return parsed;
   }
 
   /** Keeps {@code inFlight} durable upserts of random items going until {@code deadline}; returns how many completed. */

@@ -7,6 +7,7 @@ import io.viewbase.api.Table;
 import io.viewbase.api.Viewbase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -79,7 +80,7 @@ public final class PairedWriteBench {
   }
 
   private static Map<String, String> parse(String options) {
-    Map<String, String> parsed = new java.util.LinkedHashMap<>();
+    Map<String, String> parsed = new LinkedHashMap<>();
     if (!options.equals("default")) {
       for (String option : options.split(",")) {
         int eq = option.indexOf('=');

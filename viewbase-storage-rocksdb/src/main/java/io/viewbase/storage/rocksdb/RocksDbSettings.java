@@ -61,6 +61,7 @@ final class RocksDbSettings implements AutoCloseable {
     long cacheBytes = size(config, BLOCK_CACHE_BYTES, "128m");
     long writeBufferBytes = size(config, WRITE_BUFFER_BYTES, "64m");
     int backgroundJobs = (int) number(config, MAX_BACKGROUND_JOBS, "4", 1, 64);
+    String walCompression = walCompression(config); // every option checked before any native object exists
 
     valueCacheBytes = size(config, VALUE_CACHE_BYTES,
         Long.toString(defaultValueCacheBytes(Runtime.getRuntime().maxMemory())));
@@ -86,7 +87,7 @@ final class RocksDbSettings implements AutoCloseable {
         .setPinTopLevelIndexAndFilter(true)
         .setPinL0FilterAndIndexBlocksInCache(true)
         .setFormatVersion(5);
-    options = baseOptions(walCompression(config))
+    options = baseOptions(walCompression)
         .setCreateIfMissing(true)
         .setCompactionStyle(CompactionStyle.LEVEL)
         .setLevelCompactionDynamicLevelBytes(true)

@@ -3,12 +3,15 @@ package io.viewbase.storage.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Mutation;
 import io.viewbase.storage.spi.StoreConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -60,13 +63,13 @@ class RocksDbWalCompressionTest {
   private static void writeItems(Path directory, Map<String, String> options, int revision) {
     try (RocksDbStore store = RocksDbStore.open(new StoreConfig(directory, true, options))) {
       for (int i = 0; i < ITEMS; i += 50) {
-        List<Mutation> batch = new java.util.ArrayList<>();
+        List<Mutation> batch = new ArrayList<>();
         for (int j = i; j < i + 50; j++) {
           batch.add(Mutation.put(b("p" + j % 10), b(String.format("i%05d", j)), revision + 1, value(j, revision)));
         }
         store.commit(batch);
       }
-    } catch (io.viewbase.storage.spi.ConditionFailedException e) {
+    } catch (ConditionFailedException e) {
       throw new AssertionError(e);
     }
   }
@@ -94,7 +97,7 @@ class RocksDbWalCompressionTest {
         try {
           return Files.size(f);
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       }).sum();
     }

@@ -8,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
@@ -63,20 +62,7 @@ public final class DurableWriteCpu {
         while (true) {
           go.acquireUninterruptibly();
           if (inFlight > 0) {
-            CompletableFuture<?>[] ring = new CompletableFuture<?>[inFlight];
-            for (int i = 0; System.nanoTime() < deadline[0]; i = (i + 1) % inFlight) {
-              if (ring[i] != null) {
-                ring[i].join();
-                writes.increment();
-              }
-              ring[i] = table.upsertAsync(items[random.nextInt(items.length)]);
-            }
-            for (CompletableFuture<?> last : ring) {
-              if (last != null) {
-                last.join();
-                writes.increment();
-              }
-            }
+            writes.add(InFlightUpserts.run(table, items, inFlight, deadline[0]));
           } else {
             while (System.nanoTime() < deadline[0]) {
               table.upsert(items[random.nextInt(items.length)]);

@@ -3,14 +3,11 @@ package io.viewbase.benchmarks;
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
 import io.viewbase.api.OpenOptions;
-import io.viewbase.api.Table;
 import io.viewbase.api.Viewbase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Durable writes under two sets of store options, side by side in one process: two databases of
@@ -55,7 +52,7 @@ public final class PairedWriteBench {
         for (int turn = 0; turn < dbs.length; turn++) {
           int i = (turn + round) % dbs.length; // who goes first alternates
           long start = System.nanoTime();
-          long n = burst(dbs[i].table(BenchItems.TABLE), items, inFlight, start + 1_000_000_000L);
+          long n = InFlightUpserts.run(dbs[i].table(BenchItems.TABLE), items, inFlight, start + 1_000_000_000L);
           long elapsed = System.nanoTime() - start;
           line.append(String.format(" %s %,.0f writes/s", names[i], n * 1e9 / elapsed));
           if (round >= 2) {
@@ -91,26 +88,5 @@ public final class PairedWriteBench {
       }
     }
     return parsed;
-  }
-
-  /** Keeps {@code inFlight} durable upserts of random items going until {@code deadline}; returns how many completed. */
-  private static long burst(Table table, Item[] items, int inFlight, long deadline) {
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    CompletableFuture<?>[] ring = new CompletableFuture<?>[inFlight];
-    long done = 0;
-    for (int i = 0; System.nanoTime() < deadline; i = (i + 1) % inFlight) {
-      if (ring[i] != null) {
-        ring[i].join();
-        done++;
-      }
-      ring[i] = table.upsertAsync(items[random.nextInt(items.length)]);
-    }
-    for (CompletableFuture<?> last : ring) {
-      if (last != null) {
-        last.join();
-        done++;
-      }
-    }
-    return done;
   }
 }

@@ -52,11 +52,7 @@ class DatasetTest {
         // Opening writes a fresh OPTIONS file with what the raw database really runs with.
         assertThat(raw.db()).isNotNull();
       }
-      try (var files = Files.list(dataset.rawDir())) {
-        Path options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-"))
-            .max(java.util.Comparator.naturalOrder()).orElseThrow();
-        assertThat(Files.readString(options)).contains("wal_compression=" + compression[1]);
-      }
+      assertThat(latestOptions(dataset.rawDir())).contains("wal_compression=" + compression[1]);
     }
   }
 

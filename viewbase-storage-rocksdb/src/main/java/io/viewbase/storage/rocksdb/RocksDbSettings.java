@@ -120,11 +120,10 @@ final class RocksDbSettings implements AutoCloseable {
   }
 
   private static String walCompression(StoreConfig config) {
-    String text = config.option(WAL_COMPRESSION, "zstd").trim().toLowerCase(Locale.ROOT);
-    String name = WAL_COMPRESSIONS.get(text);
+    String given = config.option(WAL_COMPRESSION, "zstd");
+    String name = WAL_COMPRESSIONS.get(given.trim().toLowerCase(Locale.ROOT));
     if (name == null) {
-      throw new IllegalArgumentException(WAL_COMPRESSION + " must be zstd or none, not '"
-          + config.option(WAL_COMPRESSION, "zstd") + "'");
+      throw new IllegalArgumentException(WAL_COMPRESSION + " must be zstd or none, not '" + given + "'");
     }
     return name;
   }

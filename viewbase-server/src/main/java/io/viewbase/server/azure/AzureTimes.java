@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 
 /**
  * Times as Azure Tables writes and reads them: {@code 2026-11-30T12:00:00.1234567Z} for values and
@@ -16,6 +17,9 @@ import java.time.format.DateTimeParseException;
  * the {@code Date} headers, and the ISO forms clients send in Edm.DateTime values and SAS tokens.
  */
 final class AzureTimes {
+  private static final DateTimeFormatter HTTP_DATE =
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH);
+
   private static final long TICKS = Value.DateTime.TICKS_PER_SECOND;
   /** Edm.DateTime's range on Azure: 1601-01-01 to 9999-12-31. */
   private static final long MIN_SECOND = LocalDate.of(1601, 1, 1).toEpochDay() * 86_400L;
@@ -155,17 +159,26 @@ final class AzureTimes {
     }
   }
 
-  /** The current time as an RFC 1123 {@code Date} header, formatted once per second. */
+  /** The current time as an HTTP {@code Date} header, formatted once per second. */
   static String httpDateNow() {
     long now = System.currentTimeMillis() / 1000;
     CachedDate cached = lastFormatted;
     if (cached.epochSecond == now) {
       return cached.text;
     }
-    String text = DateTimeFormatter.RFC_1123_DATE_TIME.format(
-        ZonedDateTime.ofInstant(Instant.ofEpochSecond(now), ZoneOffset.UTC));
+    String text = httpDate(now);
     lastFormatted = new CachedDate(text, now);
     return text;
+  }
+
+  /**
+   * An epoch second as HTTP's fixed-length date ({@code Tue, 01 Dec 2026 08:52:28 GMT}, RFC 9110
+   * IMF-fixdate), as Azure writes it. {@link DateTimeFormatter#RFC_1123_DATE_TIME} writes days 1-9
+   * with one digit, which the Azure SDK refuses to parse quickly and logs as an error on every
+   * response.
+   */
+  static String httpDate(long epochSecond) {
+    return HTTP_DATE.format(ZonedDateTime.ofInstant(Instant.ofEpochSecond(epochSecond), ZoneOffset.UTC));
   }
 
   /** A minimal reader over the characters of a time. */

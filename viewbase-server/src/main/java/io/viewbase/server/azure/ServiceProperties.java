@@ -34,8 +34,7 @@ final class ServiceProperties {
     }
     if ("stats".equals(comp) && method.equals("GET")) {
       call.grant().check(Permission.SERVICE, null);
-      String now = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME
-          .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+      String now = AzureTimes.httpDateNow();
       return AzureResponse.of(200, AzureErrors.XML_TYPE, ("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
           + "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>" + now
           + "</LastSyncTime></GeoReplication></StorageServiceStats>").getBytes(StandardCharsets.UTF_8));

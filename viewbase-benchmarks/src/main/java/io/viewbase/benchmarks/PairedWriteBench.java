@@ -18,32 +18,42 @@ import java.util.Map;
  * <p>{@code java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.PairedWriteBench
  * ROUNDS IN_FLIGHT OPTIONS_A OPTIONS_B}, each OPTIONS {@code name=value[,name=value...]} or
  * {@code default}; e.g. {@code 30 64 rocksdb.walCompression=zstd rocksdb.walCompression=none}.
- * The first two rounds are warm-up.
+ * IN_FLIGHT may also name one count for each side, {@code A/B}: {@code 30 64/1 default default}
+ * sets group commit (64 writes in flight) against one sync per write (each write waits for its own
+ * sync) under the same disk. The first two rounds are warm-up. An optional fifth argument,
+ * FILL_SECONDS, first writes each database that long as its rounds will, so that its memtables
+ * have been flushed and its log files recycled, as a running server's are.
  */
 public final class PairedWriteBench {
   private PairedWriteBench() {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: PairedWriteBench ROUNDS IN_FLIGHT OPTIONS_A OPTIONS_B "
+    if (args.length != 4 && args.length != 5) {
+      System.err.println("usage: PairedWriteBench ROUNDS IN_FLIGHT[/IN_FLIGHT_B] OPTIONS_A OPTIONS_B [FILL_SECONDS] "
           + "(OPTIONS: name=value[,name=value...] or default)");
       System.exit(2);
     }
     int rounds = Integer.parseInt(args[0]);
-    int inFlight = Integer.parseInt(args[1]);
-    String[] names = {args[2], args[3]};
+    String[] counts = args[1].split("/", -1);
+    int[] inFlight = {Integer.parseInt(counts[0]), Integer.parseInt(counts[counts.length - 1])};
+    String[] names = {label(inFlight, 0, args[2]), label(inFlight, 1, args[3])};
+    long fillNanos = args.length == 5 ? Long.parseLong(args[4]) * 1_000_000_000L : 0;
     Path root = Files.createTempDirectory("viewbase-paired-writes");
     Item[] items = BenchItems.items(100_000);
     Database[] dbs = new Database[names.length];
     try {
       for (int i = 0; i < dbs.length; i++) {
         Path dir = root.resolve("db" + i);
-        Map<String, String> options = parse(names[i]);
+        Map<String, String> options = parse(args[2 + i]);
         try (Database loading = Viewbase.open(OpenOptions.at(dir).withSync(false).withOptions(options))) {
           Dataset.load(loading, items.length);
         }
         dbs[i] = Viewbase.open(OpenOptions.at(dir).withSync(true).withOptions(options));
+        if (fillNanos > 0) {
+          long filled = InFlightUpserts.run(dbs[i].table(BenchItems.TABLE), items, inFlight[i], System.nanoTime() + fillNanos);
+          System.out.printf("filled %s with %,d writes%n", names[i], filled);
+        }
       }
       long[] writes = new long[dbs.length];
       long[] nanos = new long[dbs.length];
@@ -52,7 +62,7 @@ public final class PairedWriteBench {
         for (int turn = 0; turn < dbs.length; turn++) {
           int i = (turn + round) % dbs.length; // who goes first alternates
           long start = System.nanoTime();
-          long n = InFlightUpserts.run(dbs[i].table(BenchItems.TABLE), items, inFlight, start + 1_000_000_000L);
+          long n = InFlightUpserts.run(dbs[i].table(BenchItems.TABLE), items, inFlight[i], start + 1_000_000_000L);
           long elapsed = System.nanoTime() - start;
           line.append(String.format(" %s %,.0f writes/s", names[i], n * 1e9 / elapsed));
           if (round >= 2) {
@@ -74,6 +84,11 @@ public final class PairedWriteBench {
       }
       Dataset.deleteTree(root);
     }
+  }
+
+  /** The side's options, prefixed with its writes in flight when the two sides differ in them. */
+  private static String label(int[] inFlight, int side, String options) {
+    return inFlight[0] == inFlight[1] ? options : inFlight[side] + " in flight, " + options;
   }
 
   private static Map<String, String> parse(String options) {

@@ -84,7 +84,9 @@ public record Dataset(Path engineDir, Path rawDir, byte[][] keys, byte[][] value
     List<byte[]> keys = new ArrayList<>();
     List<byte[]> values = new ArrayList<>();
     try (RocksIterator it = engine.db().newIterator(from);
-         WriteOptions bulk = new WriteOptions().setDisableWAL(true)) {
+         // logged, unsynced (settle flushes): RocksDB refuses writes without the log once its
+         // logs are recycled, as the engine's OPTIONS, which the raw copy has, say they are
+         WriteOptions bulk = new WriteOptions()) {
       WriteBatch batch = new WriteBatch();
       for (it.seekToFirst(); it.isValid(); it.next()) {
         keys.add(it.key());

@@ -277,10 +277,13 @@ final class EmbeddedTable implements Table {
    * the write as it waits for a blocking one; this ends the write however it goes.
    */
   private CompletableFuture<Item> writeBlindAsync(WriteKind kind, Item item, byte[] value, String ifMatch) {
-    long version;
+    Item result;
     CompletableFuture<Void> committed;
     try {
-      version = blindVersion(kind, ifMatch);
+      long version = blindVersion(kind, ifMatch);
+      // built here, not in the completion: that runs on the store's committer, whose time is the
+      // whole pipeline's
+      result = stored(item.partitionKey(), item.id(), item.properties(), version);
       committed = db.store().commitAsync(List.of(blindMutation(kind, item, value, ifMatch, version)));
     } catch (RuntimeException | Error e) {
       entry.endWrite();
@@ -289,7 +292,7 @@ final class EmbeddedTable implements Table {
     return committed.handle((ok, failure) -> {
       entry.endWrite();
       if (failure == null) {
-        return stored(item.partitionKey(), item.id(), item.properties(), version);
+        return result;
       }
       Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
           : failure;

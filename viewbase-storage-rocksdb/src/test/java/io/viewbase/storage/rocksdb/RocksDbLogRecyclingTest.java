@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,31 @@ class RocksDbLogRecyclingTest {
       }
     } finally {
       writer.close();
+    }
+  }
+
+  @Test
+  void aDirectoryCanSwitchRecyclingOnAndOff() throws Exception {
+    Map<String, String> off = Map.of(RocksDbSettings.RECYCLE_LOG_FILES, "0");
+    int batch = 0;
+    for (Map<String, String> options : List.of(off, Map.<String, String>of(), off, Map.<String, String>of())) {
+      RecyclingWriter writer = new RecyclingWriter(dir, options);
+      int recycled = 0;
+      try {
+        for (int end = batch + 300; batch < end; batch++) { // some twenty logs each time
+          recycled += writer.write(batch) ? 1 : 0;
+        }
+      } finally {
+        writer.close();
+      }
+      if (options.isEmpty()) {
+        assertThat(recycled).as("batches into recycled logs, recycling on, up to batch %d", batch).isPositive();
+      } else {
+        assertThat(recycled).as("batches into recycled logs, recycling off, up to batch %d", batch).isZero();
+      }
+      try (RocksDbStore reopened = RocksDbStore.open(new StoreConfig(dir, true, off))) {
+        RecyclingWriter.assertHolds(reopened, batch - 1);
+      }
     }
   }
 

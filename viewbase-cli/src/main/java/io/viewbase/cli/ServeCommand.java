@@ -81,6 +81,11 @@ final class ServeCommand implements Callable<Integer> {
           + "replication={'class':'SimpleStrategy','replication_factor':3} (see docs/scale-out.md); repeatable.")
   Map<String, String> cassandraOptions;
 
+  @Option(names = "--rocksdb-option", paramLabel = "KEY=VALUE",
+      description = "With --storage rocksdb: a backend setting, e.g. blockCacheBytes=512m, writeBufferBytes=64m, "
+          + "walCompression=none or recycleLogFiles=0 (see docs/storage.md); repeatable.")
+  Map<String, String> rocksdbOptions;
+
   @Option(names = "--no-sync",
       description = "Acknowledge writes before they are synced to disk: faster, but a machine crash "
           + "can lose the last acknowledged writes (a process crash cannot).")
@@ -107,12 +112,22 @@ final class ServeCommand implements Callable<Integer> {
   /** The options that mean something only with {@code --storage cassandra}. */
   private static final List<String> CASSANDRA_FLAGS =
       List.of("--cassandra-contact-points", "--keyspace", "--cassandra-datacenter", "--cassandra-option");
+  /** The options that mean something only with {@code --storage rocksdb}. */
+  private static final List<String> ROCKSDB_FLAGS = List.of("--rocksdb-option");
 
   @Override
   public Integer call() {
     ServerOptions serverOptions = serverOptions();
     AzureOptions azureOptions = azureOptions();
-    Database opened = DataDirectory.open(openOptions());
+    Database opened;
+    try {
+      opened = DataDirectory.open(openOptions());
+    } catch (IllegalArgumentException badSetting) {
+      if (rocksdbOptions == null) {
+        throw badSetting;
+      }
+      throw new ParameterException(spec.commandLine(), "--rocksdb-option: " + badSetting.getMessage());
+    }
     ViewbaseServer server;
     try {
       server = ViewbaseServer.start(opened, serverOptions);
@@ -166,11 +181,10 @@ final class ServeCommand implements Callable<Integer> {
 
   private OpenOptions openOptions() {
     if (storage != StorageChoice.cassandra) {
-      for (String flag : CASSANDRA_FLAGS) {
-        if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
-          throw new ParameterException(spec.commandLine(), flag + " applies only to --storage cassandra");
-        }
-      }
+      onlyWith(CASSANDRA_FLAGS, "cassandra");
+    }
+    if (storage != StorageChoice.rocksdb) {
+      onlyWith(ROCKSDB_FLAGS, "rocksdb");
     }
     switch (storage) {
       case memory:
@@ -186,7 +200,20 @@ final class ServeCommand implements Callable<Integer> {
         // Durability is the cluster's (commit log and replication), so --no-sync changes nothing there.
         return new OpenOptions(null, "cassandra", true, Limits.DEFAULT, settings);
       default:
-        return OpenOptions.at(data).withSync(!noSync);
+        Map<String, String> rocksdb = new LinkedHashMap<>();
+        if (rocksdbOptions != null) {
+          rocksdbOptions.forEach((key, value) -> rocksdb.put(key.startsWith("rocksdb.") ? key : "rocksdb." + key, value));
+        }
+        return OpenOptions.at(data).withSync(!noSync).withOptions(rocksdb);
+    }
+  }
+
+  /** Fails the command line if one of {@code flags} was given without {@code --storage storage}. */
+  private void onlyWith(List<String> flags, String storage) {
+    for (String flag : flags) {
+      if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+        throw new ParameterException(spec.commandLine(), flag + " applies only to --storage " + storage);
+      }
     }
   }
 

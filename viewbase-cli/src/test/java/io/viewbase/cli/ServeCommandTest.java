@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,6 +137,42 @@ class ServeCommandTest {
 
     assertThat(serve.exitCode()).isEqualTo(2);
     assertThat(serve.err()).contains("--keyspace applies only to --storage cassandra");
+  }
+
+  @Test
+  void rocksdbOptionsReachTheBackendWithOrWithoutTheirPrefix() throws Exception {
+    Path data = dir.resolve("data");
+    try (Served served = Served.start("serve", "--data", data.toString(), "--port", "0", "--azure-port", "0",
+        "--rocksdb-option", "walCompression=none", "--rocksdb-option", "rocksdb.recycleLogFiles=0")) {
+      served.awaitListening();
+
+      // RocksDB writes the options it runs with into the directory
+      String options;
+      try (Stream<Path> files = Files.list(data)) {
+        Path latest = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).max(Path::compareTo)
+            .orElseThrow();
+        options = Files.readString(latest);
+      }
+      assertThat(options).contains("wal_compression=kNoCompression").contains("recycle_log_file_num=0");
+    }
+  }
+
+  @Test
+  void aBadRocksdbOptionIsAUsageErrorNamingIt() {
+    Cli unknown = Cli.run("serve", "--data", dir.resolve("a").toString(), "--port", "0", "--azure-port", "0",
+        "--rocksdb-option", "bogus=1");
+    Cli badValue = Cli.run("serve", "--data", dir.resolve("b").toString(), "--port", "0", "--azure-port", "0",
+        "--rocksdb-option", "blockCacheBytes=lots");
+    Cli otherStorage = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port", "0",
+        "--rocksdb-option", "blockCacheBytes=1m");
+
+    assertThat(unknown.exitCode()).isEqualTo(2);
+    assertThat(unknown.err()).contains("--rocksdb-option: unknown option rocksdb.bogus")
+        .contains("rocksdb.recycleLogFiles");
+    assertThat(badValue.exitCode()).isEqualTo(2);
+    assertThat(badValue.err()).contains("--rocksdb-option: rocksdb.blockCacheBytes must be a size").contains("'lots'");
+    assertThat(otherStorage.exitCode()).isEqualTo(2);
+    assertThat(otherStorage.err()).contains("--rocksdb-option applies only to --storage rocksdb");
   }
 
   /** A serve command on its own thread; closing interrupts it and waits for it to stop. */

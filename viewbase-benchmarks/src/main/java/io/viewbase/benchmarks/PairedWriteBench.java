@@ -36,6 +36,9 @@ public final class PairedWriteBench {
     }
     int rounds = Integer.parseInt(args[0]);
     String[] counts = args[1].split("/", -1);
+    if (counts.length > 2) {
+      throw new IllegalArgumentException("IN_FLIGHT is one count or two (A/B), not '" + args[1] + "'");
+    }
     int[] inFlight = {Integer.parseInt(counts[0]), Integer.parseInt(counts[counts.length - 1])};
     String[] names = {label(inFlight, 0, args[2]), label(inFlight, 1, args[3])};
     long fillNanos = args.length == 5 ? Long.parseLong(args[4]) * 1_000_000_000L : 0;

@@ -123,7 +123,8 @@ final class ServeCommand implements Callable<Integer> {
     try {
       opened = DataDirectory.open(openOptions());
     } catch (IllegalArgumentException badSetting) {
-      if (rocksdbOptions == null) {
+      // the backend names the setting it refuses (rocksdb.NAME)
+      if (rocksdbOptions == null || badSetting.getMessage() == null || !badSetting.getMessage().contains("rocksdb.")) {
         throw badSetting;
       }
       throw new ParameterException(spec.commandLine(), "--rocksdb-option: " + badSetting.getMessage());

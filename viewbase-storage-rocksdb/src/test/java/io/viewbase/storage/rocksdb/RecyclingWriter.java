@@ -30,7 +30,7 @@ import java.util.stream.Stream;
 public final class RecyclingWriter {
   static final int KEYS = 1_000;
   static final int BATCH = 50;
-  /** A small memtable: a log file is switched every few dozen batches, at some 0.4 MiB. */
+  /** A small memtable: a log file is switched every fifty batches or so, at about half a MiB. */
   static final String WRITE_BUFFER = "1m";
   /** Over a batch's record (20 KiB before compression), well under a full log's length. */
   private static final long FIRST_SIGHT_LIMIT = 128 << 10;

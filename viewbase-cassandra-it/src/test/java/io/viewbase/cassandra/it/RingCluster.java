@@ -2,6 +2,7 @@ package io.viewbase.cassandra.it;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -80,9 +81,15 @@ final class RingCluster implements AutoCloseable {
   /** Waits until every node lists the other nodes among its peers, so replicas are placed on all of them. */
   void awaitGossipComplete() {
     for (Node node : admin.getMetadata().getNodes().values()) {
-      await(node.getEndPoint() + " to know its " + (nodes.size() - 1) + " peers",
-          () -> admin.execute(SimpleStatement.newInstance("SELECT peer FROM system.peers_v2").setNode(node)).all().size()
-              == nodes.size() - 1);
+      await(node.getEndPoint() + " to know its " + (nodes.size() - 1) + " peers", () -> {
+        try {
+          return admin.execute(SimpleStatement.newInstance("SELECT peer FROM system.peers_v2").setNode(node)).all()
+              .size() == nodes.size() - 1;
+        } catch (DriverException notYet) {
+          // the driver may see a node up before its connection pool has a channel to it: ask again
+          return false;
+        }
+      });
     }
   }
 

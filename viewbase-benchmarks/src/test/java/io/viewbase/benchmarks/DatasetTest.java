@@ -7,6 +7,7 @@ import io.viewbase.api.Item;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.Env;
@@ -47,7 +48,7 @@ class DatasetTest {
   void theRawCopyRunsWithTheLogCompressionTheEngineWasCreatedWith() throws Exception {
     for (String[] compression : new String[][] {{"none", "kNoCompression"}, {"zstd", "kZSTD"}}) {
       Path dir = root.resolve(compression[0]);
-      Dataset dataset = Dataset.create(dir, ITEMS, java.util.Map.of("rocksdb.walCompression", compression[0]));
+      Dataset dataset = Dataset.create(dir, ITEMS, Map.of("rocksdb.walCompression", compression[0]));
       try (RawRocksDb raw = dataset.openRaw()) {
         // Opening writes a fresh OPTIONS file with what the raw database really runs with.
         assertThat(raw.db()).isNotNull();

@@ -191,22 +191,24 @@ final class ServeCommand implements Callable<Integer> {
       case memory:
         return OpenOptions.inMemory().withSync(!noSync);
       case cassandra:
-        Map<String, String> settings = new LinkedHashMap<>();
-        if (cassandraOptions != null) {
-          cassandraOptions.forEach((key, value) -> settings.put(key.startsWith("cassandra.") ? key : "cassandra." + key, value));
-        }
+        Map<String, String> settings = prefixed(cassandraOptions, "cassandra.");
         settings.put("cassandra.contactPoints", cassandraContactPoints);
         settings.put("cassandra.keyspace", keyspace);
         settings.put("cassandra.localDatacenter", cassandraDatacenter);
         // Durability is the cluster's (commit log and replication), so --no-sync changes nothing there.
         return new OpenOptions(null, "cassandra", true, Limits.DEFAULT, settings);
       default:
-        Map<String, String> rocksdb = new LinkedHashMap<>();
-        if (rocksdbOptions != null) {
-          rocksdbOptions.forEach((key, value) -> rocksdb.put(key.startsWith("rocksdb.") ? key : "rocksdb." + key, value));
-        }
-        return OpenOptions.at(data).withSync(!noSync).withOptions(rocksdb);
+        return OpenOptions.at(data).withSync(!noSync).withOptions(prefixed(rocksdbOptions, "rocksdb."));
     }
+  }
+
+  /** A backend's settings as given on the command line (or none), each name with its backend's prefix. */
+  private static Map<String, String> prefixed(Map<String, String> given, String prefix) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    if (given != null) {
+      given.forEach((key, value) -> settings.put(key.startsWith(prefix) ? key : prefix + key, value));
+    }
+    return settings;
   }
 
   /** Fails the command line if one of {@code flags} was given without {@code --storage storage}. */

@@ -1,6 +1,7 @@
 package io.viewbase.server.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,6 @@ class AzureHttpDateTest {
   void whatItWritesReadsBack() {
     assertThat(AzureTimes.parseHttpDate(AzureTimes.httpDate(1796115148L))).isEqualTo(1796115148L);
     assertThat(AzureTimes.parseHttpDate(AzureTimes.httpDateNow())).isCloseTo(System.currentTimeMillis() / 1000,
-        org.assertj.core.data.Offset.offset(2L));
+        offset(2L));
   }
 }

@@ -42,8 +42,7 @@ class RocksDbLogRecyclingTest {
     }
     assertThat(recycled).as("batches written into a recycled log, of %d", batch).isEqualTo(40);
 
-    try (RocksDbStore reopened = RocksDbStore.open(new StoreConfig(dir, true,
-        Map.of(RocksDbSettings.WRITE_BUFFER_BYTES, RecyclingWriter.WRITE_BUFFER)))) {
+    try (RocksDbStore reopened = reopen()) {
       assertThat(RecyclingWriter.assertHolds(reopened, batch - 1)).isEqualTo(batch - 1);
     }
   }
@@ -89,8 +88,7 @@ class RocksDbLogRecyclingTest {
   void aProcessKilledWhileWritingIntoARecycledLogRestartsWithEveryAcknowledgedWrite() throws Exception {
     for (int cycle = 0; cycle < 3; cycle++) {
       int lastAcknowledged = killWhileWritingIntoARecycledLog(cycle);
-      try (RocksDbStore reopened = RocksDbStore.open(new StoreConfig(dir, true,
-          Map.of(RocksDbSettings.WRITE_BUFFER_BYTES, RecyclingWriter.WRITE_BUFFER)))) {
+      try (RocksDbStore reopened = reopen()) {
         RecyclingWriter.assertHolds(reopened, lastAcknowledged);
       }
     }
@@ -101,6 +99,12 @@ class RocksDbLogRecyclingTest {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> RocksDbStore.open(new StoreConfig(dir, true, Map.of(RocksDbSettings.RECYCLE_LOG_FILES, "-1"))))
         .withMessageContaining(RocksDbSettings.RECYCLE_LOG_FILES).withMessageContaining("'-1'");
+  }
+
+  /** The test's store opened again with the writer's memtable size, after the writer closed or died. */
+  private RocksDbStore reopen() {
+    return RocksDbStore.open(new StoreConfig(dir, true,
+        Map.of(RocksDbSettings.WRITE_BUFFER_BYTES, RecyclingWriter.WRITE_BUFFER)));
   }
 
   /**

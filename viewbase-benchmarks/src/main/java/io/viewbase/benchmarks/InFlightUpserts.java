@@ -34,4 +34,21 @@ final class InFlightUpserts {
     }
     return done;
   }
+
+  /** Makes {@code count} upserts of consecutive items, {@code inFlight} at a time, and waits for all. */
+  static void write(Table table, Item[] items, int inFlight, long count) {
+    CompletableFuture<?>[] ring = new CompletableFuture<?>[inFlight];
+    for (long n = 0; n < count; n++) {
+      int slot = (int) (n % inFlight);
+      if (ring[slot] != null) {
+        ring[slot].join();
+      }
+      ring[slot] = table.upsertAsync(items[(int) (n % items.length)]);
+    }
+    for (CompletableFuture<?> last : ring) {
+      if (last != null) {
+        last.join();
+      }
+    }
+  }
 }

@@ -15,7 +15,7 @@
 # phase (WARMUP s each) and a measured pass (SECONDS_PER_PHASE s each), the servers taking turns.
 #
 # Needs: a JDK 17+, Maven, Node.js 18+ and npm (Debian: apt-get install -y nodejs npm).
-# Settings (environment): SECONDS_PER_PHASE (10), WARMUP (5), ENTITIES (100000, in 1000 partitions),
+# Settings (environment): SECONDS_PER_PHASE (10), WARMUP (5), ENTITIES (100000), PARTITIONS (ENTITIES/100),
 # LOAD_CLIENTS (8), SERVER_JAVA_OPTS (-Xms1g -Xmx2g, Viewbase's JVM), AZURITE_PORT (10102, the
 # first port tried; the next free ones go to Viewbase).
 set -euo pipefail
@@ -31,6 +31,7 @@ azurite_bin="$azurite_dir/node_modules/.bin/azurite-table"
 SECONDS_PER_PHASE="${SECONDS_PER_PHASE:-10}"
 WARMUP="${WARMUP:-5}"
 ENTITIES="${ENTITIES:-100000}"
+PARTITIONS="${PARTITIONS:-$((ENTITIES / 100))}"
 LOAD_CLIENTS="${LOAD_CLIENTS:-8}"
 SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:--Xms1g -Xmx2g}"
 AZURITE_PORT="${AZURITE_PORT:-10102}"
@@ -120,6 +121,6 @@ java -Xms512m -Xmx2g -Djdk.httpclient.keepalive.timeout=2 \
   -cp "$driver_cp" io.viewbase.benchmarks.azure.AzureSdkBench \
   --target "viewbase=http://127.0.0.1:$azure_port/devstoreaccount1@$viewbase_pid" \
   --target "azurite=http://127.0.0.1:$azurite_port/devstoreaccount1@$azurite_pid" \
-  --seconds "$SECONDS_PER_PHASE" --warmup "$WARMUP" --entities "$ENTITIES" --load-clients "$LOAD_CLIENTS" \
+  --seconds "$SECONDS_PER_PHASE" --warmup "$WARMUP" --entities "$ENTITIES" --partitions "$PARTITIONS" --load-clients "$LOAD_CLIENTS" \
   --clock-ticks "$(getconf CLK_TCK)"
 echo "[${SECONDS}s] load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

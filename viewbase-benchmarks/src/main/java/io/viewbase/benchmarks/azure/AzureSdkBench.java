@@ -13,7 +13,7 @@ import java.util.Locale;
  * java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.azure.AzureSdkBench \
  *   --target viewbase=http://127.0.0.1:10103/devstoreaccount1@PID \
  *   --target azurite=http://127.0.0.1:10102/devstoreaccount1@PID \
- *   [--seconds 10] [--warmup 3] [--entities 100000] [--load-clients 8] [--clock-ticks 100]
+ *   [--seconds 10] [--warmup 3] [--entities 100000] [--partitions ENTITIES/100] [--load-clients 8] [--clock-ticks 100]
  * </pre>
  *
  * <p>First each server's big table is loaded (100-op transactions). Then every phase runs twice on
@@ -24,8 +24,8 @@ import java.util.Locale;
  */
 public final class AzureSdkBench {
   private static final int TRANSACTION_CLIENTS = 8;
-  /** Partitions of the big table: 100 entities each at the default 100,000. */
-  private static final int PARTITIONS = 1000;
+  /** Entities of each big table's partition unless {@code --partitions} says otherwise. */
+  private static final int PER_PARTITION = 100;
 
   private static final long STARTED = System.nanoTime();
 
@@ -46,6 +46,7 @@ public final class AzureSdkBench {
     double seconds = 10;
     double warmup = 5;
     int entities = 100_000;
+    int partitions = 0;
     int loadClients = 8;
     long ticks = 100;
     for (int a = 0; a < args.length; a++) {
@@ -55,6 +56,7 @@ public final class AzureSdkBench {
         case "--seconds" -> seconds = Double.parseDouble(value);
         case "--warmup" -> warmup = Double.parseDouble(value);
         case "--entities" -> entities = Integer.parseInt(value);
+        case "--partitions" -> partitions = Integer.parseInt(value);
         case "--load-clients" -> loadClients = Integer.parseInt(value);
         case "--clock-ticks" -> ticks = Long.parseLong(value);
         default -> throw new IllegalArgumentException("unknown argument " + args[a]);
@@ -64,6 +66,9 @@ public final class AzureSdkBench {
     if (targetSpecs.size() != 2) {
       throw new IllegalArgumentException("give two --target NAME=ENDPOINT@PID: the subject, then the baseline");
     }
+    if (partitions == 0) {
+      partitions = Math.max(1, entities / PER_PARTITION);
+    }
     List<Target> targets = new ArrayList<>();
     for (String spec : targetSpecs) {
       targets.add(Target.parse(spec, ticks));
@@ -71,7 +76,7 @@ public final class AzureSdkBench {
 
     List<Workload> workloads = new ArrayList<>();
     for (Target target : targets) {
-      workloads.add(new Workload(target, entities, PARTITIONS));
+      workloads.add(new Workload(target, entities, partitions));
     }
     List<PhaseResult> results = new ArrayList<>();
     for (int t = 0; t < targets.size(); t++) {
@@ -100,7 +105,7 @@ public final class AzureSdkBench {
 
     System.out.printf(Locale.ROOT, "%nAzure SDK workload, %s vs %s: %,d entities in %d partitions, %.0f s per phase "
             + "after a %.0f s warm-up pass%n%n", targets.get(0).name(), targets.get(1).name(), entities,
-        PARTITIONS, seconds, warmup);
+        partitions, seconds, warmup);
     new ResultTable(results, targets.get(0).name(), targets.get(1).name()).print(System.out, phases);
   }
 

@@ -7,8 +7,8 @@ import com.azure.data.tables.models.TableEntity;
  * properties), with one more string, {@code code}, that no key covers, for the non-key filter.
  *
  * <p>The big table holds entities 0..N-1 over P partitions; entity {@code i} is in partition
- * {@code i % P} ({@code p000}..{@code p999}, 100 entities each for N = 100,000 and P = 1000) with
- * row key {@code i0000042}.
+ * {@code i % P} ({@code p000}..{@code p999}, 100 entities each for N = 100,000 and P = 1000;
+ * {@code p1000} and on for more partitions) with row key {@code i0000042}.
  * Its {@code code} is {@code c} + {@code (i / 100) % 1000}: each code value matches 100 entities
  * spread over 100 partitions, so the non-key filter answers as many entities as a partition query
  * but must look at the whole table.

@@ -48,7 +48,7 @@ final class Workload {
    */
   Workload(Target target, int entities, int partitions) {
     int perPartition = entities / Math.max(1, partitions);
-    if (partitions < 1 || partitions > 1000 || entities < partitions || entities % partitions != 0
+    if (partitions < 1 || entities < partitions || entities % partitions != 0
         || perPartition % Math.min(perPartition, TRANSACTION_SIZE) != 0) {
       throw new IllegalArgumentException("--entities must fill the " + partitions + " partitions alike, each "
           + "with at most " + TRANSACTION_SIZE + " entities or a multiple of it; was " + entities);

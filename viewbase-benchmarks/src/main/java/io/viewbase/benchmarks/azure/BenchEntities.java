@@ -10,8 +10,8 @@ import com.azure.data.tables.models.TableEntity;
  * {@code i % P} ({@code p000}..{@code p999}, 100 entities each for N = 100,000 and P = 1000;
  * {@code p1000} and on for more partitions) with row key {@code i0000042}.
  * Its {@code code} is {@code c} + {@code (i / 100) % 1000}: each code value matches 100 entities
- * spread over 100 partitions, so the non-key filter answers as many entities as a partition query
- * but must look at the whole table.
+ * spread over 100 partitions (N / 1000 entities for other N), so at N = 100,000 the non-key filter
+ * answers as many entities as a partition query but must look at the whole table.
  */
 final class BenchEntities {
   private static final String BIO = "Prefers short meetings, long walks and well-indexed tables; "

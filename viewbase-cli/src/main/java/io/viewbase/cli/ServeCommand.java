@@ -86,6 +86,11 @@ final class ServeCommand implements Callable<Integer> {
           + "walCompression=none or recycleLogFiles=0 (see docs/storage.md); repeatable.")
   Map<String, String> rocksdbOptions;
 
+  @Option(names = "--io-threads", paramLabel = "N",
+      description = "Event-loop threads of each listener (the native API's and the Azure dialect's): they "
+          + "parse requests, serve point reads and queue writes (default: the number of cores).")
+  Integer ioThreads;
+
   @Option(names = "--no-sync",
       description = "Acknowledge writes before they are synced to disk: faster, but a machine crash "
           + "can lose the last acknowledged writes (a process crash cannot).")
@@ -234,10 +239,18 @@ final class ServeCommand implements Callable<Integer> {
 
   private ServerOptions serverOptions() {
     try {
-      return ServerOptions.defaults().withBindAddress(bind).withPort(port);
+      ServerOptions options = ServerOptions.defaults().withBindAddress(bind).withPort(port);
+      return ioThreads == null ? options : options.withIoThreads(checkedIoThreads());
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), invalid.getMessage());
     }
+  }
+
+  private int checkedIoThreads() {
+    if (ioThreads < 1 || ioThreads > 1024) {
+      throw new ParameterException(spec.commandLine(), "--io-threads must be 1 to 1024, not " + ioThreads);
+    }
+    return ioThreads;
   }
 
   /** The Azure dialect's options, or null when {@code --azure-port 0} turns it off. */
@@ -248,6 +261,9 @@ final class ServeCommand implements Callable<Integer> {
     try {
       AzureOptions options = AzureOptions.defaults().withBindAddress(bind).withPort(azurePort)
           .withAnonymousAccess(azureAnonymous);
+      if (ioThreads != null) {
+        options = options.withIoThreads(checkedIoThreads());
+      }
       if (azureAccounts != null && !azureAccounts.isEmpty()) {
         Map<String, String> accounts = new LinkedHashMap<>();
         for (String account : azureAccounts) {

@@ -2,19 +2,25 @@ package io.viewbase.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -173,6 +179,49 @@ class ServeCommandTest {
     assertThat(badValue.err()).contains("--rocksdb-option: rocksdb.blockCacheBytes must be a size").contains("'lots'");
     assertThat(otherStorage.exitCode()).isEqualTo(2);
     assertThat(otherStorage.err()).contains("--rocksdb-option applies only to --storage rocksdb");
+  }
+
+  @Test
+  void ioThreadsSetTheEventLoopsOfEachListener() throws Exception {
+    Set<String> before = ioThreadNames();
+    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0",
+        "--io-threads", "3")) {
+      URI base = URI.create(served.awaitListening().group(1));
+      // Netty hands new connections to its event loops in turn: six reach all three, never a fourth
+      for (int i = 0; i < 6; i++) {
+        assertThat(healthOnANewConnection(base)).startsWith("HTTP/1.1 200");
+      }
+      Set<String> started = ioThreadNames();
+      started.removeAll(before);
+      assertThat(started).as("event-loop threads started by this server").hasSize(3);
+    }
+
+    Cli zero = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port", "0", "--io-threads", "0");
+    assertThat(zero.exitCode()).isEqualTo(2);
+    assertThat(zero.err()).contains("--io-threads must be 1 to 1024, not 0");
+  }
+
+  /** Names of this JVM's live event-loop threads of the native API's listener. */
+  private static Set<String> ioThreadNames() {
+    Set<String> names = new HashSet<>();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.isAlive() && thread.getName().startsWith("viewbase-io-")) {
+        names.add(thread.getName());
+      }
+    }
+    return names;
+  }
+
+  /** GET /v1/health over a connection of its own; returns the status line. */
+  private static String healthOnANewConnection(URI base) throws Exception {
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(("GET /v1/health HTTP/1.1\r\nHost: " + base.getHost()
+          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      BufferedReader reader = new BufferedReader(
+          new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+      return reader.readLine();
+    }
   }
 
   /** A serve command on its own thread; closing interrupts it and waits for it to stop. */

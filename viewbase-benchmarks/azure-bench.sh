@@ -16,8 +16,9 @@
 #
 # Needs: a JDK 17+, Maven, Node.js 18+ and npm (Debian: apt-get install -y nodejs npm).
 # Settings (environment): SECONDS_PER_PHASE (10), WARMUP (5), ENTITIES (100000), PARTITIONS (ENTITIES/100),
-# LOAD_CLIENTS (8), SERVER_JAVA_OPTS (-Xms1g -Xmx2g, Viewbase's JVM), AZURITE_PORT (10102, the
-# first port tried; the next free ones go to Viewbase).
+# LOAD_CLIENTS (8), SERVER_JAVA_OPTS (-Xms1g -Xmx2g, Viewbase's JVM), SERVE_ARGS (more arguments
+# for `viewbase serve`, e.g. "--io-threads 1"), AZURITE_PORT (10102, the first port tried; the next
+# free ones go to Viewbase).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,6 +35,7 @@ ENTITIES="${ENTITIES:-100000}"
 PARTITIONS="${PARTITIONS:-$((ENTITIES / 100))}"
 LOAD_CLIENTS="${LOAD_CLIENTS:-8}"
 SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:--Xms1g -Xmx2g}"
+SERVE_ARGS="${SERVE_ARGS:-}"
 AZURITE_PORT="${AZURITE_PORT:-10102}"
 
 for tool in java node npm; do
@@ -102,9 +104,9 @@ azurite_pid=$!
 
 # -XX:-UseDynamicNumberOfCompilerThreads keeps the JIT compiler threads alive, so that the driver
 # can tell their CPU time apart (an exited thread's time stays in the process's total, not in a thread).
-# shellcheck disable=SC2086 # SERVER_JAVA_OPTS is a list of options, split on purpose.
+# shellcheck disable=SC2086 # SERVER_JAVA_OPTS and SERVE_ARGS are lists of options, split on purpose.
 java $SERVER_JAVA_OPTS -XX:-UseDynamicNumberOfCompilerThreads -jar "$cli_jar" serve --data "$work/viewbase" --port "$native_port" \
-  --azure-port "$azure_port" >"$work/viewbase.log" 2>&1 &
+  --azure-port "$azure_port" $SERVE_ARGS >"$work/viewbase.log" 2>&1 &
 viewbase_pid=$!
 
 wait_for "$azurite_pid" "$work/azurite.log" "successfully started" "azurite-table"

@@ -30,10 +30,15 @@ import org.rocksdb.Options;
  *   <tr><td>rocksdb.rowCacheBytes</td><td>64m</td><td>RocksDB's LRU cache of whole entries, consulted by
  *       point reads the value cache misses and by conditional commits (0: none)</td></tr>
  *   <tr><td>rocksdb.writeBufferBytes</td><td>64m</td><td>memtable size before a flush</td></tr>
+ *   <tr><td>rocksdb.memtableBloomPercent</td><td>2</td><td>share of the memtable's size given to a
+ *       bloom filter of its whole keys, so that a point read or a condition check of a key the
+ *       memtable does not hold skips searching it (0: none; at most 25)</td></tr>
  *   <tr><td>rocksdb.maxBackgroundJobs</td><td>4</td><td>flush and compaction threads</td></tr>
  *   <tr><td>rocksdb.walCompression</td><td>zstd</td><td>how the write-ahead log's records are
  *       compressed: {@code zstd} or {@code none}. A group commit's sync costs time per byte
  *       synced, so fewer bytes make each group's sync shorter (see docs/storage.md)</td></tr>
+ *   <tr><td>rocksdb.recycleLogFiles</td><td>2</td><td>flushed log files kept to be written over,
+ *       so that a synced write need not grow a file (0: none; see docs/storage.md)</td></tr>
  * </table>
  *
  * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024).
@@ -46,8 +51,9 @@ final class RocksDbSettings implements AutoCloseable {
   static final String VALUE_CACHE_BYTES = "rocksdb.valueCacheBytes";
   static final String WAL_COMPRESSION = "rocksdb.walCompression";
   static final String RECYCLE_LOG_FILES = "rocksdb.recycleLogFiles";
+  static final String MEMTABLE_BLOOM_PERCENT = "rocksdb.memtableBloomPercent";
   private static final Set<String> KNOWN = Set.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_BACKGROUND_JOBS,
-      ROW_CACHE_BYTES, VALUE_CACHE_BYTES, WAL_COMPRESSION, RECYCLE_LOG_FILES);
+      ROW_CACHE_BYTES, VALUE_CACHE_BYTES, WAL_COMPRESSION, RECYCLE_LOG_FILES, MEMTABLE_BLOOM_PERCENT);
   /** RocksDB's names for the {@link #WAL_COMPRESSION} choices (its DBOptions property wal_compression). */
   private static final Map<String, String> WAL_COMPRESSIONS = Map.of("zstd", "kZSTD", "none", "kNoCompression");
 
@@ -64,6 +70,7 @@ final class RocksDbSettings implements AutoCloseable {
     int backgroundJobs = (int) number(config, MAX_BACKGROUND_JOBS, "4", 1, 64);
     String walCompression = walCompression(config); // every option checked before any native object exists
     int recycleLogFiles = (int) number(config, RECYCLE_LOG_FILES, "2", 0, 64);
+    int memtableBloomPercent = (int) number(config, MEMTABLE_BLOOM_PERCENT, "2", 0, 25);
 
     valueCacheBytes = size(config, VALUE_CACHE_BYTES,
         Long.toString(defaultValueCacheBytes(Runtime.getRuntime().maxMemory())));
@@ -95,6 +102,12 @@ final class RocksDbSettings implements AutoCloseable {
         .setLevelCompactionDynamicLevelBytes(true)
         .setCompressionType(CompressionType.LZ4_COMPRESSION)
         .setWriteBufferSize(writeBufferBytes)
+        // A bloom filter of the memtable's keys: a get of a key the memtable does not hold (an
+        // insert's "absent" check, most point reads) skips the skip list's cache-missing search
+        // (0.83 against 0.24 µs a get in a full 64 MiB memtable, docs/storage.md). 2% of 64 MiB is
+        // about 24 bits a key for entries of 300 bytes.
+        .setMemtablePrefixBloomSizeRatio(memtableBloomPercent / 100.0)
+        .setMemtableWholeKeyFiltering(memtableBloomPercent > 0)
         .setMaxWriteBufferNumber(3)
         .setMaxBackgroundJobs(backgroundJobs)
         .setBytesPerSync(1024 * 1024)

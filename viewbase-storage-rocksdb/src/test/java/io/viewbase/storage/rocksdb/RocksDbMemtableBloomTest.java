@@ -15,7 +15,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.PerfContext;
-import org.rocksdb.PerfLevel;
 import org.rocksdb.RocksDB;
 
 /**
@@ -79,18 +78,11 @@ class RocksDbMemtableBloomTest {
 
   /** Gets {@link #KEYS} absent keys and returns how many the memtable's filter answered. */
   private static long memtableBloomMisses(RocksDbStore store) {
-    RocksDB db = store.rocksDb();
-    db.setPerfLevel(PerfLevel.ENABLE_COUNT); // this thread only
-    try {
-      PerfContext perf = db.getPerfContext();
-      perf.reset();
+    return PerfCounts.during(store.rocksDb(), () -> {
       for (int i = 0; i < KEYS; i++) {
         assertThat(store.get(partition(i), key("absent", i))).isEmpty();
       }
-      return perf.getBloomMemtableMissCount();
-    } finally {
-      db.setPerfLevel(PerfLevel.DISABLE);
-    }
+    }, PerfContext::getBloomMemtableMissCount);
   }
 
   private static void assertEveryKeyIsFoundAndNoOther(RocksDbStore store) {

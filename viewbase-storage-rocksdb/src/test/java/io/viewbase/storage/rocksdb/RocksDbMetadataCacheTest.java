@@ -18,7 +18,6 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.PerfContext;
-import org.rocksdb.PerfLevel;
 import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -104,19 +103,12 @@ class RocksDbMetadataCacheTest {
       int k = random.nextInt(KEYS);
       assertThat(store.get(partition(k), key(k))).isPresent();
     }
-    RocksDB db = store.rocksDb();
-    db.setPerfLevel(PerfLevel.ENABLE_COUNT); // this thread only
-    try {
-      PerfContext perf = db.getPerfContext();
-      perf.reset();
+    return PerfCounts.during(store.rocksDb(), () -> {
       for (int i = 0; i < READS; i++) {
         int k = random.nextInt(KEYS);
         assertThat(store.get(partition(k), key(k)).orElseThrow().version()).isEqualTo(k + 1);
       }
-      return perf.getBlockReadByte() / READS;
-    } finally {
-      db.setPerfLevel(PerfLevel.DISABLE);
-    }
+    }, PerfContext::getBlockReadByte) / READS;
   }
 
   private static byte[] partition(int i) {

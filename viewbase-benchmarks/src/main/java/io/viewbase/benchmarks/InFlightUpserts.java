@@ -4,6 +4,8 @@ import io.viewbase.api.Item;
 import io.viewbase.api.Table;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 
 /** Durable upserts kept in flight from one thread with {@code Table.upsertAsync}, as the server writes. */
 final class InFlightUpserts {
@@ -17,14 +19,32 @@ final class InFlightUpserts {
    */
   static long run(Table table, Item[] items, int inFlight, long deadline) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
+    return keep(table, inFlight, started -> System.nanoTime() < deadline,
+        started -> items[random.nextInt(items.length)]);
+  }
+
+  /** Makes {@code count} upserts of consecutive items, {@code inFlight} at a time, and waits for all. */
+  static void write(Table table, Item[] items, int inFlight, long count) {
+    keep(table, inFlight, started -> started < count, started -> items[(int) (started % items.length)]);
+  }
+
+  /**
+   * Starts upserts while {@code another} says so (given how many have started), the {@code n}th of
+   * {@code item(n)}, waiting for the oldest once {@code inFlight} are going; then waits for the
+   * rest and returns how many completed.
+   */
+  private static long keep(Table table, int inFlight, LongPredicate another, LongFunction<Item> item) {
     CompletableFuture<?>[] ring = new CompletableFuture<?>[inFlight];
+    long started = 0;
     long done = 0;
-    for (int i = 0; System.nanoTime() < deadline; i = (i + 1) % inFlight) {
-      if (ring[i] != null) {
-        ring[i].join();
+    while (another.test(started)) {
+      int slot = (int) (started % inFlight);
+      if (ring[slot] != null) {
+        ring[slot].join();
         done++;
       }
-      ring[i] = table.upsertAsync(items[random.nextInt(items.length)]);
+      ring[slot] = table.upsertAsync(item.apply(started));
+      started++;
     }
     for (CompletableFuture<?> last : ring) {
       if (last != null) {
@@ -33,22 +53,5 @@ final class InFlightUpserts {
       }
     }
     return done;
-  }
-
-  /** Makes {@code count} upserts of consecutive items, {@code inFlight} at a time, and waits for all. */
-  static void write(Table table, Item[] items, int inFlight, long count) {
-    CompletableFuture<?>[] ring = new CompletableFuture<?>[inFlight];
-    for (long n = 0; n < count; n++) {
-      int slot = (int) (n % inFlight);
-      if (ring[slot] != null) {
-        ring[slot].join();
-      }
-      ring[slot] = table.upsertAsync(items[(int) (n % items.length)]);
-    }
-    for (CompletableFuture<?> last : ring) {
-      if (last != null) {
-        last.join();
-      }
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.viewbase.storage.rocksdb;
 
+import java.util.Map;
 import java.util.function.ToLongFunction;
 import org.rocksdb.PerfContext;
 import org.rocksdb.PerfLevel;
@@ -7,6 +8,9 @@ import org.rocksdb.RocksDB;
 
 /** RocksDB's perf context around some reads: what RocksDB did for them, by its own counters. */
 final class PerfCounts {
+  /** Store options with the value and row caches off: they would answer reads before RocksDB counts them. */
+  static final Map<String, String> CACHES_OFF = Map.of("rocksdb.rowCacheBytes", "0", "rocksdb.valueCacheBytes", "0");
+
   private PerfCounts() {
   }
 

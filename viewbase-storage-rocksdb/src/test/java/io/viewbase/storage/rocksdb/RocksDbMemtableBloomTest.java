@@ -15,7 +15,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.PerfContext;
-import org.rocksdb.RocksDB;
 
 /**
  * The memtable's bloom filter ({@code rocksdb.memtableBloomPercent}): on by default, a get of a key
@@ -23,20 +22,12 @@ import org.rocksdb.RocksDB;
  */
 class RocksDbMemtableBloomTest {
   private static final int KEYS = 5_000;
-  /** The row and value caches would answer repeated gets before the memtable is asked. */
-  private static final Map<String, String> NO_CACHES =
-      Map.of("rocksdb.rowCacheBytes", "0", "rocksdb.valueCacheBytes", "0");
-
-  static {
-    RocksDB.loadLibrary();
-  }
-
   @TempDir
   Path dir;
 
   @Test
   void byDefaultAGetOfAKeyTheMemtableDoesNotHoldSkipsItsSearch() throws Exception {
-    try (RocksDbStore store = open(dir.resolve("default"), NO_CACHES)) {
+    try (RocksDbStore store = open(dir.resolve("default"), PerfCounts.CACHES_OFF)) {
       write(store);
 
       assertThat(memtableBloomMisses(store)).isGreaterThan(KEYS * 9L / 10);
@@ -46,7 +37,7 @@ class RocksDbMemtableBloomTest {
 
   @Test
   void zeroTurnsTheFilterOff() throws Exception {
-    Map<String, String> off = new HashMap<>(NO_CACHES);
+    Map<String, String> off = new HashMap<>(PerfCounts.CACHES_OFF);
     off.put(RocksDbSettings.MEMTABLE_BLOOM_PERCENT, "0");
     try (RocksDbStore store = open(dir.resolve("off"), off)) {
       write(store);

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,9 +37,6 @@ class RocksDbMetadataCacheTest {
   private static final int READS = 1_000;
   /** A data block is 16 KiB and a metadata piece 4 KiB; the whole filter would be ~2.6 MB. */
   private static final long MAX_BYTES_PER_READ = 48 * 1024;
-  /** The row and value caches would hide the blocks: off, so that every read searches the file. */
-  private static final Map<String, String> BLOCKS_ONLY =
-      Map.of("rocksdb.rowCacheBytes", "0", "rocksdb.valueCacheBytes", "0");
 
   static {
     RocksDB.loadLibrary();
@@ -51,7 +47,7 @@ class RocksDbMetadataCacheTest {
 
   @Test
   void pointReadsOfALargeFileWrittenByTheStoreReadAboutOneDataBlockEach() throws Exception {
-    try (RocksDbStore store = RocksDbStore.open(new StoreConfig(dir, false, BLOCKS_ONLY))) {
+    try (RocksDbStore store = RocksDbStore.open(new StoreConfig(dir, false, PerfCounts.CACHES_OFF))) {
       for (int start = 0; start < KEYS; start += 10_000) {
         List<Mutation> batch = new ArrayList<>(10_000);
         for (int i = start; i < start + 10_000; i++) {
@@ -83,7 +79,7 @@ class RocksDbMetadataCacheTest {
       db.compactRange();
     }
 
-    try (RocksDbStore store = RocksDbStore.open(new StoreConfig(dir, false, BLOCKS_ONLY))) {
+    try (RocksDbStore store = RocksDbStore.open(new StoreConfig(dir, false, PerfCounts.CACHES_OFF))) {
       assertThat(bytesReadPerPointRead(store)).isLessThan(MAX_BYTES_PER_READ);
     }
   }

@@ -36,6 +36,8 @@ public final class AzureSdkBench {
     return List.of(
         new Phase("insert", 32, Workload::insert),
         new Phase("point read", 32, Workload::pointRead),
+        // one request at a time: its p50 is one SDK round trip, the least any SDK call can take
+        new Phase(ResultTable.SERIAL_READ, 1, Workload::pointRead),
         new Phase("partition query", 1, Workload::partitionQuery),
         new Phase("non-key filter", 1, Workload::nonKeyFilter),
         new Phase("100-op transaction", TRANSACTION_CLIENTS, Workload::transaction));

@@ -6,9 +6,13 @@ import java.util.Locale;
 
 /**
  * Prints the run's figures: one line per phase and server, then per phase the baseline's figure
- * divided by the subject's (how many times less CPU, how many times faster), then the targets.
+ * divided by the subject's (how many times less CPU, how many times faster), then the targets, and
+ * the ceilings that the SDK and the transport put on two of them.
  */
 final class ResultTable {
+  /** The phase whose p50 is one SDK round trip: a point read by a single client. */
+  static final String SERIAL_READ = "serial point read";
+
   private final List<PhaseResult> results;
   private final String subject;
   private final String baseline;
@@ -42,6 +46,30 @@ final class ResultTable {
     out.printf(Locale.ROOT, "  (partition query by server CPU per query: %.1fx; CPU ratios without %s's JIT: point read "
         + "%.1fx, insert %.1fx, partition query %.1fx)%n", cpuRatio("partition query"), subject,
         cpuRatioWithoutJit("point read"), cpuRatioWithoutJit("insert"), cpuRatioWithoutJit("partition query"));
+    out.println();
+    out.printf(Locale.ROOT, "ceiling: partition query p50 through this SDK      %8.1fx  (%s's %.2f ms over one SDK round trip"
+            + " to %s, %.2f ms: the %s's p50; no SDK call returns sooner)%n", latencyCeiling("partition query"),
+        baseline, find("partition query", baseline).p50Millis(), subject, find(SERIAL_READ, subject).p50Millis(),
+        SERIAL_READ);
+    out.printf(Locale.ROOT, "ceiling: insert CPU, were an insert as cheap as a read %4.1fx  (%s's %.0f µs over %s's point "
+            + "read, %.0f µs: a request received and answered, with nothing to make durable)%n", insertCeilingAtReadCost(),
+        baseline, find("insert", baseline).cpuMicrosPerOp(), subject, find("point read", subject).cpuMicrosPerOp());
+  }
+
+  /**
+   * The most times faster the subject's median {@code phase} could be than the baseline's, were the
+   * subject's server to answer it in no time: the baseline's p50 over the subject's single round trip.
+   */
+  double latencyCeiling(String phase) {
+    return find(phase, baseline).p50Millis() / find(SERIAL_READ, subject).p50Millis();
+  }
+
+  /**
+   * The CPU ratio of inserts were an insert to cost the subject's server no more than a point read
+   * (receiving a request and answering it over the same connections, with nothing made durable).
+   */
+  double insertCeilingAtReadCost() {
+    return find("insert", baseline).cpuMicrosPerOp() / find("point read", subject).cpuMicrosPerOp();
   }
 
   private static void target(PrintStream out, String what, double ratio, double goal) {

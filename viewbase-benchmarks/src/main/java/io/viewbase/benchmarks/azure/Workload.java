@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>load</td><td>a 100-op transaction filling one partition of the big table</td></tr>
  *   <tr><td>insert</td><td>{@code createEntity} of a new entity (1000 partitions)</td></tr>
  *   <tr><td>point read</td><td>{@code getEntity} of a random entity of the big table</td></tr>
+ *   <tr><td>serial point read</td><td>the same, by one client: one SDK round trip at a time</td></tr>
  *   <tr><td>partition query</td><td>{@code PartitionKey eq 'p042'}: all of one partition, every page</td></tr>
  *   <tr><td>non-key filter</td><td>{@code code eq 'c042'}: 100 entities spread over the table, every page</td></tr>
  *   <tr><td>transaction</td><td>{@code submitTransaction} of 100 creates in a new partition</td></tr>

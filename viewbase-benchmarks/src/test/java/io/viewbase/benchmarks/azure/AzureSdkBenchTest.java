@@ -47,7 +47,8 @@ class AzureSdkBenchTest {
       assertThat(load.operations()).isEqualTo(10);
       assertThat(db.table(Workload.BIG).get("p009", "i0000199")).isPresent();
       assertThat(phases).extracting(PhaseResult::phase)
-          .containsExactly("insert", "point read", "partition query", "non-key filter", "100-op transaction");
+          .containsExactly("insert", "point read", "serial point read", "partition query", "non-key filter",
+              "100-op transaction");
       assertThat(phases).allSatisfy(result -> assertThat(result.operations()).isPositive());
       assertThat(db.table(Workload.TRANSACTIONS).get("t0", "i0000099")).isPresent();
     }
@@ -134,6 +135,11 @@ class AzureSdkBenchTest {
     assertThat(printed).containsPattern("server CPU per point read >= 20x lower +25\\.0x +MET");
     assertThat(printed).containsPattern("server CPU per insert >= 20x lower +25\\.0x +MET");
     assertThat(printed).containsPattern("partition query >= 100x faster \\(p50 latency\\) +50\\.\\dx +NOT MET");
+    // the ceilings: the baseline's 50 ms query over the subject's 1 ms round trip; its insert over the subject's read
+    assertThat(table.latencyCeiling("partition query")).isCloseTo(50.0, within(0.1));
+    assertThat(table.insertCeilingAtReadCost()).isEqualTo(25.0);
+    assertThat(printed).containsPattern("ceiling: partition query p50 through this SDK +50\\.\\dx");
+    assertThat(printed).containsPattern("ceiling: insert CPU, were an insert as cheap as a read +25\\.0x");
   }
 
   private static PhaseResult result(String phase, String target, long operations, long cpuNanos, long latencyMicros) {

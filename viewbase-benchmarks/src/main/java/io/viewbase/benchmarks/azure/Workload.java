@@ -7,6 +7,10 @@ import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import com.azure.data.tables.models.TableTransactionResult;
+import io.viewbase.api.Database;
+import io.viewbase.api.ViewDefinition;
+import io.viewbase.api.ViewStatus;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,6 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>serial point read</td><td>the same, by one client: one SDK round trip at a time</td></tr>
  *   <tr><td>partition query</td><td>{@code PartitionKey eq 'p042'}: all of one partition, every page</td></tr>
  *   <tr><td>non-key filter</td><td>{@code code eq 'c042'}: 100 entities spread over the table, every page</td></tr>
+ *   <tr><td>lookup by email</td><td>{@code email eq 'person42@example.com'}: the one entity with that
+ *       email; Viewbase answers it from a view keyed by email ({@link #createEmailView}), a server
+ *       without views scans the table</td></tr>
  *   <tr><td>transaction</td><td>{@code submitTransaction} of 100 creates in a new partition</td></tr>
  * </table>
  */
@@ -32,6 +39,8 @@ final class Workload {
   static final String BIG = "AzBenchBig";
   static final String INSERTS = "AzBenchInserts";
   static final String TRANSACTIONS = "AzBenchTxn";
+  /** Viewbase's view of the big table keyed by email, for {@link #lookupByEmail}. */
+  static final String BY_EMAIL = "AzBenchBigByEmail";
   static final int TRANSACTION_SIZE = 100;
 
   private final int entities;
@@ -137,6 +146,38 @@ final class Workload {
           + " entities, the query answered " + count);
       return true;
     };
+  }
+
+  Operation lookupByEmail() {
+    return random -> {
+      int i = random.nextInt(entities);
+      String email = "person" + i + "@example.com";
+      int count = 0;
+      for (TableEntity entity : big.listEntities(filter("email eq '" + email + "'"), null, null)) {
+        expect(BenchEntities.rowKey(i).equals(entity.getRowKey()), "lookup of " + email + " answered " + entity
+            .getPartitionKey() + "/" + entity.getRowKey());
+        count++;
+      }
+      expect(count == 1, "one entity has email " + email + ", the query answered " + count);
+      return true;
+    };
+  }
+
+  /**
+   * Creates a view of the big table keyed by email (one partition, {@code "all"}; id {@code
+   * "{email}"}) in {@code viewbase} (the native API's client, or the database itself) and waits
+   * until its backfill of the loaded table is done. From then on Viewbase's planner answers {@link
+   * #lookupByEmail}'s filter with one lookup in the view; a server without views scans the table.
+   */
+  static void createEmailView(Database viewbase, Duration timeout) throws InterruptedException {
+    ViewStatus status = viewbase.createView(ViewDefinition.of(BY_EMAIL, BIG, "all", "{email}"));
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (ViewStatus.BUILDING.equals(status.state())) {
+      expect(System.nanoTime() < deadline, "view " + BY_EMAIL + " still building after " + timeout);
+      Thread.sleep(100);
+      status = viewbase.viewStatus(BY_EMAIL);
+    }
+    expect(ViewStatus.READY.equals(status.state()), "view " + BY_EMAIL + " ended " + status.state() + ": " + status);
   }
 
   Operation transaction() {

@@ -28,6 +28,11 @@ final class BenchEntities {
     return String.format("i%07d", i);
   }
 
+  /** The email of entity {@code i}: unique, the key of the view that the lookup by email reads. */
+  static String email(long i) {
+    return "person" + i + "@example.com";
+  }
+
   static String code(int c) {
     return String.format("c%03d", c);
   }
@@ -41,7 +46,7 @@ final class BenchEntities {
   static TableEntity person(String partitionKey, String rowKey, long i) {
     return new TableEntity(partitionKey, rowKey)
         .addProperty("name", "Person " + i)
-        .addProperty("email", "person" + i + "@example.com")
+        .addProperty("email", email(i))
         .addProperty("city", "Rotterdam")
         .addProperty("age", (int) (20 + i % 60))
         .addProperty("active", i % 3 != 0)

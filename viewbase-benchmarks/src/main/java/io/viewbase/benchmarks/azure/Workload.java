@@ -151,7 +151,7 @@ final class Workload {
   Operation lookupByEmail() {
     return random -> {
       int i = random.nextInt(entities);
-      String email = "person" + i + "@example.com";
+      String email = BenchEntities.email(i);
       int count = 0;
       for (TableEntity entity : big.listEntities(filter("email eq '" + email + "'"), null, null)) {
         expect(BenchEntities.rowKey(i).equals(entity.getRowKey()), "lookup of " + email + " answered " + entity

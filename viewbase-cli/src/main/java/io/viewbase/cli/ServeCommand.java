@@ -9,6 +9,7 @@ import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
 import io.viewbase.server.azure.AzureTablesServer;
+import io.viewbase.storage.spi.StoreOptionException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -127,12 +128,8 @@ final class ServeCommand implements Callable<Integer> {
     Database opened;
     try {
       opened = DataDirectory.open(openOptions());
-    } catch (IllegalArgumentException badSetting) {
-      // the backend names the setting it refuses (rocksdb.NAME)
-      if (rocksdbOptions == null || badSetting.getMessage() == null || !badSetting.getMessage().contains("rocksdb.")) {
-        throw badSetting;
-      }
-      throw new ParameterException(spec.commandLine(), "--rocksdb-option: " + badSetting.getMessage());
+    } catch (StoreOptionException badSetting) {
+      throw new ParameterException(spec.commandLine(), flagSetting(badSetting.option()) + ": " + badSetting.getMessage());
     }
     ViewbaseServer server;
     try {
@@ -205,6 +202,17 @@ final class ServeCommand implements Callable<Integer> {
       default:
         return OpenOptions.at(data).withSync(!noSync).withOptions(prefixed(rocksdbOptions, "rocksdb."));
     }
+  }
+
+  /** The flag a refused backend setting came from, for its usage error. */
+  private static String flagSetting(String option) {
+    return switch (option) {
+      case "cassandra.contactPoints" -> "--cassandra-contact-points";
+      case "cassandra.keyspace" -> "--keyspace";
+      case "cassandra.localDatacenter" -> "--cassandra-datacenter";
+      default -> option.startsWith("cassandra.") ? "--cassandra-option"
+          : option.startsWith("rocksdb.") ? "--rocksdb-option" : option;
+    };
   }
 
   /** A backend's settings as given on the command line (or none), each name with its backend's prefix. */

@@ -182,6 +182,30 @@ class ServeCommandTest {
   }
 
   @Test
+  void aBadCassandraSettingIsAUsageErrorNamingItsFlag() {
+    // refused before any connection is tried: no Cassandra node is needed to see it
+    Cli unknown = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
+        "--cassandra-option", "bogus=1");
+    Cli badValue = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
+        "--cassandra-option", "requestTimeout=forever");
+    Cli badPoints = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
+        "--cassandra-contact-points", "127.0.0.1:99999");
+    Cli badKeyspace = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
+        "--keyspace", "no-dashes");
+
+    assertThat(unknown.exitCode()).isEqualTo(2);
+    assertThat(unknown.err()).contains("--cassandra-option: unknown option cassandra.bogus")
+        .contains("cassandra.requestTimeout").doesNotContain("InternalError");
+    assertThat(badValue.exitCode()).isEqualTo(2);
+    assertThat(badValue.err()).contains("--cassandra-option: cassandra.requestTimeout must be a duration")
+        .contains("'forever'");
+    assertThat(badPoints.exitCode()).isEqualTo(2);
+    assertThat(badPoints.err()).contains("--cassandra-contact-points: cassandra.contactPoints must be host[:port]");
+    assertThat(badKeyspace.exitCode()).isEqualTo(2);
+    assertThat(badKeyspace.err()).contains("--keyspace: cassandra.keyspace must be a letter then");
+  }
+
+  @Test
   void ioThreadsSetTheEventLoopsOfEachListener() throws Exception {
     Set<String> before = ioThreadNames();
     try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0",

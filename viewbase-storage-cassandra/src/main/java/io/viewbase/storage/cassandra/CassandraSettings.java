@@ -3,6 +3,7 @@ package io.viewbase.storage.cassandra;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.viewbase.storage.spi.StoreConfig;
+import io.viewbase.storage.spi.StoreOptionException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
   private static void rejectUnknown(Map<String, String> options) {
     for (String name : options.keySet()) {
       if (name.startsWith("cassandra.") && !KNOWN.contains(name)) {
-        throw new IllegalArgumentException("unknown option " + name + "; the cassandra backend knows " + KNOWN);
+        throw new StoreOptionException(name, "unknown option " + name + "; the cassandra backend knows " + KNOWN);
       }
     }
   }
@@ -101,14 +102,14 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
         }
       }
       if (host.isEmpty() || port < 1 || port > 65535) {
-        throw new IllegalArgumentException(CONTACT_POINTS + " must be host[:port],... such as 127.0.0.1:9042, not '"
+        throw new StoreOptionException(CONTACT_POINTS, CONTACT_POINTS + " must be host[:port],... such as 127.0.0.1:9042, not '"
             + text + "'");
       }
       // Unresolved: the driver resolves it when it connects, so a bad host is reported as unreachable.
       out.add(InetSocketAddress.createUnresolved(host, port));
     }
     if (out.isEmpty()) {
-      throw new IllegalArgumentException(CONTACT_POINTS + " names no host");
+      throw new StoreOptionException(CONTACT_POINTS, CONTACT_POINTS + " names no host");
     }
     return List.copyOf(out);
   }
@@ -116,7 +117,7 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
   private static String nonBlank(StoreConfig config, String name, String defaultValue) {
     String value = config.option(name, defaultValue).trim();
     if (value.isEmpty()) {
-      throw new IllegalArgumentException(name + " must not be empty");
+      throw new StoreOptionException(name, name + " must not be empty");
     }
     return value;
   }
@@ -124,7 +125,7 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
   private static String name(StoreConfig config, String option, String defaultValue) {
     String value = config.option(option, defaultValue).trim();
     if (!NAME.matcher(value).matches()) {
-      throw new IllegalArgumentException(option + " must be a letter then up to 47 letters, digits or _, not '"
+      throw new StoreOptionException(option, option + " must be a letter then up to 47 letters, digits or _, not '"
           + value + "'");
     }
     return value.toLowerCase(Locale.ROOT);
@@ -143,7 +144,7 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     } catch (NumberFormatException e) {
       // fall through to the message below
     }
-    throw new IllegalArgumentException(REPLICATION + " must be a replication factor (1 to 32) or a CQL map such as "
+    throw new StoreOptionException(REPLICATION, REPLICATION + " must be a replication factor (1 to 32) or a CQL map such as "
         + "{'class':'NetworkTopologyStrategy','dc1':3}, not '" + text + "'");
   }
 
@@ -157,7 +158,7 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     } catch (IllegalArgumentException e) {
       // fall through to the message below
     }
-    throw new IllegalArgumentException(name + " must be " + (serial ? "SERIAL or LOCAL_SERIAL"
+    throw new StoreOptionException(name, name + " must be " + (serial ? "SERIAL or LOCAL_SERIAL"
         : "a consistency level such as ONE, QUORUM, LOCAL_QUORUM or ALL") + ", not '" + text + "'");
   }
 
@@ -180,7 +181,7 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     } catch (NumberFormatException e) {
       // fall through to the message below
     }
-    throw new IllegalArgumentException(name + " must be a duration from 1ms to 60m such as 500ms, 10s or 1m, not '"
+    throw new StoreOptionException(name, name + " must be a duration from 1ms to 60m such as 500ms, 10s or 1m, not '"
         + config.option(name, defaultValue) + "'");
   }
 
@@ -194,7 +195,7 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     } catch (NumberFormatException e) {
       // fall through to the message below
     }
-    throw new IllegalArgumentException(name + " must be a whole number from " + min + " to " + max + ", not '"
+    throw new StoreOptionException(name, name + " must be a whole number from " + min + " to " + max + ", not '"
         + text + "'");
   }
 }

@@ -1,6 +1,7 @@
 package io.viewbase.storage.cassandra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -8,6 +9,7 @@ import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.StorageProvider;
 import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.StoreConfig;
+import io.viewbase.storage.spi.StoreOptionException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,8 +44,9 @@ class CassandraStorageProviderTest {
 
   @Test
   void openWithAnUnknownOptionFailsNamingIt() {
-    assertThatIllegalArgumentException().isThrownBy(() -> open(Map.of("cassandra.keySpace", "x")))
-        .withMessageContaining("unknown option cassandra.keySpace");
+    assertThatExceptionOfType(StoreOptionException.class).isThrownBy(() -> open(Map.of("cassandra.keySpace", "x")))
+        .withMessageContaining("unknown option cassandra.keySpace")
+        .satisfies(e -> assertThat(e.option()).isEqualTo("cassandra.keySpace"));
   }
 
   @Test
@@ -54,8 +57,10 @@ class CassandraStorageProviderTest {
         .withMessageContaining(CassandraSettings.KEYSPACE);
     assertThatIllegalArgumentException().isThrownBy(() -> open(Map.of(CassandraSettings.CONTACT_POINTS, "host:port")))
         .withMessageContaining(CassandraSettings.CONTACT_POINTS);
-    assertThatIllegalArgumentException().isThrownBy(() -> open(Map.of(CassandraSettings.REPLICATION, "three")))
-        .withMessageContaining(CassandraSettings.REPLICATION);
+    assertThatExceptionOfType(StoreOptionException.class)
+        .isThrownBy(() -> open(Map.of(CassandraSettings.REPLICATION, "three")))
+        .withMessageContaining(CassandraSettings.REPLICATION)
+        .satisfies(e -> assertThat(e.option()).isEqualTo(CassandraSettings.REPLICATION));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.viewbase.storage.rocksdb;
 
 import io.viewbase.storage.spi.StoreConfig;
+import io.viewbase.storage.spi.StoreOptionException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -143,7 +144,7 @@ final class RocksDbSettings implements AutoCloseable {
     String given = config.option(WAL_COMPRESSION, "zstd");
     String name = WAL_COMPRESSIONS.get(given.trim().toLowerCase(Locale.ROOT));
     if (name == null) {
-      throw new IllegalArgumentException(WAL_COMPRESSION + " must be zstd or none, not '" + given + "'");
+      throw new StoreOptionException(WAL_COMPRESSION, WAL_COMPRESSION + " must be zstd or none, not '" + given + "'");
     }
     return name;
   }
@@ -184,7 +185,7 @@ final class RocksDbSettings implements AutoCloseable {
   private static void rejectUnknown(Map<String, String> options) {
     for (String name : options.keySet()) {
       if (name.startsWith("rocksdb.") && !KNOWN.contains(name)) {
-        throw new IllegalArgumentException("unknown option " + name + "; the rocksdb backend knows " + KNOWN);
+        throw new StoreOptionException(name, "unknown option " + name + "; the rocksdb backend knows " + KNOWN);
       }
     }
   }
@@ -213,7 +214,7 @@ final class RocksDbSettings implements AutoCloseable {
       }
       return value * unit;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be a size such as 134217728 or 128m, not '"
+      throw new StoreOptionException(name, name + " must be a size such as 134217728 or 128m, not '"
           + config.option(name, defaultValue) + "'");
     }
   }
@@ -228,7 +229,7 @@ final class RocksDbSettings implements AutoCloseable {
     } catch (NumberFormatException e) {
       // fall through to the message below
     }
-    throw new IllegalArgumentException(name + " must be a whole number from " + min + " to " + max + ", not '"
+    throw new StoreOptionException(name, name + " must be a whole number from " + min + " to " + max + ", not '"
         + text + "'");
   }
 }

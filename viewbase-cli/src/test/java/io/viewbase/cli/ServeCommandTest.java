@@ -206,6 +206,22 @@ class ServeCommandTest {
   }
 
   @Test
+  void aPortInUseOrAnAddressThatDoesNotResolveFailsNamingIt() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      Cli inUse = Cli.run("serve", "--storage", "memory", "--port", Integer.toString(taken.getLocalPort()),
+          "--azure-port", "0");
+      Cli nowhere = Cli.run("serve", "--storage", "memory", "--bind", "999.1.1.1", "--port", "0", "--azure-port", "0");
+
+      assertThat(inUse.exitCode()).isEqualTo(1);
+      assertThat(inUse.err()).contains("InvalidInput: Cannot listen on 127.0.0.1:" + taken.getLocalPort())
+          .contains("is another server running there?");
+      assertThat(nowhere.exitCode()).isEqualTo(1);
+      assertThat(nowhere.err()).contains("Cannot listen on 999.1.1.1:0: the address does not resolve")
+          .doesNotContain(": null");
+    }
+  }
+
+  @Test
   void ioThreadsSetTheEventLoopsOfEachListener() throws Exception {
     Set<String> before = ioThreadNames();
     try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0",

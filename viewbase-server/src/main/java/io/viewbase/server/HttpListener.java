@@ -19,6 +19,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -127,9 +128,17 @@ public final class HttpListener implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       String where = bindAddress + ":" + port;
-      throw new UncheckedIOException("Cannot listen on " + where + ": " + e.getMessage(),
+      throw new UncheckedIOException("Cannot listen on " + where + ": " + why(e),
           e instanceof IOException io1 ? io1 : new IOException(e));
     }
+  }
+
+  /** Why a bind failed, in words: an unresolvable address's exception carries no message. */
+  private static String why(Exception bindFailure) {
+    if (bindFailure instanceof UnresolvedAddressException) {
+      return "the address does not resolve to one of this machine's";
+    }
+    return bindFailure.getMessage() != null ? bindFailure.getMessage() : bindFailure.getClass().getSimpleName();
   }
 
   /**

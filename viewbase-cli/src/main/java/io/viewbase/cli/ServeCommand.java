@@ -129,7 +129,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       opened = DataDirectory.open(openOptions());
     } catch (StoreOptionException badSetting) {
-      throw new ParameterException(spec.commandLine(), flagSetting(badSetting.option()) + ": " + badSetting.getMessage());
+      throw new ParameterException(spec.commandLine(), flagOf(badSetting.option()) + ": " + badSetting.getMessage());
     }
     ViewbaseServer server;
     try {
@@ -205,7 +205,7 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** The flag a refused backend setting came from, for its usage error. */
-  private static String flagSetting(String option) {
+  private static String flagOf(String option) {
     return switch (option) {
       case "cassandra.contactPoints" -> "--cassandra-contact-points";
       case "cassandra.keyspace" -> "--keyspace";

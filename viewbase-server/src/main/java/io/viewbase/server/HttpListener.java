@@ -136,7 +136,7 @@ public final class HttpListener implements AutoCloseable {
   /** Why a bind failed, in words: an unresolvable address's exception carries no message. */
   private static String why(Exception bindFailure) {
     if (bindFailure instanceof UnresolvedAddressException) {
-      return "the address does not resolve to one of this machine's";
+      return "the address does not resolve";
     }
     return bindFailure.getMessage() != null ? bindFailure.getMessage() : bindFailure.getClass().getSimpleName();
   }

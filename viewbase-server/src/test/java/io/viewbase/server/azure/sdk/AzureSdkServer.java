@@ -82,7 +82,7 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
    * {@code {unique}} becomes a fresh name per test class so that each starts on empty storage).
    * viewbase-cassandra-it runs the suite on Cassandra that way.
    */
-  private static OpenOptions openOptions(Path dir) {
+  static OpenOptions openOptions(Path dir) {
     String storage = System.getProperty("viewbase.test.storage");
     if (storage == null || storage.isBlank()) {
       return OpenOptions.at(dir);

@@ -11,6 +11,7 @@ import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import io.viewbase.api.ViewDefinition;
+import io.viewbase.api.ViewStatus;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeAll;
@@ -137,6 +138,26 @@ class ViewsSdkTest {
 
     assertThat(e.getValue().getErrorMessage()).as("the message names the view").contains(viewName);
     assertThat(byEmail.getEntity("all", "ann@example.com").getProperty("age")).isEqualTo(34);
+  }
+
+  @Test
+  void aViewThatFailedItsBackfillAnswersViewNotReadyAndQueriesOfItsSourceStillScan() throws InterruptedException {
+    TableClient twins = azure.newTable("Twins");
+    twins.createEntity(new TableEntity("a", "1").addProperty("email", "same@example.com"));
+    twins.createEntity(new TableEntity("b", "2").addProperty("email", "same@example.com"));
+    String failing = AzureSdkServer.uniqueName("TwinsByEmail");
+    azure.db().createView(ViewDefinition.of(failing, twins.getTableName(), "all", "{email}"));
+    for (int i = 0; i < 200 && ViewStatus.BUILDING.equals(azure.db().viewStatus(failing).state()); i++) {
+      Thread.sleep(25);
+    }
+    TableClient view = azure.table(failing);
+
+    assertThat(azure.db().viewStatus(failing).state()).as("two sources share the view key").isEqualTo(ViewStatus.FAILED);
+    SdkErrors.assertFails(409, "ViewNotReady", () -> view.getEntity("all", "same@example.com"));
+    SdkErrors.assertUnmappedFails(409, "ViewNotReady", () -> view.listEntities().stream().count());
+    // the planner uses only a ready view: the source's equality query still answers both twins
+    assertThat(twins.listEntities(new ListEntitiesOptions().setFilter("email eq 'same@example.com'"), null, null)
+        .stream().map(TableEntity::getRowKey)).containsExactly("1", "2");
   }
 
   private static void assertWriteRefused(ThrowingCallable write) {

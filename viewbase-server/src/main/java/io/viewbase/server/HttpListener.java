@@ -39,10 +39,11 @@ public final class HttpListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpListener.class);
 
   /**
-   * Request lines carry two keys of up to 1 KiB each, percent-encoded up to three times longer:
-   * Netty's 4 KiB default would reject legal addresses.
+   * Request lines carry two keys of up to 1 KiB each, or a filter of up to 32 K characters ({@code
+   * Filters.MAX_LENGTH}, up to 1,000 conditions), percent-encoded up to three times longer: Netty's
+   * 4 KiB default would reject legal addresses, and 16 KiB a filter of a few hundred conditions.
    */
-  private static final int MAX_REQUEST_LINE = 16 * 1024;
+  private static final int MAX_REQUEST_LINE = 128 * 1024;
   private static final int MAX_HEADERS = 16 * 1024;
   private static final long DRAIN_SECONDS = 10;
   private static final String LEAK_DETECTION = "io.netty.leakDetection.level";

@@ -37,13 +37,16 @@ import java.util.UUID;
  * Properties are stored under {@link PropertyNames#stored} ({@code id} as {@code $id}, a name
  * starting with '$' refused). {@code odata.*} members and {@code Timestamp} are ignored (clients echo them back). Objects and
  * arrays, a property given twice, a value that does not fit its annotation, and Azure's size limits
- * (strings of 32 K UTF-16 units, binaries of 64 KiB, 252 properties) are refused with Azure's codes.
+ * (strings of 32 K UTF-16 units, binaries of 64 KiB, 252 properties, names of 255 characters) are
+ * refused with Azure's codes.
  */
 final class EntityReader {
   static final String ANNOTATION = "@odata.type";
   static final int MAX_STRING_CHARS = 32 * 1024;
   static final int MAX_BINARY_BYTES = 64 * 1024;
   static final int MAX_PROPERTIES = 252;
+  /** Azure's longest property name, in characters (a longer one is 400 PropertyNameTooLong). */
+  static final int MAX_NAME_LENGTH = 255;
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
@@ -139,6 +142,10 @@ final class EntityReader {
     Map<String, Value> properties = new LinkedHashMap<>(names.size() * 2);
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
+      if (name.length() > MAX_NAME_LENGTH) {
+        throw new AzureFailure(400, "PropertyNameTooLong", "The property name exceeds the maximum allowed length ("
+            + MAX_NAME_LENGTH + " characters): " + name.substring(0, 32) + "…");
+      }
       Object v = raw.get(i);
       String edm = annotations == null ? null : annotations.get(name);
       if (v == null) {

@@ -53,6 +53,36 @@ class LimitsSdkTest {
   }
 
   @Test
+  void aPropertyNameOf255CharactersIsAcceptedAndALongerOneRefusedWithPropertyNameTooLong() {
+    String longest = "n".repeat(255);
+    table.createEntity(new TableEntity("names", "longest").addProperty(longest, 1));
+
+    assertFails(400, "PropertyNameTooLong",
+        () -> table.createEntity(new TableEntity("names", "tooLong").addProperty(longest + "n", 1)));
+    assertFails(400, "PropertyNameTooLong",
+        () -> table.upsertEntity(new TableEntity("names", "longest").addProperty(longest + "n", 2)));
+
+    assertThat(table.getEntity("names", "longest").getProperty(longest)).isEqualTo(1);
+    assertThat(table.getEntity("names", "longest").getProperties()).doesNotContainKey(longest + "n");
+    assertAbsent("names", "tooLong");
+  }
+
+  @Test
+  void aFilterOfAThousandConditionsIsServedAndOneMoreIsRefusedWithInvalidInput() {
+    table.createEntity(new TableEntity("many", "r7"));
+    StringBuilder thousand = new StringBuilder("RowKey eq 'r0'");
+    for (int i = 1; i < 1000; i++) {
+      thousand.append(" or RowKey eq 'r").append(i).append('\'');
+    }
+    String tooMany = thousand + " or RowKey eq 'r1000'";
+
+    assertThat(table.listEntities(new ListEntitiesOptions().setFilter(thousand.toString()), null, null).stream()
+        .map(TableEntity::getRowKey)).containsExactly("r7");
+    SdkErrors.assertUnmappedFails(400, "InvalidInput",
+        () -> table.listEntities(new ListEntitiesOptions().setFilter(tooMany), null, null).stream().count());
+  }
+
+  @Test
   void stringPropertyOverThirtyTwoKCharactersIsRefusedWithPropertyValueTooLarge() {
     table.createEntity(new TableEntity("strings", "fits").addProperty("s", "x".repeat(32_767)));
     assertFails(400, "PropertyValueTooLarge",

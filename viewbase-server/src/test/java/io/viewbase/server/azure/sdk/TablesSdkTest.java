@@ -9,6 +9,7 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.ListTablesOptions;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableItem;
+import com.azure.data.tables.models.TableServiceProperties;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -158,5 +159,22 @@ class TablesSdkTest {
     TableClient again = azure.service().createTable(table.getTableName());
 
     assertThat(again.listEntities()).isEmpty();
+  }
+
+  @Test
+  void serviceSettingsReadAsAzuresDefaultsAndSettingThemIsAcceptedAndChangesNothing() {
+    TableServiceProperties defaults = azure.service().getProperties();
+
+    assertThat(defaults.getLogging().isReadLogged()).isFalse();
+    assertThat(defaults.getLogging().isWriteLogged()).isFalse();
+    assertThat(defaults.getLogging().isDeleteLogged()).isFalse();
+    assertThat(defaults.getHourMetrics().isEnabled()).isFalse();
+    assertThat(defaults.getMinuteMetrics().isEnabled()).isFalse();
+    assertThat(defaults.getCorsRules()).isNullOrEmpty();
+
+    // Viewbase has nothing to log, measure or allow across origins: the settings are taken and ignored
+    azure.service().setProperties(defaults.setLogging(defaults.getLogging().setReadLogged(true)));
+
+    assertThat(azure.service().getProperties().getLogging().isReadLogged()).isFalse();
   }
 }

@@ -96,6 +96,39 @@ class EntitiesSdkTest {
     assertFails(404, "ResourceNotFound", () -> table(name).getEntity("p", "r"));
   }
 
+  @Test
+  void aBodyNamingOtherKeysThanTheUrlIsRefusedWithInvalidInputAndStoresNothing() {
+    // The SDKs always send the keys they address; a raw client may not agree with itself.
+    String name = azure.newTable("KeysDiffer").getTableName();
+    table(name).createEntity(new TableEntity("p", "r").addProperty("v", 1));
+    SignedHttp http = new SignedHttp(azure);
+
+    com.azure.core.http.HttpResponse put = http.send(com.azure.core.http.HttpMethod.PUT,
+        "/" + name + "(PartitionKey='p',RowKey='r')", "{\"PartitionKey\":\"other\",\"RowKey\":\"r\",\"v\":2}");
+    com.azure.core.http.HttpResponse merge = http.send(com.azure.core.http.HttpMethod.PATCH,
+        "/" + name + "(PartitionKey='p',RowKey='r')", "{\"PartitionKey\":\"p\",\"RowKey\":\"other\",\"v\":3}");
+
+    assertThat(put.getStatusCode()).isEqualTo(400);
+    assertThat(put.getHeaderValue("x-ms-error-code")).isEqualTo("InvalidInput");
+    assertThat(SignedHttp.body(put)).contains("differ from those in the URL");
+    assertThat(merge.getStatusCode()).isEqualTo(400);
+    assertThat(merge.getHeaderValue("x-ms-error-code")).isEqualTo("InvalidInput");
+    assertThat(table(name).getEntity("p", "r").getProperty("v")).isEqualTo(1);
+    assertThat(table(name).listEntities()).hasSize(1);
+  }
+
+  @Test
+  void getOfOneTableByNameIsNotServedAndSaysSo() {
+    // No SDK sends GET /Tables('t'); Azure answers the table, Azurite a query of its entities.
+    String name = azure.newTable("GetOne").getTableName();
+
+    com.azure.core.http.HttpResponse got = new SignedHttp(azure).send(com.azure.core.http.HttpMethod.GET,
+        "/Tables('" + name + "')", null);
+
+    assertThat(got.getStatusCode()).isEqualTo(405);
+    assertThat(got.getHeaderValue("x-ms-error-code")).isEqualTo("UnsupportedHttpVerb");
+  }
+
   private static TableClient table(String name) {
     return azure.table(name);
   }

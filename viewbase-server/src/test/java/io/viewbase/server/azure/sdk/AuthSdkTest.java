@@ -17,7 +17,14 @@ import com.azure.data.tables.sas.TableAccountSasResourceType;
 import com.azure.data.tables.sas.TableAccountSasService;
 import com.azure.data.tables.sas.TableAccountSasSignatureValues;
 import com.azure.data.tables.sas.TableSasPermission;
+import com.azure.data.tables.sas.TableSasProtocol;
 import com.azure.data.tables.sas.TableSasSignatureValues;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -270,5 +277,32 @@ class AuthSdkTest {
         table.generateSas(new TableSasSignatureValues("nosuchpolicy")));
 
     assertFails(403, "AuthenticationFailed", () -> reader.getEntity("p", "r"));
+  }
+
+  @Test
+  void aSasForHttpsOnlyIsRefusedOverHttpWithAuthorizationProtocolMismatch() {
+    String httpsOnly = table.generateSas(new TableSasSignatureValues(inAnHour(), TableSasPermission.parse("r"))
+        .setProtocol(TableSasProtocol.HTTPS_ONLY));
+
+    assertFails(403, "AuthorizationProtocolMismatch",
+        () -> azure.sasTableClient(table.getTableName(), httpsOnly).getEntity("p", "r"));
+  }
+
+  @Test
+  void aBearerTokenAndAnUnsignedCorsPreflightAreRefusedWithAuthenticationFailed() throws Exception {
+    // The SDK sends bearer tokens over https only; raw requests show what a client gets here.
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> bearer = http.send(HttpRequest.newBuilder(
+            URI.create(azure.endpoint() + "/" + table.getTableName() + "(PartitionKey='p',RowKey='r')"))
+        .header("Authorization", "Bearer eyJ0eXAiOiJKV1QifQ.e30.x").header("x-ms-version", "2019-02-02")
+        .header("Accept", "application/json;odata=minimalmetadata").GET().build(), BodyHandlers.ofString());
+    HttpResponse<String> preflight = http.send(HttpRequest.newBuilder(URI.create(azure.endpoint() + "/Tables"))
+        .method("OPTIONS", BodyPublishers.noBody()).header("Origin", "http://localhost:3000")
+        .header("Access-Control-Request-Method", "GET").build(), BodyHandlers.ofString());
+
+    assertThat(bearer.statusCode()).isEqualTo(403);
+    assertThat(bearer.headers().firstValue("x-ms-error-code")).hasValue("AuthenticationFailed");
+    assertThat(preflight.statusCode()).isEqualTo(403);
+    assertThat(preflight.headers().firstValue("x-ms-error-code")).hasValue("AuthenticationFailed");
   }
 }

@@ -129,6 +129,28 @@ class BatchTest {
   }
 
   @Test
+  void aSecondTableInOneBatchIsRefusedAtItsIndexAndNothingIsWritten() {
+    db.createTable("Other");
+
+    AzureResponse r = send(batch("\r\n", List.of(insert("a"), insert("b").replace("/Tab ", "/Other "))));
+
+    assertThat(r.bodyText()).contains("HTTP/1.1 400 Bad Request", "\"code\":\"InvalidInput\"", "\"value\":\"1:");
+    assertThat(db.table("Tab").get("p", "a")).isEmpty();
+    assertThat(db.table("Other").get("p", "b")).isEmpty();
+  }
+
+  @Test
+  void aReadInsideTheChangesetIsNotImplementedAndNothingIsWritten() {
+    db.table("Tab").insert(Item.builder("p", "m").build());
+
+    AzureResponse r = send(batch("\r\n", List.of(insert("a"),
+        "GET /devstoreaccount1/Tab(PartitionKey='p',RowKey='m') HTTP/1.1\nAccept: application/json;odata=minimalmetadata\n\n")));
+
+    assertThat(r.bodyText()).contains("HTTP/1.1 501 Not Implemented", "\"code\":\"NotImplemented\"");
+    assertThat(db.table("Tab").get("p", "a")).isEmpty();
+  }
+
+  @Test
   void anUnparseableBodyIsABadRequest() {
     AzureResponse r = send("this is not multipart");
 

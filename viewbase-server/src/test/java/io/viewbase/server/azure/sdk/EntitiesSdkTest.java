@@ -129,6 +129,20 @@ class EntitiesSdkTest {
     assertThat(got.getHeaderValue("x-ms-error-code")).isEqualTo("UnsupportedHttpVerb");
   }
 
+  @Test
+  void anUnknownVersionATimeoutAndIfNoneMatchAreIgnoredAndTheReadServed() {
+    // x-ms-version is not checked, ?timeout= and If-None-Match are accepted and change nothing.
+    String name = azure.newTable("Ignored").getTableName();
+    table(name).createEntity(new TableEntity("p", "r").addProperty("v", 1));
+
+    com.azure.core.http.HttpResponse read = new SignedHttp(azure).send(com.azure.core.http.HttpMethod.GET,
+        "/" + name + "(PartitionKey='p',RowKey='r')?timeout=30", null, "x-ms-version", "2099-12-31",
+        "If-None-Match", "*");
+
+    assertThat(read.getStatusCode()).isEqualTo(200);
+    assertThat(SignedHttp.body(read)).contains("\"v\":1");
+  }
+
   private static TableClient table(String name) {
     return azure.table(name);
   }

@@ -9,7 +9,9 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.ListTablesOptions;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableItem;
+import com.azure.data.tables.models.TableServiceGeoReplicationStatus;
 import com.azure.data.tables.models.TableServiceProperties;
+import com.azure.data.tables.models.TableServiceStatistics;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -176,5 +178,12 @@ class TablesSdkTest {
     azure.service().setProperties(defaults.setLogging(defaults.getLogging().setReadLogged(true)));
 
     assertThat(azure.service().getProperties().getLogging().isReadLogged()).isFalse();
+  }
+
+  @Test
+  void serviceStatisticsReportTheSecondaryAsLive() {
+    TableServiceStatistics statistics = azure.service().getStatistics();
+
+    assertThat(statistics.getGeoReplication().getStatus()).isEqualTo(TableServiceGeoReplicationStatus.LIVE);
   }
 }

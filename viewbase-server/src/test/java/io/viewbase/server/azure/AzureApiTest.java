@@ -248,6 +248,21 @@ class AzureApiTest {
   }
 
   @Test
+  void aCorsPreflightIsRefusedUnsignedAndNotServedInAnonymousMode() {
+    AzureRequest preflight = SignedRequests.of("OPTIONS", "/Tables").header("origin", "http://localhost:3000")
+        .header("access-control-request-method", "GET").unsigned().build();
+    AzureApi anonymous = new AzureApi(db, AzureOptions.defaults().withAnonymousAccess(true));
+
+    AzureResponse signedOnly = api.handle(preflight);
+    AzureResponse open = anonymous.handle(preflight);
+
+    assertThat(signedOnly.status()).isEqualTo(403);
+    assertThat(signedOnly.header("x-ms-error-code")).isEqualTo("AuthenticationFailed");
+    assertThat(open.status()).isEqualTo(405);
+    assertThat(open.header("x-ms-error-code")).isEqualTo("UnsupportedHttpVerb");
+  }
+
+  @Test
   void singleEntityWritesAndOnlyThoseAreServedAsynchronously() {
     assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/People").build())).isTrue();
     assertThat(AzureApi.isEntityWrite(SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')").build())).isTrue();

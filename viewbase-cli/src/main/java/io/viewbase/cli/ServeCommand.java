@@ -123,6 +123,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    checkIoThreads();
     ServerOptions serverOptions = serverOptions();
     AzureOptions azureOptions = azureOptions();
     Database opened;
@@ -248,17 +249,17 @@ final class ServeCommand implements Callable<Integer> {
   private ServerOptions serverOptions() {
     try {
       ServerOptions options = ServerOptions.defaults().withBindAddress(bind).withPort(port);
-      return ioThreads == null ? options : options.withIoThreads(checkedIoThreads());
+      return ioThreads == null ? options : options.withIoThreads(ioThreads);
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), invalid.getMessage());
     }
   }
 
-  private int checkedIoThreads() {
-    if (ioThreads < 1 || ioThreads > 1024) {
+  /** Both listeners take {@code --io-threads}: checked once, with the flag's name and range in the message. */
+  private void checkIoThreads() {
+    if (ioThreads != null && (ioThreads < 1 || ioThreads > 1024)) {
       throw new ParameterException(spec.commandLine(), "--io-threads must be 1 to 1024, not " + ioThreads);
     }
-    return ioThreads;
   }
 
   /** The Azure dialect's options, or null when {@code --azure-port 0} turns it off. */
@@ -270,7 +271,7 @@ final class ServeCommand implements Callable<Integer> {
       AzureOptions options = AzureOptions.defaults().withBindAddress(bind).withPort(azurePort)
           .withAnonymousAccess(azureAnonymous);
       if (ioThreads != null) {
-        options = options.withIoThreads(checkedIoThreads());
+        options = options.withIoThreads(ioThreads);
       }
       if (azureAccounts != null && !azureAccounts.isEmpty()) {
         Map<String, String> accounts = new LinkedHashMap<>();

@@ -174,7 +174,7 @@ final class EmbeddedTable implements Table {
     entry.beginWrite();
     try {
       List<ViewHandle> views = entry.views();
-      if (isBlind(kind, views)) {
+      if (isBlind(kind, views, ifMatch)) {
         return writeBlind(kind, item, value, ifMatch);
       }
       return writeDecided(kind, item, value, ifMatch, views);
@@ -185,9 +185,19 @@ final class EmbeddedTable implements Table {
     }
   }
 
-  /** Whether the write's rule is one storage condition: no read, no retry. */
-  private static boolean isBlind(WriteKind kind, List<ViewHandle> views) {
-    return views.isEmpty() && kind != WriteKind.MERGE && kind != WriteKind.UPSERT_MERGE;
+  /**
+   * Whether the write's rule is one storage condition: no read, no retry. Not when its ETag names a
+   * version ahead of this server's clock: the new version must exceed the one it replaces, and a
+   * version from a request is a condition, never a clock input (a forged ETag would otherwise move
+   * the clock, and every later timestamp with it). Such a write reads first, and only a version the
+   * database itself stored moves the clock (another server's, on a shared store).
+   */
+  private boolean isBlind(WriteKind kind, List<ViewHandle> views, String ifMatch) {
+    if (!views.isEmpty() || kind == WriteKind.MERGE || kind == WriteKind.UPSERT_MERGE) {
+      return false;
+    }
+    OptionalLong expected = expectedVersion(ifMatch);
+    return expected.isEmpty() || !db.clock().isAhead(expected.getAsLong());
   }
 
   @Override
@@ -245,7 +255,7 @@ final class EmbeddedTable implements Table {
     try {
       if (db.store().commitsWithoutBlocking()) {
         entry.beginWrite();
-        if (isBlind(kind, entry.views())) {
+        if (isBlind(kind, entry.views(), ifMatch)) {
           return writeBlindAsync(kind, item, value, ifMatch); // it ends the write
         }
         entry.endWrite();
@@ -262,7 +272,7 @@ final class EmbeddedTable implements Table {
 
   /** One commit whose condition is the whole rule: no read, no retry. */
   private Item writeBlind(WriteKind kind, Item item, byte[] value, String ifMatch) {
-    long version = blindVersion(kind, ifMatch);
+    long version = db.clock().next();
     try {
       db.store().commit(List.of(blindMutation(kind, item, value, ifMatch, version)));
     } catch (ConditionFailedException e) {
@@ -280,7 +290,7 @@ final class EmbeddedTable implements Table {
     Item result;
     CompletableFuture<Void> committed;
     try {
-      long version = blindVersion(kind, ifMatch);
+      long version = db.clock().next();
       // built here, not in the completion: that runs on the store's committer, whose time is the
       // whole pipeline's
       result = stored(item.partitionKey(), item.id(), item.properties(), version);
@@ -306,17 +316,6 @@ final class EmbeddedTable implements Table {
     });
   }
 
-  /** The version a blind write stores. */
-  private long blindVersion(WriteKind kind, String ifMatch) {
-    if (kind != WriteKind.INSERT && kind != WriteKind.UPSERT) {
-      OptionalLong expected = expectedVersion(ifMatch);
-      if (expected.isPresent()) {
-        // The replaced version may come from another server's clock (a shared store): stay above it.
-        db.clock().observe(expected.getAsLong());
-      }
-    }
-    return db.clock().next();
-  }
 
   /** The one mutation of a blind write: its condition is the write's whole rule. */
   private Mutation blindMutation(WriteKind kind, Item item, byte[] value, String ifMatch, long version) {

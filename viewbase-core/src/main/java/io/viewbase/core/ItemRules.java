@@ -134,7 +134,7 @@ final class ItemRules {
     if (name.length() > limits.maxPropertyNameLength()) {
       throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
           "A property name is longer than " + limits.maxPropertyNameLength() + " characters", "property",
-          name.substring(0, 64) + "…");
+          shortened(name));
     }
     if (topLevel && (name.charAt(0) == '_' || name.equals("partitionKey") || name.equals("id"))) {
       throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
@@ -147,6 +147,15 @@ final class ItemRules {
             "A property name contains a control character, an unpaired surrogate or '@'", "property", name);
       }
     }
+  }
+
+  /** A name for an error's context: whole up to 64 characters, else its first 64 and an ellipsis. */
+  private static String shortened(String name) {
+    if (name.length() <= 64) {
+      return name;
+    }
+    int end = Character.isHighSurrogate(name.charAt(63)) ? 63 : 64; // never split a pair
+    return name.substring(0, end) + "…";
   }
 
   private static boolean validPair(String s, int i) {

@@ -13,12 +13,24 @@ final class VersionClock {
   private final AtomicLong last = new AtomicLong();
 
   long next() {
-    Instant now = Instant.now();
-    long ticks = now.getEpochSecond() * Value.DateTime.TICKS_PER_SECOND + now.getNano() / 100;
+    long ticks = nowTicks();
     return last.accumulateAndGet(ticks, (prev, candidate) -> candidate > prev ? candidate : prev + 1);
   }
 
-  /** Makes every later version greater than one already stored (after a restart with a clock behind). */
+  /** Whether {@link #next} might not exceed this version: it is at or after both the time and the last version issued. */
+  boolean isAhead(long version) {
+    return version > last.get() && version >= nowTicks();
+  }
+
+  private static long nowTicks() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * Value.DateTime.TICKS_PER_SECOND + now.getNano() / 100;
+  }
+
+  /**
+   * Makes every later version greater than one the database stored (read back after a restart with
+   * a clock behind, or written by another server on a shared store). Never a version a request names.
+   */
   void observe(long storedVersion) {
     last.accumulateAndGet(storedVersion, Math::max);
   }

@@ -246,6 +246,29 @@ abstract class DatabaseContract {
     assertThat(people.get("p", "1")).isPresent();
   }
 
+  @Test
+  void forgedEtagFromTheFutureFailsAndMovesNoLaterTimestamp() {
+    Item stored = people.insert(person("p", "1", "Ann"));
+    String forged = "W/\"datetime'2126-01-01T00%3A00%3A00.0000000Z'\"";
+
+    assertCode(() -> people.replace(person("p", "1", "Bo"), forged), ErrorCode.PreconditionFailed);
+    assertCode(() -> people.delete("p", "1", forged), ErrorCode.PreconditionFailed);
+    assertCode(() -> people.merge(person("p", "1", "Bo"), forged), ErrorCode.PreconditionFailed);
+    assertCode(() -> people.replace(person("p", "absent", "Bo"), forged), ErrorCode.ItemNotFound);
+    assertCode(() -> await(people.replaceAsync(person("p", "1", "Bo"), forged)), ErrorCode.PreconditionFailed);
+    assertCode(() -> await(people.deleteAsync("p", "1", forged)), ErrorCode.PreconditionFailed);
+    assertCode(() -> db.commit(io.viewbase.api.Batch.builder().replace("People", person("p", "1", "Bo"), forged)
+        .build()), ErrorCode.PreconditionFailed);
+    Item later = people.upsert(person("p", "2", "Cy"));
+    Item laterAsync = await(people.upsertAsync(person("p", "3", "Di")));
+
+    assertThat(people.get("p", "1")).contains(stored);
+    java.time.Instant soon = java.time.Instant.now().plusSeconds(60);
+    assertThat(later.timestamp()).isBefore(soon);
+    assertThat(laterAsync.timestamp()).isBefore(soon);
+    assertThat(people.get("p", "2").orElseThrow().timestamp()).isBefore(soon);
+  }
+
   // --- asynchronous writes: the same behaviour table, through the future
 
   /** The future's value, or its ViewbaseException thrown as the blocking write would throw it. */

@@ -154,16 +154,28 @@ final class QueryExecutor {
     KeySpace.Range partitions = segment.partitionKeys();
     byte[] afterPartition = null;
     byte[] afterKey = null;
+    boolean fromLowPartition = false;
     if (partitions.low() != null) {
       afterPartition = KeyLayout.partition(table.id(), partitions.low());
-      afterKey = partitions.lowInclusive() ? Bytes.EMPTY : null; // ids are never empty
+      afterKey = partitions.lowInclusive() ? Bytes.EMPTY : null;
+      fromLowPartition = partitions.lowInclusive();
     }
     if (after != null && (afterPartition == null || Arrays.compareUnsigned(after.partition(), afterPartition) >= 0)) {
       afterPartition = after.partition();
       afterKey = after.key();
+      fromLowPartition = false;
     }
     boolean ordered = store.capabilities().orderedPartitions();
     KeyRange ids = keyRange(segment.ids());
+    if (fromLowPartition && ids.contains(Bytes.EMPTY)) {
+      // The walk resumes strictly after (low, ""), and "" is an id (Azure's one-record-per-partition
+      // idiom): that item, the first of the low partition, is read on its own.
+      Optional<Versioned> first = store.get(afterPartition, Bytes.EMPTY);
+      page.examine(afterPartition, Bytes.EMPTY);
+      if (first.isPresent()) {
+        page.offer(afterPartition, Bytes.EMPTY, first.get().version(), first.get().value());
+      }
+    }
     try (Cursor cursor = store.scanAll(table.prefix(), afterPartition, afterKey)) {
       while (cursor.next()) {
         if (page.isFull()) {

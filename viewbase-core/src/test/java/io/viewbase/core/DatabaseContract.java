@@ -470,6 +470,26 @@ abstract class DatabaseContract {
   }
 
   @Test
+  void partitionRangeFilterFromAnInclusiveLowKeepsTheEmptyIdOfThatPartition() {
+    for (String pk : List.of("a", "b", "c")) {
+      people.insert(person(pk, "", "first of " + pk));
+      people.insert(person(pk, "x", "next in " + pk));
+    }
+    for (String filter : List.of("PartitionKey ge 'b'", "PartitionKey ge 'b' and PartitionKey le 'c'",
+        "PartitionKey gt 'a' and RowKey lt 'x'", "PartitionKey ge 'b' and age eq 42")) {
+      List<String> keys = new ArrayList<>();
+      Query query = Query.all().withFilter(filter).withLimit(1);
+      for (Page page = people.query(query); ; page = people.query(query.withContinuation(page.continuation()))) {
+        page.items().forEach(i -> keys.add(i.partitionKey() + "/" + i.id()));
+        if (!page.hasMore()) {
+          break;
+        }
+      }
+      assertThat(keys).as(filter).startsWith("b/").contains("c/");
+    }
+  }
+
+  @Test
   void rangePrefixAndDescendingSelectTheRightIds() {
     fill("a", 30);
     assertThat(people.query(Query.partition("a").withRange("0005", "0008")).items()).extracting(Item::id)

@@ -72,6 +72,19 @@ public final class Filters {
   }
 
   /**
+   * Both filters: their conjunction as one tree, or the one that is not null (null when both are).
+   * Filters that come from different parties (a user's and the range a token allows, an entity's
+   * identity and an application's condition) are combined this way, after parsing, never by
+   * joining their text: a text such as {@code x eq 1) or (true} would otherwise escape the other.
+   */
+  public static Filter and(Filter a, Filter b) {
+    if (a == null) {
+      return b;
+    }
+    return b == null ? a : new Filter.And(a, b);
+  }
+
+  /**
    * Whether an item matches. The names of {@link SystemProperty} read {@code partitionKey},
    * {@code id} and {@code timestamp} (each may be null, which counts as missing); every other name
    * reads {@code properties}, where an absent name or a {@link Value.Null} is missing. A comparison

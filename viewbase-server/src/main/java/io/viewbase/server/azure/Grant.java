@@ -1,5 +1,8 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.filter.Filter;
+import io.viewbase.filter.Filters;
+
 /**
  * What an authenticated request may do: everything (the account key, or anonymous mode), or what
  * its shared access signature grants. Each operation asks before it touches the database.
@@ -13,8 +16,11 @@ sealed interface Grant permits Grant.Full, Grant.Sas {
   /** Fails with 403 unless this grant allows the operation on this entity. */
   void checkEntity(Permission permission, String table, String partitionKey, String rowKey);
 
-  /** The query filter narrowed to the entities this grant may read (unchanged for most grants). */
-  String restrictFilter(String filter);
+  /**
+   * A query's filter (null: none) narrowed to the entities this grant may read: the filter itself
+   * for most grants, else the conjunction of the two parsed trees.
+   */
+  Filter restrict(Filter filter);
 
   /** The account key, or anonymous mode: everything is allowed. */
   final class Full implements Grant {
@@ -30,7 +36,7 @@ sealed interface Grant permits Grant.Full, Grant.Sas {
     }
 
     @Override
-    public String restrictFilter(String filter) {
+    public Filter restrict(Filter filter) {
       return filter;
     }
   }
@@ -86,12 +92,8 @@ sealed interface Grant permits Grant.Full, Grant.Sas {
     }
 
     @Override
-    public String restrictFilter(String filter) {
-      String limit = range.asFilter();
-      if (limit == null) {
-        return filter;
-      }
-      return filter == null || filter.isBlank() ? limit : "(" + filter + ") and " + limit;
+    public Filter restrict(Filter filter) {
+      return Filters.and(filter, range.asFilter());
     }
   }
 }

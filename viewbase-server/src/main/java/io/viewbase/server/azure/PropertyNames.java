@@ -1,5 +1,6 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.filter.Filter;
 import io.viewbase.filter.FilterDialect;
 import io.viewbase.filter.Filters;
 
@@ -39,14 +40,14 @@ final class PropertyNames {
   }
 
   /**
-   * A {@code $filter} in Azure's names as native filter text with the same meaning ({@code id eq 'x'}
-   * becomes {@code $id eq 'x'}); null or blank stays null. A filter that does not parse fails here,
-   * with positions in the client's own text.
+   * A {@code $filter} in Azure's names, parsed: its tree holds stored names ({@code id eq 'x'} reads
+   * {@code $id}), so {@link Filters#print} hands it on as native text with the same meaning; null or
+   * blank is null. A filter that does not parse fails here, with positions in the client's own text.
    */
-  static String nativeFilter(String azureFilter) {
+  static Filter parseFilter(String azureFilter) {
     if (azureFilter == null || azureFilter.isBlank()) {
       return null;
     }
-    return Filters.print(Filters.parse(azureFilter, FilterDialect.AZURE));
+    return Filters.parse(azureFilter, FilterDialect.AZURE);
   }
 }

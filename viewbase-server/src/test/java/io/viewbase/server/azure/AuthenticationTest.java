@@ -12,6 +12,8 @@ import com.azure.data.tables.sas.TableAccountSasService;
 import com.azure.data.tables.sas.TableAccountSasSignatureValues;
 import com.azure.data.tables.sas.TableSasPermission;
 import com.azure.data.tables.sas.TableSasSignatureValues;
+import io.viewbase.filter.FilterDialect;
+import io.viewbase.filter.Filters;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -174,8 +176,9 @@ class AuthenticationTest {
         AzureFailure.class).code()).isEqualTo("AuthorizationPermissionMismatch");
     assertThat(catchThrowableOfType(() -> grant.check(Permission.READ, "Other"), AzureFailure.class).code())
         .isEqualTo("AuthenticationFailed");
-    assertThat(grant.restrictFilter("age gt 3")).isEqualTo("(age gt 3) and (PartitionKey gt 'b' or "
-        + "(PartitionKey eq 'b' and RowKey ge '1')) and (PartitionKey lt 'd' or (PartitionKey eq 'd' and RowKey le '9'))");
+    assertThat(Filters.print(grant.restrict(Filters.parse("age gt 3 or x", FilterDialect.AZURE))))
+        .isEqualTo("(age gt 3 or x) and ((PartitionKey gt 'b' or PartitionKey eq 'b' and RowKey ge '1') "
+            + "and (PartitionKey lt 'd' or PartitionKey eq 'd' and RowKey le '9'))");
   }
 
   @Test

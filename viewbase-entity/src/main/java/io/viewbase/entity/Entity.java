@@ -2,7 +2,10 @@ package io.viewbase.entity;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Stability;
+import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filter;
+import io.viewbase.filter.Filters;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -129,13 +132,32 @@ public final class Entity<T> {
   }
 
   /** The filter that takes this entity's items and no others. */
-  String identityFilter() {
-    return SERVICE_FIELD + " eq " + quote(service) + " and " + ENTITY_FIELD + " eq " + quote(name);
+  Filter identity() {
+    return new Filter.And(new Filter.Compare(SERVICE_FIELD, Filter.Op.EQ, Value.of(service)),
+        new Filter.Compare(ENTITY_FIELD, Filter.Op.EQ, Value.of(name)));
   }
 
-  static String quote(String text) {
-    return "'" + text.replace("'", "''") + "'";
+  /** {@link #identity()} as native filter text. */
+  String identityFilter() {
+    return Filters.print(identity());
   }
+
+  /**
+   * The filters that must all hold, as native text: the parsed trees joined by AND (nulls left out),
+   * never their text, so that an application's condition such as {@code x eq 1) or (true} cannot
+   * escape the entity's identity; null when there are none. A condition that does not parse fails
+   * with InvalidFilter.
+   */
+  static String allOf(Filter required, String... conditions) {
+    Filter all = required;
+    for (String condition : conditions) {
+      if (condition != null) {
+        all = Filters.and(all, Filters.parse(condition));
+      }
+    }
+    return all == null ? null : Filters.print(all);
+  }
+
 
   private IndexLayout compile(Index index, Map<String, Attribute> attrs) {
     String where = "index '" + index.name() + "' of entity '" + name + "'";
@@ -156,7 +178,7 @@ public final class Entity<T> {
       throw invalid("The unique " + where + " has no composite attributes: every item would have the same key",
           "index", index.name());
     }
-    String filter = identityFilter() + (index.condition() == null ? "" : " and (" + index.condition() + ")");
+    String filter = allOf(identity(), index.condition());
     return new IndexLayout(index, pk, sk, index.primary() ? null : filter);
   }
 

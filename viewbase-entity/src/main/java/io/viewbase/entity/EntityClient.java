@@ -10,6 +10,7 @@ import io.viewbase.api.Stability;
 import io.viewbase.api.Table;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -310,7 +311,7 @@ public final class EntityClient<T> {
     if (condition.ifMatch() != null) {
       return condition.ifMatch();
     }
-    String filter = "RowKey eq " + Entity.quote(id.id()) + " and (" + condition.where() + ")";
+    String filter = Entity.allOf(new Filter.Compare("RowKey", Filter.Op.EQ, Value.of(id.id())), condition.where());
     Page page = table().query(Query.partition(id.partitionKey()).withFilter(filter).withLimit(1));
     if (page.items().isEmpty()) {
       if (table().get(id.partitionKey(), id.id()).isEmpty()) {

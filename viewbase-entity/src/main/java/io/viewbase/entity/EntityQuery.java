@@ -7,6 +7,8 @@ import io.viewbase.api.Query;
 import io.viewbase.api.Stability;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filter;
+import io.viewbase.filter.Filters;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -153,20 +155,15 @@ public final class EntityQuery<T> {
   /** The database query this index query runs. */
   Query toQuery() {
     Query q = Query.partition(partitionKey).withLimit(limit).descending(descending);
-    List<String> filters = new ArrayList<>();
-    if (layout.index().primary()) {
-      filters.add(client.entity().identityFilter());
-    }
+    Filter required = layout.index().primary() ? client.entity().identity() : null;
     if (exact) {
-      filters.add("RowKey eq " + Entity.quote(prefix));
+      required = Filters.and(required, new Filter.Compare("RowKey", Filter.Op.EQ, Value.of(prefix)));
       q = q.withPrefix(prefix);
     } else {
       q = q.withPrefix(prefix).withRange(from, to);
     }
-    if (where != null) {
-      filters.add("(" + where + ")");
-    }
-    return filters.isEmpty() ? q : q.withFilter(String.join(" and ", filters));
+    String filter = Entity.allOf(required, where);
+    return filter == null ? q : q.withFilter(filter);
   }
 
   private String bound(Map<String, ?> values, String operation) {

@@ -12,6 +12,8 @@ import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filter;
+import io.viewbase.filter.Filters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,17 +75,31 @@ public final class Migration {
         }
       }
     }
-    String ours = Entity.SERVICE_FIELD + " eq " + Entity.quote(bound.service().name()) + " and ";
     List<String> obsolete = new ArrayList<>();
     for (String name : existing) {
-      if (wanted.stream().noneMatch(name::equalsIgnoreCase)) {
-        String where = db.viewStatus(name).definition().where();
-        if (where != null && where.startsWith(ours)) {
-          obsolete.add(name);
-        }
+      if (wanted.stream().noneMatch(name::equalsIgnoreCase)
+          && isOfService(db.viewStatus(name).definition().where(), bound.service().name())) {
+        obsolete.add(name);
       }
     }
     return new Migration(bound, created, obsolete);
+  }
+
+  /** Whether a view's where is an entity's of this service: its first condition is {@code vb_service eq 'name'}. */
+  private static boolean isOfService(String where, String service) {
+    if (where == null) {
+      return false;
+    }
+    Filter first;
+    try {
+      first = Filters.parse(where);
+    } catch (ViewbaseException notOurs) {
+      return false;
+    }
+    while (first instanceof Filter.And and) {
+      first = and.left();
+    }
+    return first.equals(new Filter.Compare(Entity.SERVICE_FIELD, Filter.Op.EQ, Value.of(service)));
   }
 
   /** The views this migration created (empty when everything already existed). */

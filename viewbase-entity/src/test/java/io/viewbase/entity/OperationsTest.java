@@ -168,6 +168,24 @@ class OperationsTest {
   }
 
   @Test
+  void aWhereThatClosesItsGroupCannotEscapeTheEntityOrTheItem() {
+    products.create(new Product("p1", "tea", "Sencha", 900, null));
+    products.create(new Product("p2", "tea", "Matcha", 800, null));
+    reviews.create(new Review("p1", "r1", 5)); // the same partition: the catalog collection
+
+    for (String escape : List.of("true) or (true", "price gt 0) or not (price gt 0")) {
+      var refused = catchThrowableOfType(ViewbaseException.class, () -> products.query("bySku", sku("p1")).where(escape).all());
+      assertThat(refused.code()).as(escape).isEqualTo(ErrorCode.InvalidFilter);
+      var patch = catchThrowableOfType(ViewbaseException.class,
+          () -> products.patch(sku("p2"), Changes.set("price", 1), Condition.where(escape)));
+      assertThat(patch.code()).as(escape).isEqualTo(ErrorCode.InvalidFilter);
+    }
+    assertThat(products.query("bySku", sku("p1")).where("true or true").all()).extracting(Product::name)
+        .containsExactly("Sencha");
+    assertThat(products.get(sku("p2")).orElseThrow().price()).isEqualTo(800);
+  }
+
+  @Test
   void aSortKeyValueAfterAGapIsRefused() {
     var e = catchThrowableOfType(ViewbaseException.class,
         () -> products.query("byCategory", Map.of("category", "tea", "name", "x")));

@@ -34,13 +34,19 @@ final class Etags {
         .append(SUFFIX).toString();
   }
 
-  /** The version an ETag names, or empty if the text is not one of our ETags (it then matches nothing). */
+  /**
+   * The version an ETag names, or empty if the text is not one of our ETags (it then matches
+   * nothing). Read as Azure reads If-Match: {@code W/} in either case, and the time's colons
+   * percent-encoded in either case or not at all.
+   */
   static OptionalLong parse(String etag) {
     String text = etag.trim();
-    if (!text.startsWith(PREFIX) || !text.endsWith(SUFFIX)) {
+    if (text.length() < PREFIX.length() + SUFFIX.length() || !text.regionMatches(true, 0, PREFIX, 0, 2)
+        || !text.startsWith(PREFIX.substring(2), 2) || !text.endsWith(SUFFIX)) {
       return OptionalLong.empty();
     }
-    String time = text.substring(PREFIX.length(), text.length() - SUFFIX.length()).replace("%3A", ":");
+    String time = text.substring(PREFIX.length(), text.length() - SUFFIX.length()).replace("%3A", ":")
+        .replace("%3a", ":");
     try {
       Instant instant = FORMAT.parse(time, Instant::from);
       return OptionalLong.of(Value.DateTime.of(instant).ticks());

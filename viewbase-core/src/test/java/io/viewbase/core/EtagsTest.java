@@ -23,7 +23,18 @@ class EtagsTest {
   }
 
   @Test
+  void parseReadsTheWeakPrefixInEitherCaseAndColonsEncodedInEitherCaseOrNot() {
+    long version = 1_796_040_556L * 10_000_000L + 1_234_567L;
+    for (String same : new String[] {"w/\"datetime'2026-11-30T12%3A09%3A16.1234567Z'\"",
+        "W/\"datetime'2026-11-30T12%3a09%3a16.1234567Z'\"", "W/\"datetime'2026-11-30T12:09:16.1234567Z'\""}) {
+      assertThat(Etags.parse(same)).as(same).isEqualTo(OptionalLong.of(version));
+    }
+  }
+
+  @Test
   void parseOfForeignTextIsEmpty() {
+    assertThat(Etags.parse("W/")).isEmpty();
+    assertThat(Etags.parse("\"datetime'2026-11-30T12%3A09%3A16.1234567Z'\"")).isEmpty();
     assertThat(Etags.parse("\"abc\"")).isEmpty();
     assertThat(Etags.parse("W/\"datetime'not-a-date'\"")).isEmpty();
     assertThat(Etags.parse("")).isEmpty();

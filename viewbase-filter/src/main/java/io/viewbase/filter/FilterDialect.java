@@ -17,6 +17,7 @@ import io.viewbase.api.Stability;
  *       <td>the user property {@code $_x}</td></tr>
  *   <tr><td>{@code $id}, {@code a$b} (names with '$')</td><td>that user property</td>
  *       <td>an error: '$' is not in Azure property names</td></tr>
+ *   <tr><td>{@code True}, {@code False}</td><td>user properties</td><td>the boolean literals</td></tr>
  *   <tr><td>anything else</td><td>that user property</td><td>that user property</td></tr>
  * </table>
  *
@@ -56,6 +57,18 @@ public enum FilterDialect {
       return stored.substring(1);
     }
     return stored;
+  }
+
+  /**
+   * A word as the boolean literal it spells, if it is one: {@code true} and {@code false}, and in
+   * AZURE also {@code True} and {@code False}, as .NET writes booleans and Azure reads them; any
+   * other word unchanged.
+   */
+  String booleanWord(String word) {
+    if (this == AZURE && (word.equals("True") || word.equals("False"))) {
+      return word.toLowerCase(java.util.Locale.ROOT);
+    }
+    return word;
   }
 
   /** Whether '$' may appear in the property names of this dialect's text. */

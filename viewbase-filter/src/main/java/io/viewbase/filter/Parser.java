@@ -126,10 +126,11 @@ final class Parser {
       return t;
     }
     if (t.kind() == Token.Kind.WORD) {
-      switch (t.text()) {
+      switch (dialect.booleanWord(t.text())) {
         case "true", "false" -> {
           advance();
-          return new Token(Token.Kind.LITERAL, t.text(), new Value.Bool(t.text().equals("true")), t.position());
+          boolean value = dialect.booleanWord(t.text()).equals("true");
+          return new Token(Token.Kind.LITERAL, t.text(), new Value.Bool(value), t.position());
         }
         case "null" -> throw SyntaxErrors.invalid("null is not a filter literal", t.position(),
             "a missing property never matches, so 'X eq null' has no meaning; test for a value instead");

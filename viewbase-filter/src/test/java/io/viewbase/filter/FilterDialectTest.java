@@ -49,6 +49,16 @@ class FilterDialectTest {
   }
 
   @Test
+  void parseInAzureReadsCapitalisedTrueAndFalseAsBooleansAndNativeAsProperties() {
+    Filter azure = Filters.parse("IsActive eq True or False or not (Done ne False)", FilterDialect.AZURE);
+    Filter lower = Filters.parse("IsActive eq true or false or not (Done ne false)", FilterDialect.AZURE);
+
+    assertThat(azure).isEqualTo(lower);
+    assertThat(Filters.parse("True", FilterDialect.AZURE)).isEqualTo(new Filter.Constant(true));
+    assertThat(Filters.parse("True")).isEqualTo(new Filter.BoolProperty("True"));
+  }
+
+  @Test
   void printOfAnAzureFilterIsNativeTextWithTheSameMeaning() {
     Filter azure = Filters.parse("id eq 'x' or (_n gt 2 and RowKey ge 'a')", FilterDialect.AZURE);
 

@@ -13,7 +13,8 @@ import java.util.Map;
  * -----------------------------+----------------------------------------------------+------------------
  * Authorization: SharedKey[Lite]| signature by the account's key; date within 15 min| everything
  * sig=… (account SAS: ss/srt)  | signature; ss has t; st ≤ now ≤ se; sip; spr      | srt and sp
- * sig=… (table SAS: tn)        | signature; stored policy si; times; sip; spr      | table, sp, key range
+ * sig=… (table SAS)            | signature; stored policy si; times; sip; spr      | table (tn, else the
+ *                              |                                                    |   URL's), sp, key range
  * nothing                      | allowed only with anonymous access                | everything
  * </pre>
  *
@@ -140,7 +141,8 @@ final class Authenticator {
     String permissions = q.get("sp");
     Instant start = time(q.get("st"), "start (st)");
     Instant expiry = time(q.get("se"), "expiry (se)");
-    String table = q.get("tn");
+    // Without tn, a table SAS is for the table the URL names, and signs that name.
+    String table = account ? null : q.get("tn") != null ? q.get("tn") : path.table();
     if (account) {
       if (!key.verifies(SasSignature.account(path.account(), q), signature)) {
         throw AzureFailure.authenticationFailed("Signature did not match the account SAS's fields.");
@@ -155,9 +157,9 @@ final class Authenticator {
       }
     } else {
       if (table == null) {
-        throw AzureFailure.authenticationFailed("The table SAS names no table (tn).");
+        throw AzureFailure.authenticationFailed("The table SAS names no table (tn), and neither does the URL.");
       }
-      if (!key.verifies(SasSignature.service(path.account(), q), signature)) {
+      if (!key.verifies(SasSignature.service(path.account(), table, q), signature)) {
         throw AzureFailure.authenticationFailed("Signature did not match the table SAS's fields.");
       }
       String si = q.get("si");

@@ -29,14 +29,14 @@ import org.slf4j.LoggerFactory;
  * /$batch                      | POST                    | Entity group transaction
  * </pre>
  *
- * Every answer carries {@code x-ms-request-id}, {@code x-ms-version}, {@code Date} and the exact
- * {@code x-ms-client-request-id} the client sent. Failures are Azure's error bodies with
- * {@code x-ms-error-code} (XML for ACL requests, JSON otherwise); an unexpected one is logged and
- * answered as 500 InternalError.
+ * Every answer carries {@code x-ms-request-id}, {@code x-ms-version} (the version implemented, see
+ * {@link ServiceVersions}), {@code Date} and the exact {@code x-ms-client-request-id} the client sent. Failures are Azure's error bodies with
+ * {@code x-ms-error-code} (XML for ACL requests, JSON otherwise); an unexpected one, an {@link Error}
+ * such as a StackOverflowError included, is logged and answered once as 500 InternalError.
  */
 public final class AzureApi {
   private static final Logger LOG = LoggerFactory.getLogger(AzureApi.class);
-  static final String VERSION = "2019-02-02";
+  static final String VERSION = ServiceVersions.IMPLEMENTED;
 
   private final Authenticator authenticator;
   private final TableEndpoints tables;
@@ -107,7 +107,7 @@ public final class AzureApi {
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
       response = write == null ? answer(call, method, requestId) : entities.answer(call, Futures.join(write));
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // an Error too: a request is always answered
       response = error(request, requestId, e);
     }
     return finish(request, requestId, response);
@@ -139,7 +139,7 @@ public final class AzureApi {
         return write.handleAsync((stored, failure) -> written(call, requestId, stored, failure), answerOn);
       }
       return CompletableFuture.completedFuture(finish(request, requestId, answer(call, method, requestId)));
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // an Error too: a request is always answered
       return CompletableFuture.completedFuture(finish(request, requestId, error(request, requestId, e)));
     }
   }
@@ -150,7 +150,7 @@ public final class AzureApi {
     AzureResponse response;
     try {
       response = failure == null ? entities.answer(call, stored) : error(request, requestId, Futures.unwrap(failure));
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // an Error too: a request is always answered
       response = error(request, requestId, e);
     }
     return finish(request, requestId, response);
@@ -158,9 +158,8 @@ public final class AzureApi {
 
   /** The headers every answer carries. */
   private static AzureResponse finish(AzureRequest request, String requestId, AzureResponse response) {
-    String version = request.header("x-ms-version");
     return response.with("x-ms-request-id", requestId)
-        .with("x-ms-version", version == null ? VERSION : version)
+        .with("x-ms-version", VERSION)
         .with("Date", AzureTimes.httpDateNow())
         .with("x-ms-client-request-id", request.header("x-ms-client-request-id"));
   }
@@ -184,6 +183,7 @@ public final class AzureApi {
 
   /** Parses (unless {@code parsed} is the path, parsed already) and authenticates the request. */
   private Call call(AzureRequest request, ResourcePath parsed) {
+    ServiceVersions.check(request.header("x-ms-version"));
     ResourcePath path = parsed != null ? parsed : ResourcePath.parse(request.rawPath(), request.header("host"));
     QueryString query = QueryString.parse(request.rawQuery());
     Grant grant = authenticator.authenticate(request, path, query);

@@ -97,19 +97,33 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
       return;
     }
     if (AzureApi.runsInline(p.request())) {
-      write(ctx, p, api.handle(p.request()));
+      write(ctx, p, api.handle(p.request())); // handle answers every failure, Errors included
       return;
     }
     ResourcePath writePath = AzureApi.entityWritePath(p.request());
     if (writePath != null) {
       CompletableFuture<AzureResponse> answer = api.handleAsync(p.request(), writePath, ctx.executor());
-      answer.thenAccept(response -> write(ctx, p, response)); // completes on this event loop
+      answer.whenComplete((response, failure) -> { // completes on this event loop
+        if (failure != null) { // handleAsync answers every failure itself; this is a last resort
+          LOG.error("Azure request {} {} failed outside the dialect", p.request().method(), p.request().target(),
+              failure);
+        }
+        write(ctx, p, failure == null ? response
+            : failure(500, "InternalError", "The server encountered an internal error; its log has the details."));
+      });
       return;
     }
     try {
       workers.execute(() -> {
-        AzureResponse response = api.handle(p.request());
-        ctx.executor().execute(() -> write(ctx, p, response));
+        AzureResponse response;
+        try {
+          response = api.handle(p.request()); // answers every failure itself
+        } catch (RuntimeException | Error e) { // ...so this is a last resort: never leave a request unanswered
+          LOG.error("Azure request {} {} failed outside the dialect", p.request().method(), p.request().target(), e);
+          response = failure(500, "InternalError", "The server encountered an internal error; its log has the details.");
+        }
+        AzureResponse answer = response;
+        ctx.executor().execute(() -> write(ctx, p, answer));
       });
     } catch (RejectedExecutionException shuttingDown) {
       write(ctx, p, failure(503, "ServerBusy", "The server is shutting down."));

@@ -22,16 +22,20 @@ final class AzureKeys {
     }
   }
 
-  /** An If-Match value: {@code *} or an ETag ({@code W/"…"} or {@code "…"}); anything else is InvalidInput. */
+  /**
+   * An If-Match value as Azure reads it: {@code *}, or a weak ETag {@code W/"…"} ({@code W} in either
+   * case), which then names a version or matches nothing (412); anything else, a strong ETag
+   * included, is 400 InvalidInput. Viewbase issues only weak ETags, so a strong one was never ours.
+   */
   static String checkIfMatch(String ifMatch) {
     if (ifMatch == null) {
       return null;
     }
     String v = ifMatch.trim();
-    if (v.equals("*") || (v.startsWith("W/\"") && v.endsWith("\"") && v.length() > 4)
-        || (v.startsWith("\"") && v.endsWith("\"") && v.length() > 1)) {
+    if (v.equals("*") || (v.regionMatches(true, 0, "W/\"", 0, 3) && v.endsWith("\"") && v.length() > 4)) {
       return v;
     }
-    throw AzureFailure.invalidInput("The If-Match header must be * or an ETag such as W/\"datetime'…'\"; was " + ifMatch);
+    throw AzureFailure.invalidInput("The If-Match header must be * or a weak ETag such as W/\"datetime'…'\"; was "
+        + ifMatch);
   }
 }

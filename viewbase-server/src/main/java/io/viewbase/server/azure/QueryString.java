@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * The decoded parameters of a request's query string. Names are case-sensitive as on Azure
- * ({@code $filter}, {@code NextPartitionKey}, {@code sig}); a repeated name keeps its first value;
- * names Azure ignores (such as {@code timeout}) are kept and simply never read.
+ * ({@code $filter}, {@code NextPartitionKey}, {@code sig}); a name given twice is refused (400
+ * InvalidQueryParameterValue); names Azure ignores (such as {@code timeout}) are kept and simply
+ * never read.
  */
 final class QueryString {
   private static final QueryString EMPTY = new QueryString(Map.of());
@@ -34,7 +35,11 @@ final class QueryString {
         String value = eq < 0 ? "" : pair.substring(eq + 1);
         // A SAS signature is base64: a client that left its '+' unencoded still means '+', not a space.
         String decoded = name.equals("sig") ? PercentDecoding.segment(value) : PercentDecoding.queryComponent(value);
-        values.putIfAbsent(name, decoded);
+        if (values.putIfAbsent(name, decoded) != null) {
+          // First-wins would let a proxy and the server read different values (two sig, two $filter).
+          throw new AzureFailure(400, "InvalidQueryParameterValue", "Value for one of the query parameters "
+              + "specified in the request URI is invalid: " + name + " is given more than once.");
+        }
       }
       if (amp < 0) {
         break;

@@ -9,7 +9,7 @@ import io.viewbase.server.PercentDecoding;
  * path after the account                   | kind
  * -----------------------------------------+---------
  * "" or "/"                                | SERVICE
- * /Tables, /Tables()                       | TABLES
+ * /Tables, /Tables()                       | TABLES      (each form may end in one '/')
  * /Tables('t')                             | TABLE
  * /$batch                                  | BATCH
  * /t, /t()                                 | ENTITIES
@@ -90,7 +90,9 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
     if (rest.isEmpty() || rest.equals("/")) {
       return new ResourcePath(account, Kind.SERVICE, null, null, null, signedPath, base, pathStyle);
     }
-    String raw = rest.substring(1);
+    // One trailing '/' names the same resource (/Tables/, /t/): clients that join a base URL and a
+    // path may send it. The signature still covers the path as sent (signedPath).
+    String raw = rest.endsWith("/") ? rest.substring(1, rest.length() - 1) : rest.substring(1);
     if (raw.indexOf('/') >= 0) {
       throw new AzureFailure(400, "InvalidUri", "The request path has more segments than a table resource: " + rest);
     }

@@ -20,9 +20,10 @@ final class SasSignature {
   private SasSignature() {
   }
 
-  static String service(String account, QueryString q) {
+  /** A table SAS's string to sign; {@code table} is its {@code tn}, or the URL's table when it has none. */
+  static String service(String account, String table, QueryString q) {
     return String.join("\n", v(q, "sp"), v(q, "st"), v(q, "se"),
-        ("/table/" + account + "/" + v(q, "tn")).toLowerCase(Locale.ROOT), v(q, "si"), v(q, "sip"), v(q, "spr"),
+        ("/table/" + account + "/" + table).toLowerCase(Locale.ROOT), v(q, "si"), v(q, "sip"), v(q, "spr"),
         v(q, "sv"), v(q, "spk"), v(q, "srk"), v(q, "epk"), v(q, "erk"));
   }
 

@@ -7,11 +7,15 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filter;
+import io.viewbase.filter.Filters;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -24,7 +28,8 @@ import java.util.function.Predicate;
  * ---------------------------+---------------------------------------------------------------------
  * POST /Tables {"TableName"} | 201 + the table (204 with return-no-content); 409 TableAlreadyExists
  * DELETE /Tables('t')        | 204; 404 ResourceNotFound; 409 OperationNotAllowedOnView for a view
- * GET /Tables                | 200 + {value: [{TableName}...]} by name, $filter on TableName, $top,
+ * GET /Tables                | 200 + {value: [{TableName}...]} by name, $filter on TableName (the entity
+ *                            | filter language), $top,
  *                            | NextTableName (x-ms-continuation-NextTableName when more remain)
  * </pre>
  */
@@ -94,6 +99,9 @@ final class TableEndpoints {
           p.skipChildren();
         }
       }
+      if (p.nextToken() != null) {
+        throw AzureFailure.invalidInput("Unexpected content after the JSON object of Create Table.");
+      }
       if (name == null) {
         throw new AzureFailure(400, "PropertiesNeedValue", "Create Table needs the TableName property.");
       }
@@ -142,7 +150,7 @@ final class TableEndpoints {
 
   AzureResponse query(Call call) {
     call.grant().check(Permission.LIST_TABLES, null);
-    Predicate<String> filter = TableNameFilter.parse(call.query().get("$filter"));
+    Predicate<String> filter = tableNameFilter(call.query().get("$filter"));
     int top = top(call.query().get("$top"));
     String next = call.query().get("NextTableName");
     List<String> names = new ArrayList<>();
@@ -170,6 +178,20 @@ final class TableEndpoints {
       g.writeEndObject();
     });
     return AzureResponse.of(200, call.level().contentType(), body).with(NEXT_TABLE_NAME, continuation);
+  }
+
+  /**
+   * Query Tables' {@code $filter} as a test on table names: the entity filter language, in Azure's
+   * dialect, over one string property, {@code TableName} (so its limits bound the text and its
+   * nesting, and {@code true}, {@code false} and {@code not} work as for entities). A filter on any
+   * other name matches no table; one that does not parse is 400 InvalidInput.
+   */
+  private static Predicate<String> tableNameFilter(String text) {
+    Filter filter = PropertyNames.parseFilter(text);
+    if (filter == null) {
+      return name -> true;
+    }
+    return name -> Filters.matches(filter, null, null, null, Map.of("TableName", Value.of(name)));
   }
 
   private static int top(String text) {

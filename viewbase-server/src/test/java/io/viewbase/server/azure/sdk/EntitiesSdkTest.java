@@ -130,8 +130,8 @@ class EntitiesSdkTest {
   }
 
   @Test
-  void anUnknownVersionATimeoutAndIfNoneMatchAreIgnoredAndTheReadServed() {
-    // x-ms-version is not checked, ?timeout= and If-None-Match are accepted and change nothing.
+  void aVersionLaterThanAnyKnownATimeoutAndIfNoneMatchAreIgnoredAndTheReadServed() {
+    // a later x-ms-version is served as the version implemented; ?timeout= and If-None-Match change nothing.
     String name = azure.newTable("Ignored").getTableName();
     table(name).createEntity(new TableEntity("p", "r").addProperty("v", 1));
 
@@ -141,6 +141,7 @@ class EntitiesSdkTest {
 
     assertThat(read.getStatusCode()).isEqualTo(200);
     assertThat(SignedHttp.body(read)).contains("\"v\":1");
+    assertThat(read.getHeaderValue("x-ms-version")).isEqualTo("2019-02-02");
   }
 
   private static TableClient table(String name) {

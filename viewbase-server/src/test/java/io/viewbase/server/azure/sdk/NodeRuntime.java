@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -29,6 +31,11 @@ import org.junit.jupiter.api.Assumptions;
  * developer with only a JDK and Maven can still run {@code mvn -B verify}; CI sets {@code
  * -Dviewbase.test.requireNode=true} so that a machine without node cannot pass by skipping.
  *
+ * <p>The SDK supports Node.js 20 and newer. Node 18, which Debian 12 ships as {@code nodejs} (what
+ * {@code .ci/run} installs where node is missing), runs the scenarios with {@code
+ * --experimental-global-webcrypto}: the SDK's HTTP runtime calls the global {@code
+ * crypto.randomUUID()}, global by default only from Node 19 on. Older nodes count as missing.
+ *
  * <p>System properties (the viewbase-server pom passes them to the forked JVM): {@code
  * viewbase.test.node} and {@code viewbase.test.npm} (the programs, default {@code node} and {@code
  * npm} on the PATH), {@code viewbase.test.jsDir} (the npm project), {@code
@@ -46,19 +53,22 @@ final class NodeRuntime {
   /** Each scenario takes about a second; a hung one fails after this, with what it printed. */
   static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(60);
 
-  private static final String INSTALL_HINT = "Install Node.js 20 or newer with npm (Debian/Ubuntu: "
-      + "apt-get install nodejs npm; elsewhere https://nodejs.org), or name the programs with -D" + NODE
-      + "=/path/to/node and -D" + NPM + "=/path/to/npm.";
+  private static final String INSTALL_HINT = "Install Node.js 18 or newer (20+ is what the SDK supports) "
+      + "and npm (Debian/Ubuntu: apt-get install nodejs npm; elsewhere https://nodejs.org), or name the "
+      + "programs with -D" + NODE + "=/path/to/node and -D" + NPM + "=/path/to/npm.";
+  private static final int OLDEST_MAJOR = 18;
+  /** Below this major version, crypto is not a global unless node is asked for it. */
+  private static final int GLOBAL_CRYPTO_MAJOR = 19;
 
   /** The outcome of the one preparation in this JVM: a runtime, or why there is none. */
   private static NodeRuntime prepared;
   private static String unavailable;
 
-  private final String node;
+  private final List<String> node;
   private final String version;
   private final Path dir;
 
-  private NodeRuntime(String node, String version, Path dir) {
+  private NodeRuntime(List<String> node, String version, Path dir) {
     this.node = node;
     this.version = version;
     this.dir = dir;
@@ -101,10 +111,23 @@ final class NodeRuntime {
       throw new Unavailable("Node.js did not answer '" + node + " --version'. " + INSTALL_HINT + "\n"
           + version.describe());
     }
+    String v = version.stdout().strip();
+    int major = majorVersion(v);
+    if (major < OLDEST_MAJOR) {
+      throw new Unavailable("Node.js " + v + " ('" + node + "') is too old for the SDK. " + INSTALL_HINT);
+    }
     if (!installed(dir)) {
       install(dir);
     }
-    return new NodeRuntime(node, version.stdout().strip(), dir);
+    List<String> command = major < GLOBAL_CRYPTO_MAJOR ? List.of(node, "--experimental-global-webcrypto")
+        : List.of(node);
+    return new NodeRuntime(command, v, dir);
+  }
+
+  /** 20 for {@code v20.20.2}; 0 for an answer that is not a version. */
+  private static int majorVersion(String version) {
+    Matcher m = Pattern.compile("^v?(\\d+)\\.").matcher(version);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   /** Whether node_modules holds what package-lock.json lists, as of npm's last install. */
@@ -137,10 +160,11 @@ final class NodeRuntime {
 
   /** Runs {@code node <script> <args...>} in the npm project, at most {@link #SCENARIO_TIMEOUT}. */
   ChildRun run(String script, String... args) {
-    List<String> command = new ArrayList<>(List.of(node, script));
+    List<String> command = new ArrayList<>(node);
+    command.add(script);
     command.addAll(List.of(args));
     return ChildRun.run(command, dir, SCENARIO_TIMEOUT)
-        .orElseThrow(() -> new IllegalStateException("'" + node + "' could no longer be started"));
+        .orElseThrow(() -> new IllegalStateException("'" + node.get(0) + "' could no longer be started"));
   }
 
   /** {@code v20.20.2}: for failure messages. */

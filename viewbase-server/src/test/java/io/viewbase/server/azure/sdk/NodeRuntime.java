@@ -172,10 +172,6 @@ final class NodeRuntime {
     return version;
   }
 
-  Path dir() {
-    return dir;
-  }
-
   /** Why the scenarios cannot run here; its message is what the skipped or failed tests say. */
   private static final class Unavailable extends Exception {
     private static final long serialVersionUID = 1L;

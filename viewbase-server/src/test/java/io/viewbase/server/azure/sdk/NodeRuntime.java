@@ -1,0 +1,183 @@
+package io.viewbase.server.azure.sdk;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The Node.js that runs the JavaScript SDK's scenarios ({@code src/test/js}), with the scenarios'
+ * npm packages installed: found and prepared once per JVM by {@link #require()}.
+ *
+ * <pre>
+ * node runs | node_modules current | npm runs | viewbase.test.requireNode unset | =true
+ * ----------+----------------------+----------+---------------------------------+--------------------------------
+ * no        | -                    | -        | tests skipped, saying why       | tests fail, saying what to install
+ * yes       | yes                  | -        | tests run                       | tests run
+ * yes       | no                   | no       | skipped                         | fail
+ * yes       | no                   | yes      | npm ci, then run (npm ci failing: skipped / fail, with npm's output)
+ * </pre>
+ *
+ * "Current" means {@code node_modules/.package-lock.json}, which npm writes on every install, is at
+ * least as new as {@code package-lock.json}: a pull that changes the lock file reinstalls. A
+ * developer with only a JDK and Maven can still run {@code mvn -B verify}; CI sets {@code
+ * -Dviewbase.test.requireNode=true} so that a machine without node cannot pass by skipping.
+ *
+ * <p>The SDK supports Node.js 20 and newer. Node 18, which Debian 12 ships as {@code nodejs} (what
+ * {@code .ci/run} installs where node is missing), runs the scenarios with {@code
+ * --experimental-global-webcrypto}: the SDK's HTTP runtime calls the global {@code
+ * crypto.randomUUID()}, global by default only from Node 19 on. Older nodes count as missing.
+ *
+ * <p>System properties (the viewbase-server pom passes them to the forked JVM): {@code
+ * viewbase.test.node} and {@code viewbase.test.npm} (the programs, default {@code node} and {@code
+ * npm} on the PATH), {@code viewbase.test.jsDir} (the npm project), {@code
+ * viewbase.test.requireNode}.
+ */
+final class NodeRuntime {
+  static final String NODE = "viewbase.test.node";
+  static final String NPM = "viewbase.test.npm";
+  static final String JS_DIR = "viewbase.test.jsDir";
+  static final String REQUIRE = "viewbase.test.requireNode";
+
+  private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(20);
+  // A first install downloads some 25 small packages; minutes only on a slow mirror.
+  private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(5);
+  /** Each scenario takes about a second; a hung one fails after this, with what it printed. */
+  static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(60);
+
+  private static final String INSTALL_HINT = "Install Node.js 18 or newer (20+ is what the SDK supports) "
+      + "and npm (Debian/Ubuntu: apt-get install nodejs npm; elsewhere https://nodejs.org), or name the "
+      + "programs with -D" + NODE + "=/path/to/node and -D" + NPM + "=/path/to/npm.";
+  private static final int OLDEST_MAJOR = 18;
+  /** Below this major version, crypto is not a global unless node is asked for it. */
+  private static final int GLOBAL_CRYPTO_MAJOR = 19;
+
+  /** The outcome of the one preparation in this JVM: a runtime, or why there is none. */
+  private static NodeRuntime prepared;
+  private static String unavailable;
+
+  private final List<String> node;
+  private final String version;
+  private final Path dir;
+
+  private NodeRuntime(List<String> node, String version, Path dir) {
+    this.node = node;
+    this.version = version;
+    this.dir = dir;
+  }
+
+  /**
+   * The prepared runtime; when there is none, aborts the calling test (skipped) or, with {@code
+   * -Dviewbase.test.requireNode=true}, fails it, in both cases with the reason.
+   */
+  static synchronized NodeRuntime require() {
+    if (prepared == null && unavailable == null) {
+      try {
+        prepared = prepare();
+      } catch (Unavailable e) {
+        unavailable = e.getMessage();
+        // Once, where a developer sees it: Surefire's summary counts skipped tests without reasons.
+        System.err.println("JavaScript SDK tests cannot run: " + unavailable);
+      }
+    }
+    if (prepared != null) {
+      return prepared;
+    }
+    if (Boolean.getBoolean(REQUIRE)) {
+      return fail(unavailable + "\n(-D" + REQUIRE + "=true: the JavaScript SDK's scenarios must run here.)");
+    }
+    return Assumptions.abort(unavailable + "\n(Skipped; -D" + REQUIRE + "=true makes this a failure.)");
+  }
+
+  private static NodeRuntime prepare() throws Unavailable {
+    Path dir = Path.of(System.getProperty(JS_DIR, "src/test/js")).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(dir.resolve("package-lock.json"))) {
+      throw new Unavailable("The JavaScript SDK's scenarios are not at " + dir
+          + " (no package-lock.json there); -D" + JS_DIR + " names their directory.");
+    }
+    String node = System.getProperty(NODE, "node");
+    ChildRun version = ChildRun.run(List.of(node, "--version"), dir, VERSION_TIMEOUT)
+        .orElseThrow(() -> new Unavailable("Node.js was not found: '" + node + "' could not be started. "
+            + INSTALL_HINT));
+    if (!version.succeeded()) {
+      throw new Unavailable("Node.js did not answer '" + node + " --version'. " + INSTALL_HINT + "\n"
+          + version.describe());
+    }
+    String v = version.stdout().strip();
+    int major = majorVersion(v);
+    if (major < OLDEST_MAJOR) {
+      throw new Unavailable("Node.js " + v + " ('" + node + "') is too old for the SDK. " + INSTALL_HINT);
+    }
+    if (!installed(dir)) {
+      install(dir);
+    }
+    List<String> command = major < GLOBAL_CRYPTO_MAJOR ? List.of(node, "--experimental-global-webcrypto")
+        : List.of(node);
+    return new NodeRuntime(command, v, dir);
+  }
+
+  /** 20 for {@code v20.20.2}; 0 for an answer that is not a version. */
+  private static int majorVersion(String version) {
+    Matcher m = Pattern.compile("^v?(\\d+)\\.").matcher(version);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  /** Whether node_modules holds what package-lock.json lists, as of npm's last install. */
+  private static boolean installed(Path dir) {
+    Path marker = dir.resolve("node_modules/.package-lock.json");
+    try {
+      return Files.isRegularFile(marker) && Files.getLastModifiedTime(marker)
+          .compareTo(Files.getLastModifiedTime(dir.resolve("package-lock.json"))) >= 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * {@code npm ci}: exactly the lock file's versions, node_modules rebuilt from scratch. No audit or
+   * funding calls (offline-friendly: npm's cache serves a reinstall), and no install scripts: none of
+   * the packages needs one.
+   */
+  private static void install(Path dir) throws Unavailable {
+    String npm = System.getProperty(NPM, "npm");
+    List<String> command = new ArrayList<>(List.of(npm, "ci", "--no-audit", "--no-fund", "--prefer-offline",
+        "--ignore-scripts"));
+    ChildRun install = ChildRun.run(command, dir, INSTALL_TIMEOUT)
+        .orElseThrow(() -> new Unavailable("npm was not found: '" + npm + "' could not be started, and "
+            + dir.resolve("node_modules") + " is missing or older than package-lock.json. " + INSTALL_HINT));
+    if (!install.succeeded()) {
+      throw new Unavailable("npm ci could not install the JavaScript SDK's packages.\n" + install.describe());
+    }
+  }
+
+  /** Runs {@code node <script> <args...>} in the npm project, at most {@link #SCENARIO_TIMEOUT}. */
+  ChildRun run(String script, String... args) {
+    List<String> command = new ArrayList<>(node);
+    command.add(script);
+    command.addAll(List.of(args));
+    return ChildRun.run(command, dir, SCENARIO_TIMEOUT)
+        .orElseThrow(() -> new IllegalStateException("'" + node.get(0) + "' could no longer be started"));
+  }
+
+  /** {@code v20.20.2}: for failure messages. */
+  String version() {
+    return version;
+  }
+
+  /** Why the scenarios cannot run here; its message is what the skipped or failed tests say. */
+  private static final class Unavailable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unavailable(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

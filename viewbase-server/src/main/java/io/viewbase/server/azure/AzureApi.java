@@ -45,9 +45,10 @@ public final class AzureApi {
   private final BatchEndpoint batch;
 
   public AzureApi(Database db, AzureOptions options) {
+    LegacyAclTable.migrate(db);
     AclStore acls = new AclStore(db);
     this.authenticator = new Authenticator(options.accounts(), options.anonymousAccess(), acls);
-    this.tables = new TableEndpoints(db, acls);
+    this.tables = new TableEndpoints(db);
     this.entities = new EntityEndpoints(db);
     this.acl = new AclEndpoints(db, tables, acls);
     this.batch = new BatchEndpoint(db, entities);

@@ -221,7 +221,7 @@ class AzureApiTest {
   }
 
   @Test
-  void aclRoundTripsAsXmlAndTheSystemTableStaysHidden() {
+  void aclRoundTripsAsXmlAndIsKeptAsATableSettingNotATable() {
     db.createTable("People");
     String xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers><SignedIdentifier><Id>ro</Id>"
         + "<AccessPolicy><Start>2026-01-01T00:00:00Z</Start><Expiry>2036-01-01T00:00:00Z</Expiry>"
@@ -235,7 +235,10 @@ class AzureApiTest {
     assertThat(set.status()).isEqualTo(204);
     assertThat(get.bodyText()).contains("<Id>ro</Id>", "<Start>2026-01-01T00:00:00.0000000Z</Start>",
         "<Permission>r</Permission>");
-    assertThat(tables.bodyText()).doesNotContain(AclStore.TABLE);
+    assertThat(tables.bodyText()).isEqualTo("{\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata"
+        + "#Tables\",\"value\":[{\"TableName\":\"People\"}]}");
+    assertThat(db.listTables()).extracting(t -> t.name()).containsExactly("People");
+    assertThat(db.setting("People", AclStore.SETTING)).hasValueSatisfying(v -> assertThat(v).contains("<Id>ro</Id>"));
   }
 
   @Test

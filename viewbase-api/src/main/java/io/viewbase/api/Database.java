@@ -1,6 +1,7 @@
 package io.viewbase.api;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A Viewbase database: a catalog of tables (and views). The embedded engine and the HTTP client
@@ -58,6 +59,58 @@ public interface Database extends AutoCloseable {
    */
   default BatchResult commit(Batch batch) {
     throw new ViewbaseException(ErrorCode.NotImplemented, "Batches are not supported by this database");
+  }
+
+  /** The longest name a setting may have, in characters ({@link #putSetting}). */
+  int MAX_SETTING_NAME_LENGTH = 128;
+
+  /** The largest value a setting may hold: 64 KiB of UTF-8 ({@link #putSetting}). */
+  int MAX_SETTING_VALUE_BYTES = 64 * 1024;
+
+  /** How many settings one table, view or the database as a whole may hold ({@link #putSetting}). */
+  int MAX_SETTINGS = 64;
+
+  /**
+   * A setting that a protocol keeps in the catalog beside a table, or beside the database: the Azure
+   * dialect keeps a table's stored access policies and the service's CORS rules this way. Settings
+   * are not items: no item API, query or listing reaches them.
+   *
+   * @param table a table or view (case-insensitive), or null for the database as a whole
+   * @param name  the setting's name, e.g. {@code azure.acl}: 1 to {@link #MAX_SETTING_NAME_LENGTH}
+   *              characters of {@code A-Z a-z 0-9 . _ -}
+   * @return the value last put, read from storage (so every server sharing a store reads the same),
+   *         or empty if none was put
+   * @throws ViewbaseException {@link ErrorCode#TableNotFound} for a table or view that does not
+   *         exist, {@link ErrorCode#InvalidInput} for a malformed name, {@link ErrorCode#NotImplemented}
+   *         where the database keeps no settings (the HTTP client)
+   */
+  default Optional<String> setting(String table, String name) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "Settings are not supported by this database");
+  }
+
+  /**
+   * Stores a setting, durably, or removes it.
+   *
+   * <table>
+   *   <caption>what a put does</caption>
+   *   <tr><th>value</th><th>then</th></tr>
+   *   <tr><td>null</td><td>the setting is removed (removing an absent one is no error)</td></tr>
+   *   <tr><td>a string</td><td>it replaces the setting's value</td></tr>
+   * </table>
+   *
+   * A table's (or view's) settings die with it: dropping it deletes them in the same atomic write,
+   * and a table created again under the same name starts with none. Names are case-sensitive.
+   *
+   * @param table a table or view (case-insensitive), or null for the database as a whole
+   * @param name  as for {@link #setting}
+   * @param value at most {@link #MAX_SETTING_VALUE_BYTES} bytes of UTF-8, or null to remove
+   * @throws ViewbaseException {@link ErrorCode#TableNotFound} for a table or view that does not
+   *         exist; {@link ErrorCode#InvalidInput} for a malformed name or a new setting beyond
+   *         {@link #MAX_SETTINGS}; {@link ErrorCode#PropertyValueTooLarge} for a value over the limit;
+   *         {@link ErrorCode#NotImplemented} where the database keeps no settings (the HTTP client)
+   */
+  default void putSetting(String table, String name, String value) {
+    throw new ViewbaseException(ErrorCode.NotImplemented, "Settings are not supported by this database");
   }
 
   /** The limits this database enforces. */

@@ -39,10 +39,12 @@ import org.slf4j.LoggerFactory;
  * partition "meta",   key "tokenSecret" {value: binary}   signs continuation tokens
  * partition "meta",   key "catalogGeneration" {value: random} rewritten by every change of tables or views
  * partition "purge",  key tableId(4)    {name}             a dropped table whose data is being removed
+ * partition "settings", key ownerId(4) name {value}        protocol settings ({@link CatalogSettings})
  * </pre>
  *
  * Table ids are never reused, so data left behind by a crash during a drop can never reappear in a
- * new table; the purge record makes the next open finish the job.
+ * new table; the purge record makes the next open finish the job. A table's settings are deleted
+ * in the commit that drops it.
  *
  * <p>The catalog is held in memory. When several processes share the store (see
  * {@link CatalogRefresh}), each change also rewrites the generation, and {@link #refresh()} reads the
@@ -72,6 +74,7 @@ final class Catalog {
 
   private final Store store;
   private final VersionClock clock;
+  private final CatalogSettings settings;
   private final Map<String, TableEntry> tables = new ConcurrentHashMap<>();
   private byte[] tokenSecret;
   /** Null while this process is the store's only user; else how often the catalog is read again. */
@@ -85,6 +88,7 @@ final class Catalog {
     this.store = store;
     this.clock = clock;
     this.refresh = refresh;
+    this.settings = new CatalogSettings(store, clock);
   }
 
   /** Reads the catalog, creating the database metadata on first open and finishing interrupted drops. */
@@ -468,11 +472,13 @@ final class Catalog {
   private void dropEntry(TableEntry entry) {
     entry.markDropped();
     byte[] purgeKey = KeyLayout.tablePrefix(entry.id());
-    commitUnconditional(List.of(
+    List<Mutation> drop = new ArrayList<>(List.of(
         new Mutation.Delete(TABLES, bytes(entry.name().toLowerCase(Locale.ROOT)), Condition.NONE),
         new Mutation.Put(PURGE, purgeKey, clock.next(), ItemCodec.encode(Map.of("name", Value.of(entry.name()))),
             Condition.NONE),
         generationPut()));
+    drop.addAll(settings.deletesOf(entry.id())); // the settings die with the table, in the same commit
+    commitUnconditional(drop);
     tables.remove(entry.name().toLowerCase(Locale.ROOT));
     if (refresh == null) {
       purge(entry.id());
@@ -493,6 +499,10 @@ final class Catalog {
   /** Deletes every item of a dropped table in bounded chunks, then its purge record. */
   private void purge(int tableId) {
     purgeData(tableId);
+    List<Mutation> settingsLeft = settings.deletesOf(tableId); // put by another process racing the drop
+    if (!settingsLeft.isEmpty()) {
+      commitUnconditional(settingsLeft);
+    }
     commitUnconditional(List.of(Mutation.delete(PURGE, KeyLayout.tablePrefix(tableId))));
   }
 
@@ -510,6 +520,57 @@ final class Catalog {
         break;
       }
       commitUnconditional(chunk);
+    }
+  }
+
+  /** A setting of a table or view, or of the database (table null), read from the store. */
+  Optional<String> setting(String table, String name) {
+    CatalogSettings.checkName(name);
+    return settings.get(table == null ? KeyLayout.SYSTEM_TABLE_ID : require(table).id(), name);
+  }
+
+  /**
+   * Puts or removes a setting. A table's is written with a check that its catalog record is still
+   * the one this process holds, so a put never lands beside a drop committed first (here or by
+   * another process); a drop here waits for the catalog lock, so it cannot pass between that check
+   * and the commit either.
+   */
+  synchronized void putSetting(String table, String name, String value) {
+    CatalogSettings.checkName(name);
+    if (table == null) {
+      commitSetting(KeyLayout.SYSTEM_TABLE_ID, name, value, null);
+      return;
+    }
+    for (int attempt = 0; ; attempt++) {
+      TableEntry entry = require(table);
+      byte[] recordKey = bytes(entry.name().toLowerCase(Locale.ROOT));
+      Optional<Versioned> record = store.get(TABLES, recordKey);
+      boolean current = record.isPresent() && intOf(ItemCodec.decode(record.get().value()), "tableId") == entry.id();
+      if (!current) {
+        if (refresh != null && attempt < 2) {
+          refresh(); // another process dropped (perhaps re-created) it: learn that first
+          continue;
+        }
+        throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", table);
+      }
+      Mutation guard = new Mutation.Check(TABLES, recordKey, Condition.version(record.get().version()));
+      if (commitSetting(entry.id(), name, value, guard)) {
+        return;
+      }
+      if (attempt >= 10) { // a view's record rewritten by its backfill on every try
+        throw ViewbaseException.of(ErrorCode.StorageUnavailable, "The table's catalog record kept changing; retry",
+            "table", table);
+      }
+    }
+  }
+
+  /** Whether the setting was written (false: the guard failed). */
+  private boolean commitSetting(int ownerId, String name, String value, Mutation guard) {
+    try {
+      settings.put(ownerId, name, value, guard);
+      return true;
+    } catch (ConditionFailedException e) {
+      return false;
     }
   }
 

@@ -14,6 +14,7 @@ import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -183,6 +184,26 @@ public final class EmbeddedDatabase implements Database {
   public Table table(String name) {
     checkOpen();
     return new EmbeddedTable(this, catalog.require(name));
+  }
+
+  @Override
+  public Optional<String> setting(String table, String name) {
+    checkOpen();
+    try {
+      return catalog.setting(table, name);
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
+  }
+
+  @Override
+  public void putSetting(String table, String name, String value) {
+    checkOpen();
+    try {
+      catalog.putSetting(table, name, value);
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
   }
 
   @Override

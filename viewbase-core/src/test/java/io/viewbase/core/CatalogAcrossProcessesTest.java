@@ -58,6 +58,27 @@ class CatalogAcrossProcessesTest {
   }
 
   @Test
+  void settingsReadThroughOneAreWhatTheOtherPutAndDieWithATableTheOtherDropped() {
+    a.createTable("People");
+    a.putSetting("People", "azure.acl", "first");
+    a.putSetting(null, "azure.service", "props");
+    assertThat(b.setting("People", "azure.acl")).contains("first");
+    a.putSetting("People", "azure.acl", "second");
+    assertThat(b.setting("People", "azure.acl")).as("read from the store, not a cache").contains("second");
+    assertThat(b.setting(null, "azure.service")).contains("props");
+
+    b.dropTable("People");
+    // a has not refreshed yet: its put checks the stored record and refuses to land beside the drop
+    assertThatThrownBy(() -> a.putSetting("People", "azure.acl", "late"))
+        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
+    b.createTable("People");
+
+    assertThat(a.setting("People", "azure.acl")).isEmpty();
+    a.putSetting("People", "azure.acl", "new table's");
+    assertThat(b.setting("People", "azure.acl")).contains("new table's");
+  }
+
+  @Test
   void writesThroughAServerWhoseClockIsBehindStillIssueNewerVersions() {
     a.createTable("People");
     b.table("People"); // b learns of the table before a's clock jumps

@@ -27,12 +27,16 @@ import org.slf4j.LoggerFactory;
  *                              | X-HTTP-Method: MERGE    |
  *                              | DELETE                  | Delete Entity
  * /$batch                      | POST                    | Entity group transaction
+ * /?restype=service&comp=...   | GET / PUT               | Get / Set Service Properties, Get Service Stats
+ * any path                     | OPTIONS                 | CORS preflight, unauthenticated ({@link Cors})
  * </pre>
  *
  * Every answer carries {@code x-ms-request-id}, {@code x-ms-version} (the version implemented, see
- * {@link ServiceVersions}), {@code Date} and the exact {@code x-ms-client-request-id} the client sent. Failures are Azure's error bodies with
- * {@code x-ms-error-code} (XML for ACL requests, JSON otherwise); an unexpected one, an {@link Error}
- * such as a StackOverflowError included, is logged and answered once as 500 InternalError.
+ * {@link ServiceVersions}), {@code Date}, the exact {@code x-ms-client-request-id} the client sent,
+ * and the CORS headers the service's rules give it. Failures are Azure's error bodies with
+ * {@code x-ms-error-code} (XML for ACL, service and preflight requests, JSON otherwise); an
+ * unexpected one, an {@link Error} such as a StackOverflowError included, is logged and answered
+ * once as 500 InternalError.
  */
 public final class AzureApi {
   private static final Logger LOG = LoggerFactory.getLogger(AzureApi.class);
@@ -43,14 +47,19 @@ public final class AzureApi {
   private final EntityEndpoints entities;
   private final AclEndpoints acl;
   private final BatchEndpoint batch;
+  private final Cors cors;
+  private final ServiceProperties service;
 
   public AzureApi(Database db, AzureOptions options) {
+    LegacyAclTable.migrate(db);
     AclStore acls = new AclStore(db);
     this.authenticator = new Authenticator(options.accounts(), options.anonymousAccess(), acls);
-    this.tables = new TableEndpoints(db, acls);
+    this.tables = new TableEndpoints(db);
     this.entities = new EntityEndpoints(db);
     this.acl = new AclEndpoints(db, tables, acls);
     this.batch = new BatchEndpoint(db, entities);
+    this.cors = new Cors(() -> ServiceProperties.stored(db).cors());
+    this.service = new ServiceProperties(db, cors);
   }
 
   /**
@@ -103,6 +112,9 @@ public final class AzureApi {
     String requestId = RequestIds.next();
     AzureResponse response;
     try {
+      if (request.method().equals("OPTIONS")) {
+        return finish(request, requestId, cors.preflight(request));
+      }
       Call call = call(request, null);
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
@@ -132,6 +144,9 @@ public final class AzureApi {
   CompletableFuture<AzureResponse> handleAsync(AzureRequest request, ResourcePath parsed, Executor answerOn) {
     String requestId = RequestIds.next();
     try {
+      if (request.method().equals("OPTIONS")) {
+        return CompletableFuture.completedFuture(finish(request, requestId, cors.preflight(request)));
+      }
       Call call = call(request, parsed);
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
@@ -157,15 +172,15 @@ public final class AzureApi {
   }
 
   /** The headers every answer carries. */
-  private static AzureResponse finish(AzureRequest request, String requestId, AzureResponse response) {
-    return response.with("x-ms-request-id", requestId)
+  private AzureResponse finish(AzureRequest request, String requestId, AzureResponse response) {
+    return cors.decorate(request, response.with("x-ms-request-id", requestId)
         .with("x-ms-version", VERSION)
         .with("Date", AzureTimes.httpDateNow())
-        .with("x-ms-client-request-id", request.header("x-ms-client-request-id"));
+        .with("x-ms-client-request-id", request.header("x-ms-client-request-id")));
   }
 
   private static AzureResponse error(AzureRequest request, String requestId, Throwable cause) {
-    boolean xml = request.rawQuery().contains("comp=acl");
+    boolean xml = AzureErrors.answersInXml(request);
     if (cause instanceof AzureFailure f) {
       return error(f, xml, requestId);
     }
@@ -257,7 +272,7 @@ public final class AzureApi {
         case "GET" -> entities.get(call);
         default -> notAllowed(method, "an entity");
       };
-      case SERVICE -> ServiceProperties.handle(call, method);
+      case SERVICE -> service.handle(call, method);
     };
   }
 

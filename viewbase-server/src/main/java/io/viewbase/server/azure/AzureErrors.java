@@ -32,6 +32,15 @@ final class AzureErrors {
   private AzureErrors() {
   }
 
+  /**
+   * Whether a request's errors are XML, as Azure sends them for its XML operations: table ACLs,
+   * service properties and stats, and CORS preflights. Others are JSON.
+   */
+  static boolean answersInXml(AzureRequest request) {
+    String query = request.rawQuery();
+    return query.contains("comp=acl") || query.contains("restype=service") || request.method().equals("OPTIONS");
+  }
+
   /** The Azure failure for a Viewbase error raised by an entity or table operation. */
   static AzureFailure translate(ViewbaseException e) {
     ErrorCode code = e.code();

@@ -50,9 +50,6 @@ final class EntityEndpoints {
   }
 
   Table table(String name) {
-    if (AclStore.isSystemTable(name)) {
-      throw new AzureFailure(404, "TableNotFound", "The table specified does not exist.");
-    }
     return db.table(name);
   }
 

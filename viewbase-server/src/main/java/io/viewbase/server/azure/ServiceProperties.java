@@ -1,34 +1,69 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
- * The service-level operations ({@code ?restype=service&comp=properties|stats}). Viewbase has no
- * logging, metrics or CORS settings to configure, so Get Service Properties answers Azure's
- * defaults (all off), Set Service Properties accepts and ignores the document, and Get Service
- * Stats reports the secondary as live: enough for clients and tools that read them on start.
+ * The service-level operations ({@code ?restype=service&comp=properties|stats}), XML as on Azure.
+ *
+ * <pre>
+ * request                 | answer
+ * ------------------------+-------------------------------------------------------------------------
+ * GET  comp=properties    | 200 + the stored StorageServiceProperties (Azure's defaults, all off, until a Set)
+ * PUT  comp=properties    | 202 once stored; the parts the document leaves out keep their stored
+ *                         |   values; a document Azure would refuse is 400 and changes nothing
+ *                         |   ({@link ServicePropertiesXml}); the CORS rules apply at once ({@link Cors})
+ * GET  comp=stats         | 200, the secondary reported live
+ * </pre>
+ *
+ * The properties are the database's setting {@value #SETTING} (the whole document, as Get answers
+ * it), so they survive restarts and every server of a shared store reads the same. Two Sets at once
+ * through this server are applied one after the other; through two servers, the later write wins
+ * whole. Logging and metrics are kept and returned only: Viewbase logs and measures nothing for them.
  */
 final class ServiceProperties {
-  private static final byte[] PROPERTIES = ("<?xml version=\"1.0\" encoding=\"utf-8\"?><StorageServiceProperties>"
-      + "<Logging><Version>1.0</Version><Delete>false</Delete><Read>false</Read><Write>false</Write>"
-      + "<RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></Logging>"
-      + "<HourMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled>"
-      + "</RetentionPolicy></HourMetrics>"
-      + "<MinuteMetrics><Version>1.0</Version><Enabled>false</Enabled><RetentionPolicy><Enabled>false</Enabled>"
-      + "</RetentionPolicy></MinuteMetrics><Cors /></StorageServiceProperties>").getBytes(StandardCharsets.UTF_8);
+  static final String SETTING = "azure.service.properties";
 
-  private ServiceProperties() {
+  private final Database db;
+  private final Cors cors;
+
+  ServiceProperties(Database db, Cors cors) {
+    this.db = db;
+    this.cors = cors;
   }
 
-  static AzureResponse handle(Call call, String method) {
+  /** The stored properties, or Azure's defaults if none were set (or the database keeps no settings). */
+  static StorageServiceProperties stored(Database db) {
+    return storedXml(db).map(xml -> ServicePropertiesXml.read(xml.getBytes(StandardCharsets.UTF_8)))
+        .orElse(StorageServiceProperties.DEFAULTS);
+  }
+
+  private static Optional<String> storedXml(Database db) {
+    try {
+      return db.setting(null, SETTING);
+    } catch (ViewbaseException e) {
+      if (e.code() == ErrorCode.NotImplemented) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  AzureResponse handle(Call call, String method) {
     String comp = call.query().get("comp");
     if ("properties".equals(comp)) {
       if (method.equals("GET")) {
         call.grant().check(Permission.SERVICE, null);
-        return AzureResponse.of(200, AzureErrors.XML_TYPE, PROPERTIES);
+        byte[] xml = storedXml(db).map(s -> s.getBytes(StandardCharsets.UTF_8))
+            .orElseGet(() -> ServicePropertiesXml.write(StorageServiceProperties.DEFAULTS));
+        return AzureResponse.of(200, AzureErrors.XML_TYPE, xml);
       }
       if (method.equals("PUT")) {
         call.grant().check(Permission.SERVICE, null);
+        set(ServicePropertiesXml.read(call.request().body()));
         return AzureResponse.empty(202);
       }
     }
@@ -41,5 +76,12 @@ final class ServiceProperties {
     }
     throw new AzureFailure(400, "InvalidQueryParameterValue",
         "The service root answers only ?restype=service&comp=properties or comp=stats.");
+  }
+
+  /** Merges a checked document over the stored one and stores the whole; serialized so no part is lost. */
+  private synchronized void set(StorageServiceProperties update) {
+    StorageServiceProperties merged = update.over(stored(db));
+    db.putSetting(null, SETTING, new String(ServicePropertiesXml.write(merged), StandardCharsets.UTF_8));
+    cors.changed(merged.cors());
   }
 }

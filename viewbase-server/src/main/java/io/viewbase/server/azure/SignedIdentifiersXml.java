@@ -19,16 +19,9 @@ import javax.xml.stream.XMLStreamReader;
 final class SignedIdentifiersXml {
   static final int MAX_IDENTIFIERS = 5;
 
-  private static final XMLInputFactory FACTORY = newFactory();
+  private static final XMLInputFactory FACTORY = XmlTree.FACTORY;
 
   private SignedIdentifiersXml() {
-  }
-
-  private static XMLInputFactory newFactory() {
-    XMLInputFactory f = XMLInputFactory.newFactory();
-    f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    return f;
   }
 
   static List<AccessPolicy> read(byte[] xml) {

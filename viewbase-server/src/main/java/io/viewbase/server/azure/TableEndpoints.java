@@ -40,17 +40,15 @@ final class TableEndpoints {
       String.CASE_INSENSITIVE_ORDER.thenComparing(Comparator.naturalOrder());
 
   private final Database db;
-  private final AclStore acls;
 
-  TableEndpoints(Database db, AclStore acls) {
+  TableEndpoints(Database db) {
     this.db = db;
-    this.acls = acls;
   }
 
   AzureResponse create(Call call) {
     call.grant().check(Permission.CREATE_TABLE, null);
     String name = tableName(call.request().body());
-    if (name.equalsIgnoreCase("Tables") || AclStore.isSystemTable(name)) {
+    if (name.equalsIgnoreCase("Tables")) {
       throw new AzureFailure(400, "InvalidResourceName",
           "The specifed resource name contains invalid characters. '" + name + "' is a reserved name.");
     }
@@ -131,13 +129,12 @@ final class TableEndpoints {
       }
       throw e;
     }
-    acls.clear(info.name());
-    return AzureResponse.empty(204);
+    return AzureResponse.empty(204); // its access policies went with it (a table setting)
   }
 
-  /** The table or view of this name (case-insensitively), or null; the system ACL table is never found. */
+  /** The table or view of this name (case-insensitively), or null. */
   TableInfo find(String name) {
-    if (name == null || AclStore.isSystemTable(name)) {
+    if (name == null) {
       return null;
     }
     for (TableInfo info : db.listTables()) {
@@ -155,7 +152,7 @@ final class TableEndpoints {
     String next = call.query().get("NextTableName");
     List<String> names = new ArrayList<>();
     for (TableInfo info : db.listTables()) {
-      if (!AclStore.isSystemTable(info.name()) && filter.test(info.name())
+      if (filter.test(info.name())
           && (next == null || ORDER.compare(info.name(), next) >= 0)) {
         names.add(info.name());
       }

@@ -54,7 +54,8 @@ final class SignedRequests {
     Map<String, String> h = new LinkedHashMap<>(headers);
     if (sign) {
       String path = target.indexOf('?') < 0 ? target : target.substring(0, target.indexOf('?'));
-      String comp = target.contains("comp=acl") ? "?comp=acl" : "";
+      java.util.regex.Matcher signed = java.util.regex.Pattern.compile("[?&]comp=([^&]*)").matcher(target);
+      String comp = signed.find() ? "?comp=" + signed.group(1) : "";
       String toSign = h.get("date") + "\n/" + ACCOUNT + path + comp;
       h.put("authorization", "SharedKeyLite " + ACCOUNT + ":" + KEY.sign(toSign));
     }

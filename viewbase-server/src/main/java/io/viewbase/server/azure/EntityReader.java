@@ -25,7 +25,7 @@ import java.util.UUID;
  * string                     | none/String    | Str
  * true / false               | none/Boolean   | Bool  ("true"/"false" strings too when annotated)
  * integer in Int32 range     | none/Int32     | Int32 (a numeric string too when annotated)
- * integer beyond Int32       | none           | Int64
+ * integer beyond Int32       | none           | Double (as on Azure; an Int64 needs its annotation)
  * number with '.' or 'e'     | none/Double    | Double ("NaN", "Infinity", "-Infinity" when annotated)
  * decimal string or integer  | Int64          | Int64
  * ISO-8601 string            | DateTime       | DateTime (UTC, 100 ns; 1601..9999)
@@ -174,14 +174,14 @@ final class EntityReader {
       return new Value.Bool(b);
     }
     Raw r = (Raw) v;
-    if (r.token == JsonToken.VALUE_NUMBER_INT) {
-      try {
-        long l = Long.parseLong(r.text);
-        return l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE ? new Value.Int32((int) l) : new Value.Int64(l);
-      } catch (NumberFormatException e) {
-        throw badValue(name, "an integer beyond the Int64 range");
+    if (r.token == JsonToken.VALUE_NUMBER_INT && r.text.length() <= 11) {
+      long l = Long.parseLong(r.text); // at most 11 characters: within a long
+      if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+        return new Value.Int32((int) l);
       }
     }
+    // Beyond Int32, an integer without annotation is a Double, as on Azure: a JavaScript number
+    // (Date.now()) then reads back as the number written; an Int64 is written with its annotation.
     return new Value.Double(finite(name, r.text));
   }
 

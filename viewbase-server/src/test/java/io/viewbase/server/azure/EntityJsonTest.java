@@ -26,7 +26,7 @@ class EntityJsonTest {
   void untypedJsonValuesTakeTheirTypeFromTheirForm() {
     assertThat(read("{\"s\":\"x\",\"b\":true,\"i\":-7,\"big\":5000000000,\"d\":1.5,\"e\":1e3,\"z\":5.0}"))
         .containsExactly(Map.entry("s", Value.of("x")), Map.entry("b", Value.of(true)), Map.entry("i", Value.of(-7)),
-            Map.entry("big", Value.of(5_000_000_000L)), Map.entry("d", Value.of(1.5)), Map.entry("e", Value.of(1000.0)),
+            Map.entry("big", Value.of(5_000_000_000.0)), Map.entry("d", Value.of(1.5)), Map.entry("e", Value.of(1000.0)),
             Map.entry("z", Value.of(5.0)));
   }
 

@@ -144,7 +144,7 @@ final class BatchEndpoint {
       AzureKeys.checkWritable("RowKey", e.rowKey());
       grant.checkEntity(Permission.INSERT, path.table(), e.partitionKey(), e.rowKey());
       return new Batch.Operation(Batch.Kind.INSERT, path.table(),
-          Item.of(e.partitionKey(), e.rowKey(), e.properties()), null);
+          EntityEndpoints.item(e.partitionKey(), e.rowKey(), e), null);
     }
     if (path.kind() != ResourcePath.Kind.ENTITY) {
       throw AzureFailure.invalidInput("A batch operation must address an entity or, to insert, a table: " + method

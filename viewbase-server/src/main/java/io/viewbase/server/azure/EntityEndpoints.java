@@ -60,7 +60,7 @@ final class EntityEndpoints {
     AzureKeys.checkWritable("PartitionKey", e.partitionKey());
     AzureKeys.checkWritable("RowKey", e.rowKey());
     call.grant().checkEntity(Permission.INSERT, tableName, e.partitionKey(), e.rowKey());
-    return table(tableName).insertAsync(Item.of(e.partitionKey(), e.rowKey(), e.properties()));
+    return table(tableName).insertAsync(item(e.partitionKey(), e.rowKey(), e));
   }
 
   /**
@@ -162,7 +162,13 @@ final class EntityEndpoints {
       throw AzureFailure.invalidInput("The PartitionKey and RowKey in the body differ from those in the URL; "
           + "an entity's keys never change (insert the new entity and delete the old one in a batch).");
     }
-    return Item.of(path.partitionKey(), path.rowKey(), e.properties());
+    return item(path.partitionKey(), path.rowKey(), e);
+  }
+
+  /** The item an entity write stores, once its size is within Azure's limit. */
+  static Item item(String partitionKey, String rowKey, EntityReader.Entity e) {
+    EntitySize.check(partitionKey, rowKey, e.properties());
+    return Item.of(partitionKey, rowKey, e.properties());
   }
 
   /** Delete; completes with null once the entity is deleted. */

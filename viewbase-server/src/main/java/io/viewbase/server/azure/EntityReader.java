@@ -31,7 +31,8 @@ import java.util.UUID;
  * ISO-8601 string            | DateTime       | DateTime (UTC, 100 ns; 1601..9999)
  * 8-4-4-4-12 hex string      | Guid           | Guid
  * base64 string              | Binary         | Binary
- * null                       | any            | dropped: the property is absent
+ * null                       | none           | dropped: the property is absent
+ * null                       | any type       | refused (400 InvalidInput), as on Azure
  * </pre>
  *
  * Properties are stored under {@link PropertyNames#stored} ({@code id} as {@code $id}, a name
@@ -149,6 +150,11 @@ final class EntityReader {
       Object v = raw.get(i);
       String edm = annotations == null ? null : annotations.get(name);
       if (v == null) {
+        if (edm != null) {
+          // A type for a value that is not there: Azure refuses it (as Azurite does for most types).
+          throw badValue(name, "null with the type annotation " + edm + "; leave the property out (or send it "
+              + "without its annotation) to store no value");
+        }
         if (properties.containsKey(PropertyNames.stored(name))) {
           throw duplicate(name);
         }

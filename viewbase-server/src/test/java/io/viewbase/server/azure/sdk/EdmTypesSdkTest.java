@@ -6,6 +6,7 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -239,6 +240,36 @@ class EdmTypesSdkTest {
     assertThat(rewrite.status()).isEqualTo(204);
     assertThat(read.getProperties()).doesNotContainKey("gone").containsEntry("kept", 1);
     assertThat(read.getTimestamp().getYear()).isGreaterThan(2000);
+  }
+
+  @Test
+  void aTypedNullIsRefusedWithInvalidInputAndStoresNothing() {
+    for (String type : List.of("Edm.DateTime", "Edm.Int64", "Edm.String", "Edm.Boolean")) {
+      WireTap rewrite = new WireTap().withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"typednull\","
+          + "\"x\":null,\"x@odata.type\":\"" + type + "\"}");
+      TableClient raw = azure.tableClient(table.getTableName(), rewrite);
+
+      SdkErrors.assertFails(400, "InvalidInput", () -> raw.createEntity(new TableEntity("types", "typednull")));
+    }
+    SdkErrors.assertFails(404, "ResourceNotFound", () -> table.getEntity("types", "typednull"));
+  }
+
+  @Test
+  void aDoubleBeyondItsRangeIsRefusedAndTheAnnotatedNonFiniteOnesAreStored() {
+    for (String body : List.of("\"d\":1e400", "\"d@odata.type\":\"Edm.Double\",\"d\":\"1e400\"",
+        "\"d@odata.type\":\"Edm.Double\",\"d\":\"INF\"", "\"d@odata.type\":\"Edm.Double\",\"d\":\"nan\"")) {
+      WireTap rewrite = new WireTap().withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"huge\"," + body + "}");
+      TableClient raw = azure.tableClient(table.getTableName(), rewrite);
+      SdkErrors.assertFails(400, "InvalidInput", () -> raw.createEntity(new TableEntity("types", "huge")));
+    }
+    SdkErrors.assertFails(404, "ResourceNotFound", () -> table.getEntity("types", "huge"));
+    WireTap annotated = new WireTap().withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"nonfinite\","
+        + "\"inf@odata.type\":\"Edm.Double\",\"inf\":\"Infinity\",\"neg@odata.type\":\"Edm.Double\","
+        + "\"neg\":\"-Infinity\"}");
+    azure.tableClient(table.getTableName(), annotated).createEntity(new TableEntity("types", "nonfinite"));
+    TableEntity read = table.getEntity("types", "nonfinite");
+    assertThat(read.getProperty("inf")).isEqualTo(Double.POSITIVE_INFINITY);
+    assertThat(read.getProperty("neg")).isEqualTo(Double.NEGATIVE_INFINITY);
   }
 
   @Test

@@ -113,6 +113,29 @@ class LimitsSdkTest {
     assertAbsent("big", "over");
   }
 
+  /**
+   * Azure counts strings in UTF-16: 17 strings of 32,000 ASCII characters are 1,088,000 bytes to
+   * Azure (over 1 MiB) though half that in UTF-8; 16 of them are 1,024,000 bytes and fit.
+   */
+  @Test
+  void entityOverOneMibCountedInUtf16IsRefusedWithEntityTooLarge() {
+    TableEntity over = new TableEntity("utf16", "over");
+    TableEntity fits = new TableEntity("utf16", "fits");
+    for (int i = 0; i < 17; i++) {
+      over.addProperty("s" + i, "x".repeat(32_000));
+      if (i < 16) {
+        fits.addProperty("s" + i, "x".repeat(32_000));
+      }
+    }
+
+    assertFails(400, "EntityTooLarge", () -> table.createEntity(over));
+    assertFails(400, "EntityTooLarge", () -> table.upsertEntity(over));
+    table.createEntity(fits);
+
+    assertAbsent("utf16", "over");
+    assertThat(table.getEntity("utf16", "fits").getProperties()).containsKey("s15");
+  }
+
   @Test
   void mergeThatWouldGrowAnEntityOverOneMibIsRefusedAndKeepsTheEntity() {
     TableEntity half = new TableEntity("big", "merged");

@@ -202,6 +202,11 @@ public final class AzureApi {
     ResourcePath path = parsed != null ? parsed : ResourcePath.parse(request.rawPath(), request.header("host"));
     QueryString query = QueryString.parse(request.rawQuery());
     Grant grant = authenticator.authenticate(request, path, query);
+    if (path.secondary() && !request.method().equals("GET") && !request.method().equals("HEAD")) {
+      throw new AzureFailure(403, "InsufficientAccountPermissions", "The account being accessed does not have "
+          + "sufficient permissions to execute this operation: the secondary endpoint (" + path.account()
+          + ResourcePath.SECONDARY + ") serves reads only; write through " + path.account() + ".");
+    }
     MetadataLevel level = MetadataLevel.choose(query.get("$format"), request.header("accept"));
     return new Call(request, path, query, grant, level);
   }

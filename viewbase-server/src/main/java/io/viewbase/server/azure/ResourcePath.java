@@ -28,9 +28,14 @@ import io.viewbase.server.PercentDecoding;
  * @param signedPath   {@code "/" + account + raw path}: the canonicalized resource without {@code ?comp}
  * @param baseUrl      {@code http://host[/account]}, for {@code odata.metadata} and {@code odata.id}
  * @param pathStyle    whether the account was the first path segment
+ * @param secondary    whether the request addresses the account's secondary endpoint ({@code <account>-secondary}),
+ *                     which serves reads only; {@code account} is then the account's own name, which signs
  */
 record ResourcePath(String account, Kind kind, String table, String partitionKey, String rowKey, String signedPath,
-    String baseUrl, boolean pathStyle) {
+    String baseUrl, boolean pathStyle, boolean secondary) {
+
+  /** The suffix of an account's read-only secondary endpoint ({@code devstoreaccount1-secondary}). */
+  static final String SECONDARY = "-secondary";
 
   enum Kind { SERVICE, TABLES, TABLE, BATCH, ENTITIES, ENTITY }
 
@@ -66,7 +71,7 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
 
   private ResourcePath withBase(String host) {
     String base = "http://" + (host == null ? "127.0.0.1" : host) + "/" + account;
-    return new ResourcePath(account, kind, table, partitionKey, rowKey, signedPath, base, pathStyle);
+    return new ResourcePath(account, kind, table, partitionKey, rowKey, signedPath, base, pathStyle, secondary);
   }
 
   /** The account of a production-style host ({@code acct.table.example}), or null for path-style hosts. */
@@ -86,9 +91,15 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
     return name.substring(0, dot).toLowerCase(java.util.Locale.ROOT);
   }
 
-  private static ResourcePath resource(String account, String rest, String signedPath, String base, boolean pathStyle) {
+  private static ResourcePath resource(String accountName, String rest, String signedPath, String base,
+      boolean pathStyle) {
+    boolean secondary = accountName.length() > SECONDARY.length() && accountName.endsWith(SECONDARY);
+    String account = secondary ? accountName.substring(0, accountName.length() - SECONDARY.length()) : accountName;
+    if (secondary) { // signed with the account's own name, as the SDKs sign it: /account/account-secondary/...
+      signedPath = "/" + account + signedPath.substring(1 + accountName.length());
+    }
     if (rest.isEmpty() || rest.equals("/")) {
-      return new ResourcePath(account, Kind.SERVICE, null, null, null, signedPath, base, pathStyle);
+      return new ResourcePath(account, Kind.SERVICE, null, null, null, signedPath, base, pathStyle, secondary);
     }
     // One trailing '/' names the same resource (/Tables/, /t/): clients that join a base URL and a
     // path may send it. The signature still covers the path as sent (signedPath).
@@ -98,24 +109,24 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
     }
     String segment = PercentDecoding.segment(raw);
     if (segment.equals("$batch")) {
-      return new ResourcePath(account, Kind.BATCH, null, null, null, signedPath, base, pathStyle);
+      return new ResourcePath(account, Kind.BATCH, null, null, null, signedPath, base, pathStyle, secondary);
     }
     int paren = segment.indexOf('(');
     String name = paren < 0 ? segment : segment.substring(0, paren);
     String args = paren < 0 ? null : segment.substring(paren);
     if (name.equalsIgnoreCase("Tables")) {
       if (args == null || args.equals("()")) {
-        return new ResourcePath(account, Kind.TABLES, null, null, null, signedPath, base, pathStyle);
+        return new ResourcePath(account, Kind.TABLES, null, null, null, signedPath, base, pathStyle, secondary);
       }
       KeyReader r = new KeyReader(args);
       r.expect('(');
       String table = r.quoted();
       r.expect(')');
       r.end();
-      return new ResourcePath(account, Kind.TABLE, table, null, null, signedPath, base, pathStyle);
+      return new ResourcePath(account, Kind.TABLE, table, null, null, signedPath, base, pathStyle, secondary);
     }
     if (args == null || args.equals("()")) {
-      return new ResourcePath(account, Kind.ENTITIES, name, null, null, signedPath, base, pathStyle);
+      return new ResourcePath(account, Kind.ENTITIES, name, null, null, signedPath, base, pathStyle, secondary);
     }
     KeyReader r = new KeyReader(args);
     r.expect('(');
@@ -128,7 +139,7 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
     String rk = r.quoted();
     r.expect(')');
     r.end();
-    return new ResourcePath(account, Kind.ENTITY, name, pk, rk, signedPath, base, pathStyle);
+    return new ResourcePath(account, Kind.ENTITY, name, pk, rk, signedPath, base, pathStyle, secondary);
   }
 
   /** Reads the parenthesised key list of an entity address. */

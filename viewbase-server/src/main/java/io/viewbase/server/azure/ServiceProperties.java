@@ -16,7 +16,7 @@ import java.util.Optional;
  * PUT  comp=properties    | 202 once stored; the parts the document leaves out keep their stored
  *                         |   values; a document Azure would refuse is 400 and changes nothing
  *                         |   ({@link ServicePropertiesXml}); the CORS rules apply at once ({@link Cors})
- * GET  comp=stats         | 200, the secondary reported live
+ * GET  comp=stats         | 200, the secondary reported live, on the secondary endpoint; 400 on the primary
  * </pre>
  *
  * The properties are the database's setting {@value #SETTING} (the whole document, as Get answers
@@ -69,6 +69,11 @@ final class ServiceProperties {
     }
     if ("stats".equals(comp) && method.equals("GET")) {
       call.grant().check(Permission.SERVICE, null);
+      if (!call.path().secondary()) {
+        throw new AzureFailure(400, "InvalidQueryParameterValue", "Value for one of the query parameters specified "
+            + "in the request URI is invalid: Get Table Service Stats is answered by the secondary endpoint ("
+            + call.path().account() + ResourcePath.SECONDARY + ") only.");
+      }
       String now = AzureTimes.httpDateNow();
       return AzureResponse.of(200, AzureErrors.XML_TYPE, ("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
           + "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>" + now

@@ -3,9 +3,11 @@ package io.viewbase.server.azure.sdk;
 import static io.viewbase.server.azure.sdk.SdkErrors.assertFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.azure.core.credential.AzureNamedKeyCredential;
 import com.azure.core.http.rest.Response;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.ListTablesOptions;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableItem;
@@ -180,10 +182,39 @@ class TablesSdkTest {
     assertThat(azure.service().getProperties().getLogging().isReadLogged()).isTrue();
   }
 
+  /** The secondary endpoint, as Azure's RA-GRS accounts have it: {@code <account>-secondary}, signed as the account. */
+  private static TableServiceClient secondary() {
+    return new TableServiceClientBuilder()
+        .endpoint(azure.endpoint() + "-secondary")
+        .credential(new AzureNamedKeyCredential(AzureSdkServer.ACCOUNT, AzureSdkServer.KEY))
+        .retryOptions(AzureSdkServer.noRetries())
+        .httpClient(AzureSdkServer.HTTP)
+        .buildClient();
+  }
+
   @Test
-  void serviceStatisticsReportTheSecondaryAsLive() {
-    TableServiceStatistics statistics = azure.service().getStatistics();
+  void serviceStatisticsAreAnsweredOnTheSecondaryAndRefusedOnThePrimary() {
+    TableServiceStatistics statistics = secondary().getStatistics();
 
     assertThat(statistics.getGeoReplication().getStatus()).isEqualTo(TableServiceGeoReplicationStatus.LIVE);
+    SdkErrors.assertUnmappedFails(400, "InvalidQueryParameterValue", () -> azure.service().getStatistics());
+  }
+
+  @Test
+  void theSecondaryEndpointServesReadsAndRefusesWrites() {
+    TableClient primary = azure.newTable("Secondary");
+    primary.createEntity(new TableEntity("p", "r").addProperty("v", 1));
+    TableClient onSecondary = secondary().getTableClient(primary.getTableName());
+
+    assertThat(onSecondary.getEntity("p", "r").getProperty("v")).isEqualTo(1);
+    assertThat(onSecondary.listEntities().stream().map(TableEntity::getRowKey)).containsExactly("r");
+    assertThat(secondary().listTables().stream().map(t -> t.getName())).contains(primary.getTableName());
+    SdkErrors.assertFails(403, "InsufficientAccountPermissions",
+        () -> onSecondary.upsertEntity(new TableEntity("p", "r").addProperty("v", 2)));
+    SdkErrors.assertFails(403, "InsufficientAccountPermissions",
+        () -> onSecondary.createEntity(new TableEntity("p", "new")));
+    SdkErrors.assertFails(403, "InsufficientAccountPermissions", () -> secondary().createTable("NotOnSecondary"));
+    assertThat(primary.getEntity("p", "r").getProperty("v")).isEqualTo(1);
+    assertThat(azure.db().listTables()).noneMatch(t -> t.name().equals("NotOnSecondary"));
   }
 }

@@ -43,6 +43,23 @@ class RocksDbDatabaseTest extends DatabaseContract {
   }
 
   @Test
+  void aForgedFutureEtagLeavesNoLaterTimestampInTheFutureAfterARestart() {
+    people.insert(person("p", "1", "Ann"));
+    String forged = "W/\"datetime'2126-01-01T00%3A00%3A00.0000000Z'\"";
+    assertCode(() -> people.replace(person("p", "1", "Bo"), forged), ErrorCode.PreconditionFailed);
+    db.createTable("Later"); // a catalog write after the forged ETag
+    people.upsert(person("p", "2", "Cy"));
+    db.close();
+
+    db = open(dir);
+    Item afterRestart = db.table("People").upsert(person("p", "3", "Di"));
+
+    java.time.Instant soon = java.time.Instant.now().plusSeconds(60);
+    assertThat(db.table("People").get("p", "2").orElseThrow().timestamp()).isBefore(soon);
+    assertThat(afterRestart.timestamp()).isBefore(soon);
+  }
+
+  @Test
   void aRepeatedMappedReadOfAnUnchangedItemReusesTheResultUntilAWrite() {
     NameAtEtag mapping = new NameAtEtag();
     people.insert(person("p", "1", "Ann"));

@@ -144,6 +144,26 @@ class EntitiesSdkTest {
     assertThat(read.getHeaderValue("x-ms-version")).isEqualTo("2019-02-02");
   }
 
+  @Test
+  void aForgedEtagFromTheFutureIs412AndMovesNoLaterTimestamp() {
+    TableClient table = azure.newTable("Forged");
+    table.createEntity(new TableEntity("p", "r").addProperty("v", 1));
+    String forged = "W/\"datetime'2126-01-01T00%3A00%3A00.0000000Z'\"";
+    TableEntity withForgedEtag = new TableEntity("p", "r").addProperty("v", 2).addProperty("odata.etag", forged);
+
+    assertFails(412, "UpdateConditionNotSatisfied",
+        () -> table.updateEntityWithResponse(withForgedEtag, TableEntityUpdateMode.REPLACE, true, null, null));
+    assertFails(412, "UpdateConditionNotSatisfied",
+        () -> table.updateEntityWithResponse(withForgedEtag, TableEntityUpdateMode.MERGE, true, null, null));
+    assertFails(412, "UpdateConditionNotSatisfied",
+        () -> table.deleteEntityWithResponse(withForgedEtag, true, null, null));
+    table.createEntity(new TableEntity("p", "later"));
+
+    java.time.OffsetDateTime soon = java.time.OffsetDateTime.now().plusMinutes(1);
+    assertThat(table.getEntity("p", "later").getTimestamp()).isBefore(soon);
+    assertThat(table.getEntity("p", "r").getProperty("v")).isEqualTo(1);
+  }
+
   private static TableClient table(String name) {
     return azure.table(name);
   }

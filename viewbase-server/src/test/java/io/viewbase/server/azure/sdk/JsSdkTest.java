@@ -165,6 +165,24 @@ class JsSdkTest {
   }
 
   @Test
+  void filtersWrittenToEscapeASasRangeFailAndATransactionOutsideItWritesNothing() {
+    ScenarioReport report = passes("sas-filter-escape");
+
+    String table = report.string("table");
+    for (List<String> key : report.keys("committed")) {
+      assertThat(propertiesOf(table, key.get(0), key.get(1))).as("committed %s", key)
+          .containsEntry("n", new Value.Int32(2));
+    }
+    for (List<String> key : report.keys("refused")) {
+      assertThat(stored(table, key.get(0), key.get(1))).as("refused %s", key).isEmpty();
+    }
+    for (List<String> key : report.keys("unchanged")) {
+      assertThat(propertiesOf(table, key.get(0), key.get(1))).as("after a refused transaction %s", key)
+          .isEqualTo(Map.of("x", new Value.Str("a"), "n", new Value.Int32(1)));
+    }
+  }
+
+  @Test
   void connectionStringWithAnExplicitTableEndpointReachesThisServer() {
     ScenarioReport report = passes("connection-string");
 

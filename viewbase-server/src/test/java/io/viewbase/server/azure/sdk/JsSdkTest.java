@@ -1,11 +1,13 @@
 package io.viewbase.server.azure.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.viewbase.api.Item;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -129,6 +131,24 @@ class JsSdkTest {
 
     assertThat(propertiesOf(report.string("table"), report.string("partitionKey"), report.string("id")))
         .containsExactlyEntriesOf(Map.of("value", new Value.Str(report.string("value"))));
+  }
+
+  @Test
+  void forgedEtagDatedAheadFailsWithPreconditionFailedAndLeavesTheClockAtNow() {
+    ScenarioReport report = passes("forged-etag");
+
+    String table = report.string("table");
+    String partitionKey = report.string("partitionKey");
+    List<String> ids = report.strings("ids");
+    List<String> values = report.strings("values");
+    Item first = stored(table, partitionKey, ids.get(0)).orElseThrow();
+    Item second = stored(table, partitionKey, ids.get(1)).orElseThrow();
+    assertThat(first.properties()).as("after the refused writes")
+        .containsExactlyEntriesOf(Map.of("value", new Value.Str(values.get(0))));
+    assertThat(first.timestamp()).isEqualTo(Instant.parse(report.string("firstTimestamp")));
+    assertThat(second.properties()).containsExactlyEntriesOf(Map.of("value", new Value.Str(values.get(1))));
+    assertThat(second.timestamp()).as("written after the forged ETag").isAfter(first.timestamp())
+        .isCloseTo(Instant.now(), within(5, ChronoUnit.MINUTES));
   }
 
   @Test

@@ -218,4 +218,18 @@ class JsSdkTest {
 
     assertThat(stored(report.string("table"), report.string("partitionKey"), report.string("id"))).isPresent();
   }
+
+  @Test
+  void everyAnswerNamesVersion20190202AndEndpointsEndingInASlashWork() {
+    ScenarioReport report = passes("versions-and-paths");
+
+    String table = report.string("table");
+    String partitionKey = report.string("partitionKey");
+    for (String id : report.strings("ids")) {
+      assertThat(stored(table, partitionKey, id)).as(id).isPresent();
+    }
+    for (String id : report.strings("absent")) {
+      assertThat(stored(table, partitionKey, id)).as("refused %s", id).isEmpty();
+    }
+  }
 }

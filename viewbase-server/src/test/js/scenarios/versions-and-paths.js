@@ -2,7 +2,7 @@
 // x-ms-version 2019-02-02 (or the client option `version`); every answer, errors included, says
 // 2019-02-02, the version the server implements. A version Azure never published is 400
 // InvalidHeaderValue. Clients built on "<endpoint>/" work: the SDK drops the slash when it joins
-// paths, so no request has an empty path segment.
+// paths, so no request ends in '/' or has an empty path segment.
 import assert from "node:assert/strict";
 import { TableClient, TableServiceClient } from "@azure/data-tables";
 import {
@@ -62,6 +62,7 @@ run(async () => {
     assert.equal(e.sent, IMPLEMENTED, `x-ms-version sent by ${e.call}`);
     assert.equal(e.answered, IMPLEMENTED, `x-ms-version answered to ${e.call}`);
     assert.doesNotMatch(e.call, /^\w+ http:\/\/[^/]+\/.*\/\//, `an empty path segment in ${e.call}`);
+    assert.doesNotMatch(e.call, /\/(\?|$)/, `a path ending in '/' in ${e.call}`);
   }
 
   // The client option `version` is what the SDK sends; the answer still names the version served.

@@ -1,11 +1,13 @@
 package io.viewbase.server.azure.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.viewbase.api.Item;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -132,6 +134,24 @@ class JsSdkTest {
   }
 
   @Test
+  void forgedEtagDatedAheadFailsWithPreconditionFailedAndLeavesTheClockAtNow() {
+    ScenarioReport report = passes("forged-etag");
+
+    String table = report.string("table");
+    String partitionKey = report.string("partitionKey");
+    List<String> ids = report.strings("ids");
+    List<String> values = report.strings("values");
+    Item first = stored(table, partitionKey, ids.get(0)).orElseThrow();
+    Item second = stored(table, partitionKey, ids.get(1)).orElseThrow();
+    assertThat(first.properties()).as("after the refused writes")
+        .containsExactlyEntriesOf(Map.of("value", new Value.Str(values.get(0))));
+    assertThat(first.timestamp()).isEqualTo(Instant.parse(report.string("firstTimestamp")));
+    assertThat(second.properties()).containsExactlyEntriesOf(Map.of("value", new Value.Str(values.get(1))));
+    assertThat(second.timestamp()).as("written after the forged ETag").isAfter(first.timestamp())
+        .isCloseTo(Instant.now(), within(5, ChronoUnit.MINUTES));
+  }
+
+  @Test
   void submitTransactionCommitsTogetherAndOneFailingActionWritesNothing() {
     ScenarioReport report = passes("transactions");
 
@@ -165,6 +185,24 @@ class JsSdkTest {
   }
 
   @Test
+  void filtersWrittenToEscapeASasRangeFailAndATransactionOutsideItWritesNothing() {
+    ScenarioReport report = passes("sas-filter-escape");
+
+    String table = report.string("table");
+    for (List<String> key : report.keys("committed")) {
+      assertThat(propertiesOf(table, key.get(0), key.get(1))).as("committed %s", key)
+          .containsEntry("n", new Value.Int32(2));
+    }
+    for (List<String> key : report.keys("refused")) {
+      assertThat(stored(table, key.get(0), key.get(1))).as("refused %s", key).isEmpty();
+    }
+    for (List<String> key : report.keys("unchanged")) {
+      assertThat(propertiesOf(table, key.get(0), key.get(1))).as("after a refused transaction %s", key)
+          .isEqualTo(Map.of("x", new Value.Str("a"), "n", new Value.Int32(1)));
+    }
+  }
+
+  @Test
   void connectionStringWithAnExplicitTableEndpointReachesThisServer() {
     ScenarioReport report = passes("connection-string");
 
@@ -179,5 +217,19 @@ class JsSdkTest {
     ScenarioReport report = passes("large-numbers");
 
     assertThat(stored(report.string("table"), report.string("partitionKey"), report.string("id"))).isPresent();
+  }
+
+  @Test
+  void everyAnswerNamesVersion20190202AndEndpointsEndingInASlashWork() {
+    ScenarioReport report = passes("versions-and-paths");
+
+    String table = report.string("table");
+    String partitionKey = report.string("partitionKey");
+    for (String id : report.strings("ids")) {
+      assertThat(stored(table, partitionKey, id)).as(id).isPresent();
+    }
+    for (String id : report.strings("absent")) {
+      assertThat(stored(table, partitionKey, id)).as("refused %s", id).isEmpty();
+    }
   }
 }

@@ -85,7 +85,7 @@ public final class NativeApi {
     try {
       response = dispatch(request, match);
     } catch (ViewbaseException e) {
-      response = ApiResponse.error(e);
+      response = errorAnswer(e);
     } catch (RuntimeException | Error e) {
       response = failure(request, e);
     }
@@ -107,6 +107,7 @@ public final class NativeApi {
   CompletableFuture<ApiResponse> handleItemWrite(ApiRequest request, RouteMatch match, Executor answerOn) {
     CompletableFuture<Item> write;
     try {
+      admit(request, match);
       write = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2));
     } catch (RuntimeException | Error e) {
       write = CompletableFuture.failedFuture(e);
@@ -126,7 +127,7 @@ public final class NativeApi {
   /** A failure's answer: a Viewbase error as itself, anything else logged and answered as 500. */
   private static ApiResponse failure(ApiRequest request, Throwable e) {
     if (e instanceof ViewbaseException) {
-      return ApiResponse.error((ViewbaseException) e);
+      return errorAnswer((ViewbaseException) e);
     }
     // Errors too: a request that dies without an answer would leave its connection waiting forever.
     LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
@@ -134,28 +135,44 @@ public final class NativeApi {
         "Internal error; the server log has the details"));
   }
 
-  private ApiResponse dispatch(ApiRequest r, RouteMatch match) {
+  /** An error's answer; a 405 carries the {@code Allow} header its context names. */
+  private static ApiResponse errorAnswer(ViewbaseException e) {
+    ApiResponse answer = ApiResponse.error(e);
+    return e.code() == ErrorCode.MethodNotAllowed ? answer.withHeader("Allow", (String) e.context().get("allowed"))
+        : answer;
+  }
+
+  /**
+   * The request's query parameters, once its path names an endpoint that answers its method and
+   * takes those parameters (404 UnknownEndpoint, 405 MethodNotAllowed, 400 InvalidQuery otherwise).
+   * Every request passes here before it reads or writes anything, so a refused one changes nothing.
+   */
+  private static Map<String, String> admit(ApiRequest r, RouteMatch match) {
     Route route = match.route();
     if (route == Route.UNKNOWN) {
       throw ViewbaseException.of(ErrorCode.UnknownEndpoint, "No endpoint answers this path", "path", r.rawPath());
     }
     if (!route.allows(r.method())) {
-      return ApiResponse.error(ViewbaseException.of(ErrorCode.MethodNotAllowed, "This endpoint does not answer the method",
-              "method", r.method(), "endpoint", route.template(), "allowed", route.allowHeader()))
-          .withHeader("Allow", route.allowHeader());
+      throw ViewbaseException.of(ErrorCode.MethodNotAllowed, "This endpoint does not answer the method",
+          "method", r.method(), "endpoint", route.template(), "allowed", route.allowHeader());
     }
-    return switch (route) {
+    return QueryParameters.parse(r.rawQuery(), route);
+  }
+
+  private ApiResponse dispatch(ApiRequest r, RouteMatch match) {
+    Map<String, String> parameters = admit(r, match);
+    return switch (match.route()) {
       case HEALTH -> ApiResponse.json(200, HEALTHY);
       case METRICS -> ApiResponse.text(200, PROMETHEUS, metrics.render());
       case TABLES -> ApiResponse.json(200, TableInfoJson.writeList(db.listTables()));
       case TABLE -> table(r, match.param(0));
-      case TABLE_QUERY -> query(r, match.param(0), null);
-      case PARTITION_QUERY -> query(r, match.param(0), match.param(1));
+      case TABLE_QUERY -> query(parameters, match.param(0), null);
+      case PARTITION_QUERY -> query(parameters, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
       case BATCH -> batch(r);
       case VIEW -> views.view(r, match.param(0));
-      case VIEW_VERIFY -> views.verify(r, match.param(0));
-      case UNKNOWN -> throw new IllegalStateException("handled above");
+      case VIEW_VERIFY -> views.verify(parameters, match.param(0));
+      case UNKNOWN -> throw new IllegalStateException("admit refuses it");
     };
   }
 
@@ -183,12 +200,12 @@ public final class NativeApi {
     throw ViewbaseException.of(ErrorCode.TableNotFound, "Table not found", "table", name);
   }
 
-  private ApiResponse query(ApiRequest r, String tableName, String partitionKey) {
+  private ApiResponse query(Map<String, String> parameters, String tableName, String partitionKey) {
     Table table = db.table(tableName);
-    Query query = QueryParameters.toQuery(partitionKey, r.rawQuery(), db.limits().maxPageSize());
+    Query query = QueryParameters.toQuery(partitionKey, parameters, db.limits().maxPageSize());
     Page page = table.query(query);
     return ApiResponse.json(200, PageJson.write(page,
-        QueryParameters.explain(r.rawQuery()) ? table.explain(query) : null));
+        QueryParameters.bool(parameters, "explain") ? table.explain(query) : null));
   }
 
   private ApiResponse item(ApiRequest r, Table table, String partitionKey, String id) {

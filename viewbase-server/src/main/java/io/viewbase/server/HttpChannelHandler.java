@@ -76,6 +76,12 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
           "The request body is larger than the server accepts"));
       metrics.answered(Route.UNKNOWN, tooLarge.status());
       queue.add(new Pending(null, null, tooLarge, o.keepAlive(), HttpVersion.HTTP_1_1));
+    } else if (msg instanceof ConnectionRefusal refusal) {
+      ApiResponse refused = ApiResponse.error(ViewbaseException.of(
+          refusal.kind() == ConnectionRefusal.Kind.REQUEST_TIMEOUT ? ErrorCode.RequestTimeout : ErrorCode.ServerBusy,
+          refusal.message()));
+      metrics.answered(Route.UNKNOWN, refused.status());
+      queue.add(new Pending(null, null, refused, false, HttpVersion.HTTP_1_1));
     } else {
       return;
     }

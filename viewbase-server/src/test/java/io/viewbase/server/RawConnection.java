@@ -27,8 +27,17 @@ final class RawConnection implements AutoCloseable {
   private final InputStream in;
 
   RawConnection(int port) {
+    this(port, 0);
+  }
+
+  /** {@code receiveBuffer}: the socket's receive buffer in bytes, so that a server's writes can stall; 0: the default. */
+  RawConnection(int port, int receiveBuffer) {
     try {
-      socket = new Socket(InetAddress.getLoopbackAddress(), port);
+      socket = new Socket();
+      if (receiveBuffer > 0) {
+        socket.setReceiveBufferSize(receiveBuffer);
+      }
+      socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), READ_TIMEOUT_MILLIS);
       socket.setSoTimeout(READ_TIMEOUT_MILLIS);
       in = socket.getInputStream();
     } catch (IOException e) {
@@ -39,7 +48,7 @@ final class RawConnection implements AutoCloseable {
   /** A response as read: its status, its head (status line and headers) and its body. */
   record Response(int status, String head, String body) {
     Optional<String> header(String name) {
-      Matcher m = Pattern.compile("(?im)^" + Pattern.quote(name) + ": *(.*?)\r$").matcher(head);
+      Matcher m = Pattern.compile("(?im)^" + Pattern.quote(name) + ": *([^\r\n]*)").matcher(head);
       return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
   }

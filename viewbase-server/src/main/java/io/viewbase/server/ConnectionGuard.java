@@ -120,6 +120,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     int open = listener.open.incrementAndGet();
     context.fireChannelActive();
     if (open > listener.limits.maxConnections()) {
+      // not counted while it closes: refused ones must not keep out the next that could be served
+      counted = false;
+      listener.open.decrementAndGet();
       listener.refusedOne();
       refuse(new ConnectionRefusal(ConnectionRefusal.Kind.TOO_MANY_CONNECTIONS, "The server has "
           + listener.limits.maxConnections() + " connections open, the most it allows; retry later"));

@@ -27,6 +27,8 @@ public enum ErrorCode {
   ItemTooLarge(400, "EntityTooLarge"),
   /** The request body exceeds what the server accepts. */
   RequestTooLarge(413, "RequestBodyTooLarge"),
+  /** A request's line, headers or body did not arrive within the server's timeout; the connection is closed. */
+  RequestTimeout(408, "RequestTimeout"),
   /** The body names a partition key or id different from the address it was sent to. */
   KeyMismatch(400, "InvalidInput"),
   /** A continuation token was not issued by this database for this query, or was altered. */
@@ -67,6 +69,8 @@ public enum ErrorCode {
   NotImplemented(501, "NotImplemented"),
   /** The data directory is held by another process, or the storage backend cannot be reached. */
   StorageUnavailable(503, "ServerBusy"),
+  /** The server has as many connections open as it allows; retry later, or reuse a connection. */
+  ServerBusy(503, "ServerBusy"),
   /** A storage backend named at open time is not on the class path. */
   StorageBackendMissing(500, "InternalError"),
   /** Something failed inside Viewbase; the server log has the details. Never the client's fault. */

@@ -5,6 +5,7 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.server.ConnectionLimits;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
@@ -13,6 +14,7 @@ import io.viewbase.storage.spi.StoreOptionException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +94,26 @@ final class ServeCommand implements Callable<Integer> {
           + "parse requests, serve point reads and queue writes (default: the number of cores).")
   Integer ioThreads;
 
+  @Option(names = "--idle-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "How long a kept-alive connection may wait for its next request before the server closes "
+          + "it, on each listener, e.g. 120s or 5m (default: 120s).")
+  Duration idleTimeout;
+
+  @Option(names = "--header-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "How long a request line and headers may take to arrive, from their first byte or the "
+          + "connection's accept; then 408 and close (default: 30s).")
+  Duration headerTimeout;
+
+  @Option(names = "--body-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "How long a request body may take to arrive once its headers have; then 408 and close "
+          + "(default: 120s).")
+  Duration bodyTimeout;
+
+  @Option(names = "--max-connections", paramLabel = "N",
+      description = "Connections each listener keeps open at once; the next are answered 503 and closed "
+          + "(default: 10000).")
+  Integer maxConnections;
+
   @Option(names = "--no-sync",
       description = "Acknowledge writes before they are synced to disk: faster, but a machine crash "
           + "can lose the last acknowledged writes (a process crash cannot).")
@@ -124,8 +146,12 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     checkIoThreads();
-    ServerOptions serverOptions = serverOptions();
+    ConnectionLimits connections = connectionLimits();
+    ServerOptions serverOptions = serverOptions().withConnections(connections);
     AzureOptions azureOptions = azureOptions();
+    if (azureOptions != null) {
+      azureOptions = azureOptions.withConnections(connections);
+    }
     Database opened;
     try {
       opened = DataDirectory.open(openOptions());
@@ -253,6 +279,35 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), invalid.getMessage());
     }
+  }
+
+  /** Both listeners take the connection flags: checked once, each with its flag's name in the message. */
+  private ConnectionLimits connectionLimits() {
+    ConnectionLimits limits = ConnectionLimits.defaults();
+    if (idleTimeout != null) {
+      limits = limits.withIdleTimeout(positive("--idle-timeout", idleTimeout));
+    }
+    if (headerTimeout != null) {
+      limits = limits.withHeaderTimeout(positive("--header-timeout", headerTimeout));
+    }
+    if (bodyTimeout != null) {
+      limits = limits.withBodyTimeout(positive("--body-timeout", bodyTimeout));
+    }
+    if (maxConnections != null) {
+      if (maxConnections < 1) {
+        throw new ParameterException(spec.commandLine(), "--max-connections must be at least 1, not " + maxConnections);
+      }
+      limits = limits.withMaxConnections(maxConnections);
+    }
+    return limits;
+  }
+
+  private Duration positive(String flag, Duration value) {
+    if (value.toMillis() < 1) {
+      String given = spec.commandLine().getParseResult().matchedOption(flag).stringValues().get(0);
+      throw new ParameterException(spec.commandLine(), flag + " must be at least 1ms, not " + given);
+    }
+    return value;
   }
 
   /** Both listeners take {@code --io-threads}: checked once, with the flag's name and range in the message. */

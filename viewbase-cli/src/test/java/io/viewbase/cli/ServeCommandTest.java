@@ -241,6 +241,54 @@ class ServeCommandTest {
     assertThat(zero.err()).contains("--io-threads must be 1 to 1024, not 0");
   }
 
+  @Test
+  void connectionFlagsBoundTheConnectionsOfEachListener() throws Exception {
+    int azurePort;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      azurePort = probe.getLocalPort();
+    }
+    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port",
+        String.valueOf(azurePort), "--azure-anonymous", "--idle-timeout", "200ms", "--header-timeout", "1m",
+        "--body-timeout", "2m", "--max-connections", "1")) {
+      URI base = URI.create(served.awaitListening().group(1));
+      served.await(AZURE_LINE);
+      for (int port : new int[] {base.getPort(), azurePort}) {
+        String get = port == azurePort ? "GET /devstoreaccount1/Tables HTTP/1.1" : "GET /v1/health HTTP/1.1";
+        try (Socket first = new Socket(InetAddress.getLoopbackAddress(), port)) {
+          first.setSoTimeout(10_000);
+          first.getOutputStream().write((get + "\r\nHost: x\r\nAccept: application/json\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+          assertThat(statusLine(first)).startsWith("HTTP/1.1 200");
+          try (Socket second = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            second.setSoTimeout(10_000);
+            // over --max-connections: the native API answers 503 first, the dialect just closes
+            String refused = new String(second.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(refused).as("port " + port).startsWith(port == azurePort ? "" : "HTTP/1.1 503");
+          }
+          // --idle-timeout: the first is closed once idle (readAllBytes returns at the close)
+          first.getInputStream().readAllBytes();
+        }
+      }
+    }
+
+    for (String[] bad : new String[][] {{"--idle-timeout", "0s"}, {"--header-timeout", "30"},
+        {"--body-timeout", "soon"}, {"--max-connections", "0"}}) {
+      Cli serve = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port", "0", bad[0], bad[1]);
+      assertThat(serve.exitCode()).as(serve.toString()).isEqualTo(2);
+      assertThat(serve.err()).contains(bad[0]).contains(bad[1]);
+    }
+  }
+
+  /** The status line of the answer waiting on the socket, read up to its line end. */
+  private static String statusLine(Socket socket) throws Exception {
+    StringBuilder line = new StringBuilder();
+    int c;
+    while ((c = socket.getInputStream().read()) >= 0 && c != '\n') {
+      line.append((char) c);
+    }
+    return line.toString().trim();
+  }
+
   /** Names of this JVM's live event-loop threads of the native API's listener. */
   private static Set<String> ioThreadNames() {
     Set<String> names = new HashSet<>();

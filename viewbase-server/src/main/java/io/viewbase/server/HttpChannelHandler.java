@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * worker may finish after a later read: so a connection serves one request at a time, queues the
  * rest, and stops reading from the socket while it is busy (backpressure). All state here is
  * touched on the channel's event loop only.
+ *
+ * <p>Every request gets exactly one answer: whatever fails on its way (an {@link Error} too, on the
+ * event loop, on a worker or in an asynchronous completion) is logged and answered 500, and an
+ * answer for a request that already has one is dropped.
  */
 final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(HttpChannelHandler.class);
@@ -41,6 +45,8 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
   private final Executor workers;
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
   private boolean busy;
+  /** The request being served and not yet answered, or null. */
+  private Pending serving;
 
   HttpChannelHandler(NativeApi api, ServerMetrics metrics, Executor workers) {
     this.api = api;
@@ -56,12 +62,26 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
     if (msg instanceof FullHttpRequest req) {
-      queue.add(toPending(req));
+      Pending p;
+      try {
+        p = toPending(req);
+      } catch (RuntimeException | Error e) {
+        ApiResponse failed = NativeApi.unexpected(ApiRequest.of(req.method().name(), req.uri()), e);
+        metrics.answered(Route.UNKNOWN, failed.status());
+        p = new Pending(null, null, failed, false, HttpVersion.HTTP_1_1);
+      }
+      queue.add(p);
     } else if (msg instanceof OversizedRequest o) {
       ApiResponse tooLarge = ApiResponse.error(ViewbaseException.of(ErrorCode.RequestTooLarge,
           "The request body is larger than the server accepts"));
       metrics.answered(Route.UNKNOWN, tooLarge.status());
       queue.add(new Pending(null, null, tooLarge, o.keepAlive(), HttpVersion.HTTP_1_1));
+    } else if (msg instanceof ConnectionRefusal refusal) {
+      ApiResponse refused = ApiResponse.error(ViewbaseException.of(
+          refusal.kind() == ConnectionRefusal.Kind.REQUEST_TIMEOUT ? ErrorCode.RequestTimeout : ErrorCode.ServerBusy,
+          refusal.message()));
+      metrics.answered(Route.UNKNOWN, refused.status());
+      queue.add(new Pending(null, null, refused, false, HttpVersion.HTTP_1_1));
     } else {
       return;
     }
@@ -95,19 +115,37 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
       return;
     }
     busy = true;
+    serving = p;
     metrics.started();
+    try {
+      serve(ctx, p);
+    } catch (RuntimeException | Error e) {
+      write(ctx, p, failed(p, e)); // dropped if the request was answered before the failure
+    }
+  }
+
+  /** Serves the request where it belongs; {@link #write} gets its answer now or later, once. */
+  private void serve(ChannelHandlerContext ctx, Pending p) {
     if (p.answer() != null) {
       write(ctx, p, p.answer());
     } else if (NativeApi.runsInline(p.request().method(), p.match())) {
       write(ctx, p, api.handle(p.request(), p.match()));
     } else if (NativeApi.isItemWrite(p.request().method(), p.match())) {
       CompletableFuture<ApiResponse> answer = api.handleItemWrite(p.request(), p.match(), ctx.executor());
-      answer.thenAccept(response -> write(ctx, p, response)); // completes on this event loop
+      // completes on this event loop, unless it could not get there
+      answer.whenComplete((response, failure) -> onLoop(ctx, () -> write(ctx, p,
+          failure == null ? response : failed(p, Futures.unwrap(failure)))));
     } else {
       try {
         workers.execute(() -> {
-          ApiResponse response = api.handle(p.request(), p.match());
-          ctx.executor().execute(() -> write(ctx, p, response));
+          ApiResponse response;
+          try {
+            response = api.handle(p.request(), p.match());
+          } catch (RuntimeException | Error e) {
+            response = failed(p, e);
+          }
+          ApiResponse answer = response;
+          ctx.executor().execute(() -> write(ctx, p, answer));
         });
       } catch (RejectedExecutionException shuttingDown) {
         write(ctx, p, ApiResponse.error(ViewbaseException.of(ErrorCode.StorageUnavailable, "The server is shutting down")));
@@ -115,12 +153,32 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
     }
   }
 
+  /** The answer to a failure that escaped the API (which answers its own): logged, 500, counted. */
+  private ApiResponse failed(Pending p, Throwable e) {
+    ApiResponse answer = NativeApi.unexpected(p.request() != null ? p.request() : ApiRequest.of("?", "?"), e);
+    metrics.answered(p.match() != null ? p.match().route() : Route.UNKNOWN, answer.status());
+    return answer;
+  }
+
+  private static void onLoop(ChannelHandlerContext ctx, Runnable task) {
+    if (ctx.executor().inEventLoop()) {
+      task.run();
+    } else {
+      ctx.executor().execute(task);
+    }
+  }
+
   private void write(ChannelHandlerContext ctx, Pending p, ApiResponse response) {
+    if (serving != p) {
+      LOG.warn("Dropping a second answer ({}) to one request", response.status());
+      return;
+    }
+    serving = null;
     boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
     ByteBuf out;
     try {
       out = encode(ctx, p, response, keepAlive);
-    } catch (RuntimeException badHeader) { // a header value it cannot send
+    } catch (RuntimeException | Error badHeader) { // a header value it cannot send
       LOG.warn("Answering 500: cannot encode the answer: {}", badHeader.toString());
       out = encode(ctx, p, ApiResponse.error(ViewbaseException.of(ErrorCode.InternalError,
           "The server could not encode its answer")), keepAlive);

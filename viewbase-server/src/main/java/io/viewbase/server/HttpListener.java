@@ -12,7 +12,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -32,8 +31,13 @@ import org.slf4j.LoggerFactory;
 /**
  * One listening HTTP/1.1 socket on Netty, shared by the native API and the Azure dialect: an
  * acceptor thread, event loops that parse requests, a worker pool for blocking work, request bodies
- * bounded by {@link BodyLimit}, and a close that lets running requests answer first. What a request
- * means is the protocol handler's business; this class owns threads and the socket only.
+ * bounded by {@link BodyLimit}, connections bounded in number and in how long they may keep the
+ * server waiting by {@link ConnectionGuard}, and a close that lets running requests answer first.
+ * What a request means is the protocol handler's business; this class owns threads and the socket
+ * only.
+ *
+ * <p>A connection's pipeline: {@code guard} (limits, timeouts, graceful close), {@code decoder},
+ * {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api} (the protocol handler).
  */
 public final class HttpListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpListener.class);
@@ -58,6 +62,9 @@ public final class HttpListener implements AutoCloseable {
    * bypass it, never take back; the handlers leave out HEAD bodies themselves.
    */
   static final String ENCODER = "encoder";
+  /** The body aggregator; what it passes on (and the listener's refusals) goes to the protocol handler. */
+  static final String AGGREGATOR = "aggregate";
+  private static final String GUARD = "guard";
 
   static {
     // Netty samples one buffer in 128 for leak tracking by default, recording a stack trace at
@@ -89,17 +96,20 @@ public final class HttpListener implements AutoCloseable {
    * Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot
    * listen (and leaves no thread behind).
    *
-   * @param name     names the threads ({@code <name>-io}, {@code <name>-worker}) and the log lines
-   * @param handlers makes each connection's protocol handler, given the worker pool
+   * @param name        names the threads ({@code <name>-io}, {@code <name>-worker}) and the log lines
+   * @param connections how many connections may be open and how long they may wait on their clients
+   * @param handlers    makes each connection's protocol handler, given the worker pool; it receives
+   *                    requests, {@link OversizedRequest}s and {@link ConnectionRefusal}s
    */
   public static HttpListener start(String name, String bindAddress, int port, int ioThreads, int workerThreads,
-      int maxRequestBytes, Function<Executor, ChannelHandler> handlers) {
+      int maxRequestBytes, ConnectionLimits connections, Function<Executor, ChannelHandler> handlers) {
     EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true),
         NioIoHandler.newFactory());
     EventLoopGroup io = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(name + "-io", true),
         NioIoHandler.newFactory());
     ExecutorService workers = new ThreadPoolExecutor(workerThreads, workerThreads, 60, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(), new DefaultThreadFactory(name + "-worker", true));
+    ConnectionGuard.Connections shared = new ConnectionGuard.Connections(name, connections);
     HttpDecoderConfig decoder = new HttpDecoderConfig()
         .setMaxInitialLineLength(MAX_REQUEST_LINE)
         .setMaxHeaderSize(MAX_HEADERS);
@@ -111,10 +121,12 @@ public final class HttpListener implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            ConnectionGuard guard = new ConnectionGuard(shared);
             ch.pipeline()
-                .addLast("decoder", new HttpRequestDecoder(decoder))
+                .addLast(GUARD, guard)
+                .addLast("decoder", new RequestDecoder(decoder, guard))
                 .addLast(ENCODER, new HttpResponseEncoder())
-                .addLast("aggregate", new BodyLimit(maxRequestBytes))
+                .addLast(AGGREGATOR, new BodyLimit(maxRequestBytes))
                 .addLast("api", handlers.apply(workers));
           }
         });
@@ -143,10 +155,16 @@ public final class HttpListener implements AutoCloseable {
   }
 
   /**
-   * Where an API handler writes its answers (buffers made by {@link ResponseBytes}): the context of
-   * the response encoder, so that they pass no HTTP encoder on their way to the socket.
+   * Where an API handler writes each final answer (a buffer made by {@link ResponseBytes}), in one
+   * write right away: the context of the response encoder, so that it passes no HTTP encoder on its
+   * way to the socket. The listener counts these writes: a connection is being served from the end
+   * of a request until its answer has been written, and its timeouts wait meanwhile.
    */
   public static ChannelHandlerContext responses(ChannelHandlerContext handler) {
+    ChannelHandler guard = handler.pipeline().get(GUARD);
+    if (guard instanceof ConnectionGuard g) {
+      g.finalAnswerNext();
+    }
     return handler.pipeline().context(ENCODER);
   }
 

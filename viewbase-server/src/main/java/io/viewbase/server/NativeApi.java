@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The native HTTP API v1 as plain translation: an {@link ApiRequest} in, calls on a {@link
  * Database}, an {@link ApiResponse} out. No socket is needed to test it; the Netty adapter only
- * carries bytes. Every failure becomes a JSON error with its code's status; an unexpected one is
- * logged here and answered as a generic 500.
+ * carries bytes. Every failure becomes a JSON error with its code's status; an unexpected one (an
+ * {@link Error} too, and an error whose answer cannot be rendered) is logged here and answered as a
+ * generic 500.
  *
  * <p>Item writes, by method and conditional header:
  *
@@ -48,6 +49,9 @@ public final class NativeApi {
   private static final Logger LOG = LoggerFactory.getLogger(NativeApi.class);
   private static final byte[] HEALTHY = "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8);
   private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
+  /** Rendered once: the answer to a failure must not itself be able to fail. */
+  private static final ApiResponse INTERNAL_ERROR = ApiResponse.error(new ViewbaseException(ErrorCode.InternalError,
+      "Internal error; the server log has the details"));
 
   private final Database db;
   private final ServerMetrics metrics;
@@ -84,8 +88,6 @@ public final class NativeApi {
     ApiResponse response;
     try {
       response = dispatch(request, match);
-    } catch (ViewbaseException e) {
-      response = ApiResponse.error(e);
     } catch (RuntimeException | Error e) {
       response = failure(request, e);
     }
@@ -102,11 +104,12 @@ public final class NativeApi {
    * Serves a single-item write with the table's asynchronous write. The future completes on
    * {@code answerOn} (the connection's event loop) once the write is durable, with the answer made
    * there and not on the store's committing thread, which every write waits for. Never fails:
-   * errors are answers.
+   * errors, {@link Error}s among them, are answers.
    */
   CompletableFuture<ApiResponse> handleItemWrite(ApiRequest request, RouteMatch match, Executor answerOn) {
     CompletableFuture<Item> write;
     try {
+      admit(request, match);
       write = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2));
     } catch (RuntimeException | Error e) {
       write = CompletableFuture.failedFuture(e);
@@ -115,7 +118,7 @@ public final class NativeApi {
       ApiResponse answer;
       try {
         answer = failure == null ? itemAnswer(request, stored) : failure(request, Futures.unwrap(failure));
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         answer = failure(request, e);
       }
       metrics.answered(Route.ITEM, answer.status());
@@ -123,39 +126,74 @@ public final class NativeApi {
     }, answerOn);
   }
 
-  /** A failure's answer: a Viewbase error as itself, anything else logged and answered as 500. */
+  /**
+   * A failure's answer, which never fails: a Viewbase error as itself (or, if that cannot be
+   * rendered, 500), anything else logged and answered as 500. Errors too: a request that dies
+   * without an answer would leave its connection waiting forever.
+   */
   private static ApiResponse failure(ApiRequest request, Throwable e) {
-    if (e instanceof ViewbaseException) {
-      return ApiResponse.error((ViewbaseException) e);
+    if (e instanceof ViewbaseException v) {
+      try {
+        return errorAnswer(v);
+      } catch (RuntimeException | Error unrenderable) {
+        // not v itself in the log line: its text is what could not be made
+        LOG.error("Answering 500: cannot render the {} error of {} {}", v.code(), request.method(),
+            request.target(), unrenderable);
+        return INTERNAL_ERROR;
+      }
     }
-    // Errors too: a request that dies without an answer would leave its connection waiting forever.
-    LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
-    return ApiResponse.error(new ViewbaseException(ErrorCode.InternalError,
-        "Internal error; the server log has the details"));
+    return unexpected(request, e);
   }
 
-  private ApiResponse dispatch(ApiRequest r, RouteMatch match) {
+  /** Logs a failure no code expected and answers the generic 500 (which leaks nothing of it). */
+  static ApiResponse unexpected(ApiRequest request, Throwable e) {
+    try {
+      LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
+    } catch (RuntimeException | Error unprintable) {
+      LOG.error("Unexpected failure serving {} {} (it cannot be printed: {})", request.method(), request.target(),
+          unprintable.getClass().getName());
+    }
+    return INTERNAL_ERROR;
+  }
+
+  /** An error's answer; a 405 carries the {@code Allow} header its context names. */
+  private static ApiResponse errorAnswer(ViewbaseException e) {
+    ApiResponse answer = ApiResponse.error(e);
+    return e.code() == ErrorCode.MethodNotAllowed ? answer.withHeader("Allow", (String) e.context().get("allowed"))
+        : answer;
+  }
+
+  /**
+   * The request's query parameters, once its path names an endpoint that answers its method and
+   * takes those parameters (404 UnknownEndpoint, 405 MethodNotAllowed, 400 InvalidQuery otherwise).
+   * Every request passes here before it reads or writes anything, so a refused one changes nothing.
+   */
+  private static Map<String, String> admit(ApiRequest r, RouteMatch match) {
     Route route = match.route();
     if (route == Route.UNKNOWN) {
       throw ViewbaseException.of(ErrorCode.UnknownEndpoint, "No endpoint answers this path", "path", r.rawPath());
     }
     if (!route.allows(r.method())) {
-      return ApiResponse.error(ViewbaseException.of(ErrorCode.MethodNotAllowed, "This endpoint does not answer the method",
-              "method", r.method(), "endpoint", route.template(), "allowed", route.allowHeader()))
-          .withHeader("Allow", route.allowHeader());
+      throw ViewbaseException.of(ErrorCode.MethodNotAllowed, "This endpoint does not answer the method",
+          "method", r.method(), "endpoint", route.template(), "allowed", route.allowHeader());
     }
-    return switch (route) {
+    return QueryParameters.parse(r.rawQuery(), route);
+  }
+
+  private ApiResponse dispatch(ApiRequest r, RouteMatch match) {
+    Map<String, String> parameters = admit(r, match);
+    return switch (match.route()) {
       case HEALTH -> ApiResponse.json(200, HEALTHY);
       case METRICS -> ApiResponse.text(200, PROMETHEUS, metrics.render());
       case TABLES -> ApiResponse.json(200, TableInfoJson.writeList(db.listTables()));
       case TABLE -> table(r, match.param(0));
-      case TABLE_QUERY -> query(r, match.param(0), null);
-      case PARTITION_QUERY -> query(r, match.param(0), match.param(1));
+      case TABLE_QUERY -> query(parameters, match.param(0), null);
+      case PARTITION_QUERY -> query(parameters, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
       case BATCH -> batch(r);
       case VIEW -> views.view(r, match.param(0));
-      case VIEW_VERIFY -> views.verify(r, match.param(0));
-      case UNKNOWN -> throw new IllegalStateException("handled above");
+      case VIEW_VERIFY -> views.verify(parameters, match.param(0));
+      case UNKNOWN -> throw new IllegalStateException("admit refuses it");
     };
   }
 
@@ -183,12 +221,12 @@ public final class NativeApi {
     throw ViewbaseException.of(ErrorCode.TableNotFound, "Table not found", "table", name);
   }
 
-  private ApiResponse query(ApiRequest r, String tableName, String partitionKey) {
+  private ApiResponse query(Map<String, String> parameters, String tableName, String partitionKey) {
     Table table = db.table(tableName);
-    Query query = QueryParameters.toQuery(partitionKey, r.rawQuery(), db.limits().maxPageSize());
+    Query query = QueryParameters.toQuery(partitionKey, parameters, db.limits().maxPageSize());
     Page page = table.query(query);
     return ApiResponse.json(200, PageJson.write(page,
-        QueryParameters.explain(r.rawQuery()) ? table.explain(query) : null));
+        QueryParameters.bool(parameters, "explain") ? table.explain(query) : null));
   }
 
   private ApiResponse item(ApiRequest r, Table table, String partitionKey, String id) {

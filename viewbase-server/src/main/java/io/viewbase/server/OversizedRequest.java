@@ -4,7 +4,8 @@ package io.viewbase.server;
  * Passed down the pipeline in place of a request whose body exceeds the limit, so that its 413
  * answer takes its turn behind earlier requests of the same connection.
  *
- * @param keepAlive whether the connection can go on (the rest of the body is being discarded)
+ * @param keepAlive whether the connection can go on: never, since {@link BodyLimit} reads no more of
+ *                  a body over the limit (the answer says {@code Connection: close})
  */
 public record OversizedRequest(boolean keepAlive) {
 }

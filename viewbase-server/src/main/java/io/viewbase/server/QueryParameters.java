@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Translates the query string of a query endpoint into an api {@link Query}. Only the shape is
- * checked here (numbers, booleans, unknown or repeated names); what a query means is the engine's
- * to judge, so it answers the same through every interface.
+ * The query strings of the native API: the one rule by which every endpoint reads its parameters
+ * ({@link #parse}: only the names its {@link Route} takes, each at most once), and the translation
+ * of a query endpoint's parameters into an api {@link Query}. Only the shape is checked here
+ * (numbers, booleans, names); what a query means is the engine's to judge, so it answers the same
+ * through every interface.
  *
  * <pre>
  * parameter    | value                       | default
@@ -28,19 +30,20 @@ import java.util.Set;
  * </pre>
  */
 final class QueryParameters {
-  private static final Set<String> KNOWN =
+  /** What the query endpoints take (the table above). */
+  static final Set<String> NAMES =
       Set.of("prefix", "from", "to", "desc", "filter", "select", "limit", "continuation", "explain");
 
   private QueryParameters() {
   }
 
-  /** Decoded name/value pairs; a name given twice, or an unknown one, is an InvalidQuery. */
-  static Map<String, String> parse(String rawQuery) {
-    return parse(rawQuery, KNOWN);
-  }
-
-  /** Decoded name/value pairs of an endpoint that knows these names; others are an InvalidQuery. */
-  static Map<String, String> parse(String rawQuery, Set<String> known) {
+  /**
+   * The decoded name/value pairs of a request to this route. A name the route does not take, or a
+   * name given twice, is an InvalidQuery naming the parameter and the endpoint (a typo such as
+   * {@code top=}, or {@code ifMatch=} on a write, must not be silently ignored); empty pairs
+   * ({@code ?&}) name nothing.
+   */
+  static Map<String, String> parse(String rawQuery, Route route) {
     Map<String, String> params = new LinkedHashMap<>();
     if (rawQuery.isEmpty()) {
       return params;
@@ -52,10 +55,9 @@ final class QueryParameters {
       int eq = pair.indexOf('=');
       String name = PercentDecoding.queryComponent(eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : PercentDecoding.queryComponent(pair.substring(eq + 1));
-      if (!known.contains(name)) {
-        throw ViewbaseException.of(ErrorCode.InvalidQuery,
-            "Unknown query parameter; known are " + String.join(", ", known.stream().sorted().toList()),
-            "parameter", name);
+      if (!route.parameters().contains(name)) {
+        throw ViewbaseException.of(ErrorCode.InvalidQuery, "Unknown query parameter; " + takes(route),
+            "parameter", name, "endpoint", route.template());
       }
       if (params.putIfAbsent(name, value) != null) {
         throw ViewbaseException.of(ErrorCode.InvalidQuery, "A query parameter is given twice", "parameter", name);
@@ -64,15 +66,16 @@ final class QueryParameters {
     return params;
   }
 
-  static Query toQuery(String partitionKey, String rawQuery, int maxPageSize) {
-    Map<String, String> p = parse(rawQuery);
-    return new Query(partitionKey, p.get("from"), p.get("to"), p.get("prefix"), bool(p, "desc"),
-        select(p.get("select")), p.get("filter"), limit(p.get("limit"), maxPageSize), p.get("continuation"));
+  /** What the route accepts, in words for an error message. */
+  private static String takes(Route route) {
+    return route.parameters().isEmpty() ? "this endpoint takes none"
+        : "this endpoint takes " + String.join(", ", route.parameters().stream().sorted().toList());
   }
 
-  /** Whether the query string asks for the plan ({@code explain=true}). */
-  static boolean explain(String rawQuery) {
-    return bool(parse(rawQuery), "explain");
+  /** The query a query endpoint's parameters (from {@link #parse}) ask for. */
+  static Query toQuery(String partitionKey, Map<String, String> p, int maxPageSize) {
+    return new Query(partitionKey, p.get("from"), p.get("to"), p.get("prefix"), bool(p, "desc"),
+        select(p.get("select")), p.get("filter"), limit(p.get("limit"), maxPageSize), p.get("continuation"));
   }
 
   /** A flag: absent or {@code false} is false, {@code true} is true, anything else an InvalidQuery. */

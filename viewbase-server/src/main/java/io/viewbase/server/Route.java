@@ -3,30 +3,35 @@ package io.viewbase.server;
 import java.util.Set;
 
 /**
- * The endpoints of the native API v1, each with the methods it answers and its metrics label.
+ * The endpoints of the native API v1, each with the methods it answers, the query parameters it
+ * takes and its metrics label. The parameters are the whole of what an endpoint reads from the
+ * query string: any other name is refused ({@link QueryParameters#parse}), on every endpoint alike.
  */
 enum Route {
-  HEALTH("health", "/v1/health", Set.of("GET")),
-  METRICS("metrics", "/metrics", Set.of("GET")),
-  TABLES("tables", "/v1/tables", Set.of("GET")),
-  TABLE("table", "/v1/tables/{table}", Set.of("GET", "PUT", "DELETE")),
-  TABLE_QUERY("table_query", "/v1/tables/{table}/items", Set.of("GET")),
-  PARTITION_QUERY("partition_query", "/v1/tables/{table}/items/{partitionKey}", Set.of("GET")),
-  ITEM("item", "/v1/tables/{table}/items/{partitionKey}/{id}", Set.of("GET", "PUT", "PATCH", "DELETE")),
-  BATCH("batch", "/v1/batch", Set.of("POST")),
-  VIEW("view", "/v1/views/{view}", Set.of("GET", "PUT", "DELETE")),
-  VIEW_VERIFY("view_verify", "/v1/views/{view}/verify", Set.of("POST")),
+  HEALTH("health", "/v1/health", Set.of("GET"), Set.of()),
+  METRICS("metrics", "/metrics", Set.of("GET"), Set.of()),
+  TABLES("tables", "/v1/tables", Set.of("GET"), Set.of()),
+  TABLE("table", "/v1/tables/{table}", Set.of("GET", "PUT", "DELETE"), Set.of()),
+  TABLE_QUERY("table_query", "/v1/tables/{table}/items", Set.of("GET"), QueryParameters.NAMES),
+  PARTITION_QUERY("partition_query", "/v1/tables/{table}/items/{partitionKey}", Set.of("GET"),
+      QueryParameters.NAMES),
+  ITEM("item", "/v1/tables/{table}/items/{partitionKey}/{id}", Set.of("GET", "PUT", "PATCH", "DELETE"), Set.of()),
+  BATCH("batch", "/v1/batch", Set.of("POST"), Set.of()),
+  VIEW("view", "/v1/views/{view}", Set.of("GET", "PUT", "DELETE"), Set.of()),
+  VIEW_VERIFY("view_verify", "/v1/views/{view}/verify", Set.of("POST"), Set.of("repair")),
   /** No endpoint matched (404), or the request could not be read at all. */
-  UNKNOWN("unknown", "", Set.of());
+  UNKNOWN("unknown", "", Set.of(), Set.of());
 
   private final String label;
   private final String template;
   private final Set<String> methods;
+  private final Set<String> parameters;
 
-  Route(String label, String template, Set<String> methods) {
+  Route(String label, String template, Set<String> methods, Set<String> parameters) {
     this.label = label;
     this.template = template;
     this.methods = methods;
+    this.parameters = parameters;
   }
 
   String label() {
@@ -35,6 +40,11 @@ enum Route {
 
   String template() {
     return template;
+  }
+
+  /** The query parameters the endpoint takes; none for most. */
+  Set<String> parameters() {
+    return parameters;
   }
 
   boolean allows(String method) {

@@ -10,8 +10,12 @@ package io.viewbase.server;
  * @param workerThreads   threads that run writes and queries (default 64). Durable writes block for
  *                        an fsync and group commit shares one sync among many concurrent writers,
  *                        so this is sized for concurrency, not for cores.
+ * @param connections     how many connections may be open and how long they may keep the server
+ *                        waiting (default {@link ConnectionLimits#defaults()}: 10,000; idle 120 s,
+ *                        headers 30 s, body 120 s)
  */
-public record ServerOptions(String bindAddress, int port, int maxRequestBytes, int ioThreads, int workerThreads) {
+public record ServerOptions(String bindAddress, int port, int maxRequestBytes, int ioThreads, int workerThreads,
+    ConnectionLimits connections) {
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_MAX_REQUEST_BYTES = 8 << 20;
   public static final int DEFAULT_WORKER_THREADS = 64;
@@ -29,30 +33,37 @@ public record ServerOptions(String bindAddress, int port, int maxRequestBytes, i
     if (ioThreads < 1 || workerThreads < 1) {
       throw new IllegalArgumentException("ioThreads and workerThreads must be at least 1");
     }
+    if (connections == null) {
+      throw new IllegalArgumentException("connections must be given, for example ConnectionLimits.defaults()");
+    }
   }
 
   public static ServerOptions defaults() {
     return new ServerOptions("127.0.0.1", DEFAULT_PORT, DEFAULT_MAX_REQUEST_BYTES,
-        Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_WORKER_THREADS);
+        Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_WORKER_THREADS, ConnectionLimits.defaults());
   }
 
   public ServerOptions withBindAddress(String address) {
-    return new ServerOptions(address, port, maxRequestBytes, ioThreads, workerThreads);
+    return new ServerOptions(address, port, maxRequestBytes, ioThreads, workerThreads, connections);
   }
 
   public ServerOptions withPort(int newPort) {
-    return new ServerOptions(bindAddress, newPort, maxRequestBytes, ioThreads, workerThreads);
+    return new ServerOptions(bindAddress, newPort, maxRequestBytes, ioThreads, workerThreads, connections);
   }
 
   public ServerOptions withMaxRequestBytes(int bytes) {
-    return new ServerOptions(bindAddress, port, bytes, ioThreads, workerThreads);
+    return new ServerOptions(bindAddress, port, bytes, ioThreads, workerThreads, connections);
   }
 
   public ServerOptions withIoThreads(int threads) {
-    return new ServerOptions(bindAddress, port, maxRequestBytes, threads, workerThreads);
+    return new ServerOptions(bindAddress, port, maxRequestBytes, threads, workerThreads, connections);
   }
 
   public ServerOptions withWorkerThreads(int threads) {
-    return new ServerOptions(bindAddress, port, maxRequestBytes, ioThreads, threads);
+    return new ServerOptions(bindAddress, port, maxRequestBytes, ioThreads, threads, connections);
+  }
+
+  public ServerOptions withConnections(ConnectionLimits limits) {
+    return new ServerOptions(bindAddress, port, maxRequestBytes, ioThreads, workerThreads, limits);
   }
 }

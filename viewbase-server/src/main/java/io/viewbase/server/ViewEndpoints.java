@@ -6,7 +6,6 @@ import io.viewbase.json.VerifyReportJson;
 import io.viewbase.json.ViewDefinitionJson;
 import io.viewbase.json.ViewStatusJson;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The view endpoints of the native API v1, as translation onto the {@link Database} view methods.
@@ -27,8 +26,6 @@ import java.util.Set;
  * a name already taken 409 TableAlreadyExists, verify of a view that is not ready 409 ViewNotReady.
  */
 final class ViewEndpoints {
-  private static final Set<String> VERIFY_PARAMETERS = Set.of("repair");
-
   private final Database db;
 
   ViewEndpoints(Database db) {
@@ -58,8 +55,8 @@ final class ViewEndpoints {
         .withHeader("Location", "/v1/views/" + status.definition().name());
   }
 
-  ApiResponse verify(ApiRequest r, String name) {
-    Map<String, String> parameters = QueryParameters.parse(r.rawQuery(), VERIFY_PARAMETERS);
+  /** {@code parameters}: the request's, which its route takes ({@code repair} only). */
+  ApiResponse verify(Map<String, String> parameters, String name) {
     boolean repair = QueryParameters.bool(parameters, "repair");
     return ApiResponse.json(200, VerifyReportJson.write(db.verifyView(name, repair)));
   }

@@ -23,7 +23,7 @@ public final class ViewbaseServer implements AutoCloseable {
     ServerMetrics metrics = new ServerMetrics();
     NativeApi api = new NativeApi(db, metrics);
     HttpListener listener = HttpListener.start("viewbase", options.bindAddress(), options.port(),
-        options.ioThreads(), options.workerThreads(), options.maxRequestBytes(),
+        options.ioThreads(), options.workerThreads(), options.maxRequestBytes(), options.connections(),
         workers -> new HttpChannelHandler(api, metrics, workers));
     LOG.info("Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
     return new ViewbaseServer(listener);

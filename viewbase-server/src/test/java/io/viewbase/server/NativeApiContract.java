@@ -349,6 +349,46 @@ abstract class NativeApiContract {
     assertError(http.send("GET", "/v1/batch", null), 405, ErrorCode.MethodNotAllowed);
   }
 
+  /**
+   * Every endpoint takes only the query parameters it documents (most take none), so that a typo or
+   * a parameter meant for another endpoint is refused instead of silently ignored.
+   */
+  @Test
+  void anUnknownQueryParameterOnAnyEndpointFailsWithInvalidQueryNamingItAndWritesNothing() {
+    String t = newTable();
+    Item original = stored(put(t, "pa", "p0", "{\"v\":1}"));
+    String item = "/v1/tables/" + t + "/items/pa/p0";
+
+    HttpResponse<byte[]> patch = http.send("PATCH", item + "?a=b", "{\"v\":2}");
+    assertError(patch, 400, ErrorCode.InvalidQuery);
+    assertThat(text(patch)).contains("\"parameter\":\"a\"").contains("takes none");
+    assertError(http.send("PUT", item + "?ifMatch=x", "{\"v\":3}"), 400, ErrorCode.InvalidQuery);
+    assertError(http.send("PUT", "/v1/tables/" + t + "/items/pa/new?x=1", "{}"), 400, ErrorCode.InvalidQuery);
+    assertError(http.send("DELETE", item + "?force=true", null), 400, ErrorCode.InvalidQuery);
+    assertError(http.get(item + "?select=v"), 400, ErrorCode.InvalidQuery);
+    String batch = "{\"operations\":[{\"op\":\"upsert\",\"table\":\"" + t
+        + "\",\"partitionKey\":\"pa\",\"id\":\"b1\",\"item\":{}}]}";
+    assertError(http.send("POST", "/v1/batch?ifmatch=x", batch), 400, ErrorCode.InvalidQuery);
+    assertError(http.send("PUT", "/v1/tables/Other" + t + "?kind=view", null), 400, ErrorCode.InvalidQuery);
+    assertError(http.send("DELETE", "/v1/tables/" + t + "?cascade=false", null), 400, ErrorCode.InvalidQuery);
+
+    HttpResponse<byte[]> tables = http.get("/v1/tables?bogus=1");
+    assertError(tables, 400, ErrorCode.InvalidQuery);
+    assertThat(text(tables)).contains("\"parameter\":\"bogus\"").contains("\"endpoint\":\"/v1/tables\"");
+    assertError(http.get("/v1/tables/" + t + "?x"), 400, ErrorCode.InvalidQuery);
+    assertError(http.get("/v1/health?verbose=1"), 400, ErrorCode.InvalidQuery);
+    HttpResponse<byte[]> query = http.get("/v1/tables/" + t + "/items/pa?top=5");
+    assertError(query, 400, ErrorCode.InvalidQuery);
+    assertThat(text(query)).contains("takes continuation, desc, explain, filter, from, limit, prefix, select, to");
+
+    assertThat(stored(getItem(t, "pa", "p0"))).isEqualTo(original);
+    assertThat(ids(http.get("/v1/tables/" + t + "/items/pa"))).containsExactly("p0");
+    assertThat(http.get("/v1/tables/Other" + t).statusCode()).isEqualTo(404);
+    // an empty query, or empty pairs, name no parameter
+    assertThat(http.get(item + "?").statusCode()).isEqualTo(200);
+    assertThat(http.get("/v1/tables?&").statusCode()).isEqualTo(200);
+  }
+
   @Test
   void tamperedContinuationFromARealPageFailsWithInvalidContinuation() {
     String t = newTable();

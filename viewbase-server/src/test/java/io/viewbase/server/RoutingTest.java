@@ -95,20 +95,46 @@ class RoutingTest {
     assertThat(PercentDecoding.segment("a+b")).isEqualTo("a+b");
   }
 
+  /** A partition query's parameters as its endpoint reads them. */
+  private static Query partitionQuery(String rawQuery) {
+    return QueryParameters.toQuery("p", QueryParameters.parse(rawQuery, Route.PARTITION_QUERY), 1000);
+  }
+
   @Test
   void toQueryTranslatesEveryParameter() {
-    Query q = QueryParameters.toQuery("p",
-        "prefix=x&from=a&to=z&desc=true&filter=age+gt+3&select=a,+b&limit=10&continuation=tok", 1000);
+    Query q = partitionQuery("prefix=x&from=a&to=z&desc=true&filter=age+gt+3&select=a,+b&limit=10&continuation=tok");
     assertThat(q).isEqualTo(new Query("p", "a", "z", "x", true, List.of("a", "b"), "age gt 3", 10, "tok"));
-    assertThat(QueryParameters.toQuery(null, "", 1000)).isEqualTo(Query.all());
+    assertThat(QueryParameters.toQuery(null, QueryParameters.parse("", Route.TABLE_QUERY), 1000))
+        .isEqualTo(Query.all());
   }
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "limit=0", "limit=1001", "limit=ten", "limit=", "desc=yes", "select=a,,b", "top=5", "limit=1&limit=2"})
   void toQueryWithBadParameterFailsWithInvalidQuery(String raw) {
-    assertThatThrownBy(() -> QueryParameters.toQuery("p", raw, 1000))
+    assertThatThrownBy(() -> partitionQuery(raw))
         .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidQuery));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+      "ITEM, a=b, a", "TABLES, bogus=1, bogus", "BATCH, ifmatch=x, ifmatch", "HEALTH, x, x", "TABLE, %74op=1, top",
+      "VIEW_VERIFY, repair=true&fix=1, fix", "TABLE_QUERY, top=5, top"})
+  void parseRefusesANameItsRouteDoesNotTakeNamingItAndTheEndpoint(Route route, String raw, String name) {
+    assertThatThrownBy(() -> QueryParameters.parse(raw, route))
+        .isInstanceOfSatisfying(ViewbaseException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.InvalidQuery);
+          assertThat(e.context()).containsEntry("parameter", name).containsEntry("endpoint", route.template());
+          assertThat(e.getMessage()).contains(route.parameters().isEmpty() ? "takes none" : "takes ");
+        });
+  }
+
+  @Test
+  void parseOfAnEmptyQueryOrEmptyPairsNamesNothingOnEveryRoute() {
+    for (Route route : Route.values()) {
+      assertThat(QueryParameters.parse("", route)).isEmpty();
+      assertThat(QueryParameters.parse("&&", route)).isEmpty();
+    }
   }
 
   @Test

@@ -259,6 +259,8 @@ abstract class ViewsApiContract {
     assertError(createView(people, "{" + source + ",\"idBy\":\"{email}\"}"), 409, ErrorCode.TableAlreadyExists);
     assertError(http.sendBytes("PUT", "/v1/views/" + view, ("{" + source + "}").getBytes(), "text/plain"), 415,
         ErrorCode.UnsupportedMediaType);
+    assertError(http.send("PUT", "/v1/views/" + view + "?source=" + people, "{" + source + "}"), 400,
+        ErrorCode.InvalidQuery);
 
     assertThat(TableInfoJson.readList(http.get("/v1/tables").body())).extracting(TableInfo::name)
         .doesNotContain(view);

@@ -1,5 +1,6 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.server.ConnectionLimits;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,9 +18,11 @@ import java.util.Map;
  * @param ioThreads       event-loop threads that parse HTTP and serve point reads
  * @param workerThreads   threads that run writes and queries; durable writes wait for a sync that
  *                        group commit shares, so this is sized for concurrency, not for cores
+ * @param connections     how many connections may be open and how long they may keep the server
+ *                        waiting (default {@link ConnectionLimits#defaults()}, as the native API's)
  */
 public record AzureOptions(String bindAddress, int port, Map<String, String> accounts, boolean anonymousAccess,
-    int maxRequestBytes, int ioThreads, int workerThreads) {
+    int maxRequestBytes, int ioThreads, int workerThreads, ConnectionLimits connections) {
   public static final int DEFAULT_PORT = 10002;
   public static final String DEV_ACCOUNT = "devstoreaccount1";
   /** Azurite's published development key; {@code UseDevelopmentStorage=true} signs with it. */
@@ -41,6 +44,9 @@ public record AzureOptions(String bindAddress, int port, Map<String, String> acc
     if (ioThreads < 1 || workerThreads < 1) {
       throw new IllegalArgumentException("ioThreads and workerThreads must be at least 1");
     }
+    if (connections == null) {
+      throw new IllegalArgumentException("connections must be given, for example ConnectionLimits.defaults()");
+    }
     Map<String, String> copy = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : accounts.entrySet()) {
       copy.put(checkAccountName(e.getKey()), checkKey(e.getKey(), e.getValue()));
@@ -50,43 +56,56 @@ public record AzureOptions(String bindAddress, int port, Map<String, String> acc
 
   public static AzureOptions defaults() {
     return new AzureOptions("127.0.0.1", DEFAULT_PORT, Map.of(DEV_ACCOUNT, DEV_KEY), false,
-        DEFAULT_MAX_REQUEST_BYTES, Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_WORKER_THREADS);
+        DEFAULT_MAX_REQUEST_BYTES, Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_WORKER_THREADS,
+        ConnectionLimits.defaults());
   }
 
   public AzureOptions withPort(int newPort) {
-    return new AzureOptions(bindAddress, newPort, accounts, anonymousAccess, maxRequestBytes, ioThreads, workerThreads);
+    return new AzureOptions(bindAddress, newPort, accounts, anonymousAccess, maxRequestBytes, ioThreads, workerThreads,
+        connections);
   }
 
   public AzureOptions withBindAddress(String address) {
-    return new AzureOptions(address, port, accounts, anonymousAccess, maxRequestBytes, ioThreads, workerThreads);
+    return new AzureOptions(address, port, accounts, anonymousAccess, maxRequestBytes, ioThreads, workerThreads,
+        connections);
   }
 
   /** Adds an account, or replaces the key of one with this name. */
   public AzureOptions withAccount(String name, String base64Key) {
     Map<String, String> more = new LinkedHashMap<>(accounts);
     more.put(name, base64Key);
-    return new AzureOptions(bindAddress, port, more, anonymousAccess, maxRequestBytes, ioThreads, workerThreads);
+    return new AzureOptions(bindAddress, port, more, anonymousAccess, maxRequestBytes, ioThreads, workerThreads,
+        connections);
   }
 
   /** The same options with exactly these accounts (the default account is dropped unless listed). */
   public AzureOptions withAccounts(Map<String, String> only) {
-    return new AzureOptions(bindAddress, port, only, anonymousAccess, maxRequestBytes, ioThreads, workerThreads);
+    return new AzureOptions(bindAddress, port, only, anonymousAccess, maxRequestBytes, ioThreads, workerThreads,
+        connections);
   }
 
   public AzureOptions withAnonymousAccess(boolean anonymous) {
-    return new AzureOptions(bindAddress, port, accounts, anonymous, maxRequestBytes, ioThreads, workerThreads);
+    return new AzureOptions(bindAddress, port, accounts, anonymous, maxRequestBytes, ioThreads, workerThreads,
+        connections);
   }
 
   public AzureOptions withMaxRequestBytes(int bytes) {
-    return new AzureOptions(bindAddress, port, accounts, anonymousAccess, bytes, ioThreads, workerThreads);
+    return new AzureOptions(bindAddress, port, accounts, anonymousAccess, bytes, ioThreads, workerThreads, connections);
   }
 
   public AzureOptions withIoThreads(int threads) {
-    return new AzureOptions(bindAddress, port, accounts, anonymousAccess, maxRequestBytes, threads, workerThreads);
+    return new AzureOptions(bindAddress, port, accounts, anonymousAccess, maxRequestBytes, threads, workerThreads,
+        connections);
   }
 
   public AzureOptions withWorkerThreads(int threads) {
-    return new AzureOptions(bindAddress, port, accounts, anonymousAccess, maxRequestBytes, ioThreads, threads);
+    return new AzureOptions(bindAddress, port, accounts, anonymousAccess, maxRequestBytes, ioThreads, threads,
+        connections);
+  }
+
+  public AzureOptions withConnections(ConnectionLimits limits) {
+    return new AzureOptions(bindAddress, port, accounts, anonymousAccess, maxRequestBytes, ioThreads, workerThreads,
+        limits);
   }
 
   private static String checkAccountName(String name) {

@@ -25,7 +25,7 @@ public final class AzureTablesServer implements AutoCloseable {
   public static AzureTablesServer start(Database db, AzureOptions options) {
     AzureApi api = new AzureApi(db, options);
     HttpListener listener = HttpListener.start("viewbase-azure", options.bindAddress(), options.port(),
-        options.ioThreads(), options.workerThreads(), options.maxRequestBytes(),
+        options.ioThreads(), options.workerThreads(), options.maxRequestBytes(), options.connections(),
         workers -> new AzureChannelHandler(api, workers));
     LOG.info("Azure Tables dialect listening on http://{}:{}", options.bindAddress(), listener.port());
     return new AzureTablesServer(listener);

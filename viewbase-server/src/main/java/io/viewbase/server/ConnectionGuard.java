@@ -58,9 +58,13 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
 
+    /** The {@code Keep-Alive} header's value on kept-alive answers: {@code timeout=<idle seconds>}. */
+    private final String keepAlive;
+
     Connections(String name, ConnectionLimits limits) {
       this.name = name;
       this.limits = limits;
+      this.keepAlive = "timeout=" + Math.max(1, limits.idleTimeout().toSeconds());
     }
 
     /** A refused connection, logged at most once a minute with how many were refused since. */
@@ -107,6 +111,11 @@ final class ConnectionGuard extends ChannelDuplexHandler {
 
   ConnectionGuard(Connections listener) {
     this.listener = listener;
+  }
+
+  /** The {@code Keep-Alive} value a kept-alive answer on this connection carries. */
+  String keepAliveValue() {
+    return listener.keepAlive;
   }
 
   @Override

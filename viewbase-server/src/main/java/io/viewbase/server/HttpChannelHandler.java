@@ -207,7 +207,8 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
     for (Map.Entry<String, String> e : response.headers().entrySet()) {
       out.header(e.getKey(), e.getValue());
     }
-    return out.keepAlive(keepAlive).finish(body, p.request() != null && "HEAD".equals(p.request().method()));
+    return out.keepAlive(keepAlive, HttpListener.keepAliveValue(ctx))
+        .finish(body, p.request() != null && "HEAD".equals(p.request().method()));
   }
 
   @Override

@@ -168,6 +168,16 @@ public final class HttpListener implements AutoCloseable {
     return handler.pipeline().context(ENCODER);
   }
 
+  /**
+   * The {@code Keep-Alive} header's value for kept-alive answers on the handler's connection,
+   * {@code timeout=N} with N the idle timeout in seconds (how long the server keeps the connection
+   * waiting for its next request, so a client knows when to stop reusing it); null when the
+   * connection has no listener's guard (a test pipeline).
+   */
+  public static String keepAliveValue(ChannelHandlerContext handler) {
+    return handler.pipeline().get(GUARD) instanceof ConnectionGuard g ? g.keepAliveValue() : null;
+  }
+
   /** The port the listener is bound to (the one picked, when asked for port 0). */
   public int port() {
     return port;

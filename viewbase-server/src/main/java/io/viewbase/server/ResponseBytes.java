@@ -82,12 +82,17 @@ public final class ResponseBytes {
   }
 
   /**
-   * Says whether the connection stays open: {@code Connection: close} when it does not, and
-   * {@code Connection: keep-alive} when it does for an HTTP/1.0 client (1.1 keeps it by default).
+   * Says whether the connection stays open: {@code Connection: close} when it does not; when it
+   * does, {@code Keep-Alive: <keepAliveValue>} (how long an idle connection is kept, {@code
+   * timeout=N}; left out when null), and {@code Connection: keep-alive} for an HTTP/1.0 client (1.1
+   * keeps it by default).
    */
-  public ResponseBytes keepAlive(boolean keepAlive) {
+  public ResponseBytes keepAlive(boolean keepAlive, String keepAliveValue) {
     if (!keepAlive) {
       return header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+    if (keepAliveValue != null) {
+      header(HttpHeaderNames.KEEP_ALIVE, keepAliveValue);
     }
     return http10 ? header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE) : this;
   }

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.viewbase.server.ConnectionRefusal;
 import io.viewbase.server.HttpListener;
 import io.viewbase.server.ResponseBytes;
 import io.viewbase.server.OversizedRequest;
@@ -53,6 +54,12 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
       queue.add(new Pending(null, failure(413, "RequestBodyTooLarge",
           "The request body is too large and exceeds the maximum permissible limit."), o.keepAlive(),
           HttpVersion.HTTP_1_1));
+    } else if (msg instanceof ConnectionRefusal refusal) {
+      // The listener ends the connection (a request that did not arrive in time, or one over the
+      // cap): answered in Azure's shape, then closed.
+      boolean timeout = refusal.kind() == ConnectionRefusal.Kind.REQUEST_TIMEOUT;
+      queue.add(new Pending(null, failure(refusal.kind().status(), timeout ? "OperationTimedOut" : "ServerBusy",
+          refusal.message()), false, HttpVersion.HTTP_1_1));
     } else {
       return;
     }
@@ -165,7 +172,8 @@ final class AzureChannelHandler extends SimpleChannelInboundHandler<Object> {
     for (int i = 0; i < pairs.size(); i += 2) {
       out.header(pairs.get(i), headerValue(pairs.get(i + 1)));
     }
-    return out.keepAlive(keepAlive).finish(body, p.request() != null && p.request().method().equals("HEAD"));
+    return out.keepAlive(keepAlive, HttpListener.keepAliveValue(ctx))
+        .finish(body, p.request() != null && p.request().method().equals("HEAD"));
   }
 
   /**

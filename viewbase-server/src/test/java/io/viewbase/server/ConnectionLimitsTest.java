@@ -6,13 +6,11 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
-import io.viewbase.api.Limits;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
-import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
 import io.viewbase.api.Viewbase;
 import io.viewbase.json.ErrorJson;
@@ -22,7 +20,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -298,12 +295,11 @@ class ConnectionLimitsTest {
    * A real database whose table {@code Gated} holds its queries at a gate: a query that takes as
    * long as the test wants, which no real query can be made to do on demand.
    */
-  private static final class GatedDatabase implements Database {
-    private final Database real;
+  private static final class GatedDatabase extends DelegatingDatabase {
     private volatile Gate gate = new Gate();
 
     GatedDatabase(Database real) {
-      this.real = real;
+      super(real);
       gate.release.countDown();
     }
 
@@ -314,33 +310,9 @@ class ConnectionLimitsTest {
     }
 
     @Override
-    public TableInfo createTable(String name) {
-      return real.createTable(name);
-    }
-
-    @Override
-    public void dropTable(String name) {
-      real.dropTable(name);
-    }
-
-    @Override
-    public List<TableInfo> listTables() {
-      return real.listTables();
-    }
-
-    @Override
     public Table table(String name) {
       Table table = real.table(name);
       return name.equals("Gated") ? new GatedTable(table) : table;
-    }
-
-    @Override
-    public Limits limits() {
-      return real.limits();
-    }
-
-    @Override
-    public void close() {
     }
 
     private final class GatedTable implements Table {

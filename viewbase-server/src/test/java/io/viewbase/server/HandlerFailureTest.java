@@ -8,7 +8,6 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
-import io.viewbase.api.Limits;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
@@ -109,12 +108,11 @@ class HandlerFailureTest {
   }
 
   /** A real database but for the table {@code Faulty} and the catalog, which fail while a fault is set. */
-  private static final class FaultyDatabase implements Database {
-    private final Database real;
+  private static final class FaultyDatabase extends DelegatingDatabase {
     volatile Supplier<Throwable> fault;
 
     FaultyDatabase(Database real) {
-      this.real = real;
+      super(real);
     }
 
     /** Throws the current fault (an Error or an unchecked exception). */
@@ -139,16 +137,6 @@ class HandlerFailureTest {
     }
 
     @Override
-    public TableInfo createTable(String name) {
-      return real.createTable(name);
-    }
-
-    @Override
-    public void dropTable(String name) {
-      real.dropTable(name);
-    }
-
-    @Override
     public Table table(String name) {
       return name.equals("Faulty") ? new FaultyTable() : real.table(name);
     }
@@ -156,15 +144,6 @@ class HandlerFailureTest {
     @Override
     public BatchResult commit(Batch batch) {
       throw fail();
-    }
-
-    @Override
-    public Limits limits() {
-      return real.limits();
-    }
-
-    @Override
-    public void close() {
     }
 
     /** Fails every call: synchronously, or (the asynchronous writes but one) through its future. */

@@ -2,7 +2,6 @@ package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.TableInfo;
-import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
@@ -26,20 +25,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tables of a database, persisted in the system space (table id 0) of the store itself, as
- * items in the ordinary item encoding:
+ * The tables of a database, persisted in the system space (table id 0) of the store itself as
+ * typed records ({@link CatalogCodec} has their stored form):
  *
  * <pre>
- * partition "tables", key lower(name)   {name, tableId, created}
- * partition "meta",   key "nextTableId" {value}
- * partition "meta",   key "tokenSecret" {value: binary}   signs continuation tokens
- * partition "meta",   key "catalogGeneration" {value: random} rewritten by every change of tables or views
- * partition "purge",  key tableId(4)    {name}             a dropped table whose data is being removed
- * partition "settings", key ownerId(4) name {value}        protocol settings ({@link CatalogSettings})
+ * partition "tables", key lower(name)      a {@link TableRecord} or a {@link ViewRecord}
+ * partition "meta",   key "nextTableId"    the next table id
+ * partition "meta",   key "tokenSecret"    the secret that signs continuation tokens
+ * partition "meta",   key "catalogGeneration" a random number, rewritten by every change of tables or views
+ * partition "purge",  key tableId(4)       a dropped table whose data is being removed
+ * partition "settings", key ownerId(4) name a protocol setting ({@link CatalogSettings})
  * </pre>
  *
  * Table ids are never reused, so data left behind by a crash during a drop can never reappear in a
@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>nothing</td><td>a table or view</td><td>forgotten: writes in flight finish, later ones fail with
  *       TableNotFound</td></tr>
  *   <tr><td>a view ready or failed</td><td>the view building</td><td>takes the stored state (failed: no longer
- *       maintained)</td></tr>
+ *       maintained); {@link ViewHandle#catchUpFrom}</td></tr>
  * </table>
  */
 final class Catalog {
@@ -95,17 +95,16 @@ final class Catalog {
   void load() {
     long now = System.nanoTime();
     generation = storedGeneration();
-    List<Map<String, Value>> viewRecords = new ArrayList<>();
-    for (Map<String, Value> p : readRecords()) {
-      if (p.containsKey("source")) {
-        viewRecords.add(p);
-        continue;
+    List<CatalogRecord> records = readRecords();
+    for (CatalogRecord record : records) {
+      if (record instanceof TableRecord table) {
+        tables.put(lower(table.name()), new TableEntry(table));
       }
-      String name = ((Value.Str) p.get("name")).value();
-      tables.put(name.toLowerCase(Locale.ROOT), new TableEntry(name, intOf(p, "tableId"), instantOf(p, "created")));
     }
-    for (Map<String, Value> p : viewRecords) {
-      loadView(p);
+    for (CatalogRecord record : records) {
+      if (record instanceof ViewRecord view) {
+        loadView(view);
+      }
     }
     refreshedAt = now;
     tokenSecret = loadOrCreateSecret();
@@ -122,27 +121,25 @@ final class Catalog {
     }
   }
 
-  private List<Map<String, Value>> readRecords() {
-    List<Map<String, Value>> records = new ArrayList<>();
+  private List<CatalogRecord> readRecords() {
+    List<CatalogRecord> records = new ArrayList<>();
     try (Cursor c = store.scan(TABLES, KeyRange.ALL, false)) {
       while (c.next()) {
         clock.observe(c.version());
-        records.add(ItemCodec.decode(c.value()));
+        records.add(CatalogCodec.decode(c.value()));
       }
     }
     return records;
   }
 
   private long storedGeneration() {
-    return store.get(META, GENERATION).map(v -> ((Value.Int64) ItemCodec.decode(v.value()).get("value")).value())
-        .orElse(0L);
+    return store.get(META, GENERATION).map(v -> CatalogCodec.decodeGeneration(v.value())).orElse(0L);
   }
 
   /** The write that tells other processes sharing the store that the catalog changed. */
   private Mutation generationPut() {
     long next = ThreadLocalRandom.current().nextLong();
-    return new Mutation.Put(META, GENERATION, clock.next(), ItemCodec.encode(Map.of("value", Value.of(next))),
-        Condition.NONE);
+    return new Mutation.Put(META, GENERATION, clock.next(), CatalogCodec.encodeGeneration(next), Condition.NONE);
   }
 
   /**
@@ -160,32 +157,31 @@ final class Catalog {
   }
 
   private void reload() {
-    List<Map<String, Value>> records = readRecords();
-    Map<String, Map<String, Value>> stored = new LinkedHashMap<>();
-    for (Map<String, Value> p : records) {
-      stored.put(textOf(p, "name").toLowerCase(Locale.ROOT), p);
+    List<CatalogRecord> records = readRecords();
+    Map<String, CatalogRecord> stored = new LinkedHashMap<>();
+    for (CatalogRecord record : records) {
+      stored.put(lower(record.table().name()), record);
     }
     for (TableEntry held : List.copyOf(tables.values())) {
-      Map<String, Value> p = stored.get(held.name().toLowerCase(Locale.ROOT));
-      if (p == null || intOf(p, "tableId") != held.id()) {
+      CatalogRecord record = stored.get(lower(held.name()));
+      if (record == null || record.table().id() != held.id()) {
         forget(held); // dropped by another process (and perhaps created again under a new id)
       }
     }
-    for (Map<String, Value> p : records) {
-      String lower = textOf(p, "name").toLowerCase(Locale.ROOT);
-      if (!p.containsKey("source") && !tables.containsKey(lower)) {
-        tables.put(lower, new TableEntry(textOf(p, "name"), intOf(p, "tableId"), instantOf(p, "created")));
+    for (CatalogRecord record : records) {
+      if (record instanceof TableRecord table && !tables.containsKey(lower(table.name()))) {
+        tables.put(lower(table.name()), new TableEntry(table));
       }
     }
-    for (Map<String, Value> p : records) {
-      if (!p.containsKey("source")) {
+    for (CatalogRecord record : records) {
+      if (!(record instanceof ViewRecord view)) {
         continue;
       }
-      TableEntry held = tables.get(textOf(p, "name").toLowerCase(Locale.ROOT));
+      TableEntry held = tables.get(lower(view.name()));
       if (held == null) {
-        loadView(p);
-      } else if (held.isView()) {
-        catchUp(held.view(), p);
+        loadView(view);
+      } else if (held.isView() && held.view().catchUpFrom(view)) {
+        stopMaintaining(held.view()); // another process found it failed
       }
     }
   }
@@ -193,77 +189,45 @@ final class Catalog {
   /** Forgets a table or view that another process dropped. */
   private void forget(TableEntry entry) {
     if (entry.isView()) {
-      entry.view().stop();
-      entry.view().source().removeView(entry.view());
+      stopMaintaining(entry.view());
     }
     entry.markDropped();
-    tables.remove(entry.name().toLowerCase(Locale.ROOT), entry);
+    tables.remove(lower(entry.name()), entry);
   }
 
-  /** Takes the state another process recorded for a view this process knows: only forward. */
-  private void catchUp(ViewHandle handle, Map<String, Value> p) {
-    String state = textOf(p, "state");
-    if (ViewStatus.BUILDING.equals(handle.state()) && !ViewStatus.BUILDING.equals(state)) {
-      handle.done().set(((Value.Int64) p.get("done")).value());
-      handle.total(((Value.Int64) p.get("total")).value());
-      handle.conflicts(conflictsOf(p));
-      handle.state(state);
-      if (ViewStatus.FAILED.equals(state)) {
-        handle.stop();
-        handle.source().removeView(handle);
-      }
-    } else if (ViewStatus.BUILDING.equals(state)) {
-      long done = ((Value.Int64) p.get("done")).value();
-      if (done > handle.done().get()) {
-        handle.done().set(done); // progress of a backfill another process runs
-        handle.total(((Value.Int64) p.get("total")).value());
-      }
-    }
+  /** Stops a view's maintenance and backfill, once every source write in flight has finished. */
+  private static void stopMaintaining(ViewHandle handle) {
+    handle.stop();
+    handle.source().removeView(handle);
   }
 
-  private static List<ViewStatus.Conflict> conflictsOf(Map<String, Value> p) {
-    List<ViewStatus.Conflict> conflicts = new ArrayList<>();
-    for (Value v : ((Value.Arr) p.get("conflicts")).elements()) {
-      Map<String, Value> c = ((Value.Obj) v).properties();
-      conflicts.add(new ViewStatus.Conflict(textOf(c, "viewPartitionKey"), textOf(c, "viewId"),
-          textOf(c, "sourcePartitionKey"), textOf(c, "sourceId"), textOf(c, "otherSourcePartitionKey"),
-          textOf(c, "otherSourceId")));
-    }
-    return conflicts;
-  }
-
-  private void loadView(Map<String, Value> p) {
-    String name = textOf(p, "name");
-    TableEntry source = tables.get(textOf(p, "source").toLowerCase(Locale.ROOT));
+  private void loadView(ViewRecord stored) {
+    String name = stored.name();
+    TableEntry source = tables.get(lower(stored.definition().source()));
     if (source == null || source.isView()) {
-      LOG.warn("View {} names source {}, which does not exist; it is left out", name, textOf(p, "source"));
+      LOG.warn("View {} names source {}, which does not exist; it is left out", name, stored.definition().source());
       return;
     }
-    List<String> select = new ArrayList<>();
-    for (Value v : ((Value.Arr) p.get("select")).elements()) {
-      select.add(((Value.Str) v).value());
-    }
-    ViewDefinition definition = new ViewDefinition(name, source.name(), textOf(p, "partitionBy"), textOf(p, "idBy"),
-        textOf(p, "where"), select);
-    TableEntry entry = new TableEntry(name, intOf(p, "tableId"), instantOf(p, "created"));
-    ViewHandle handle = new ViewHandle(entry, source, ViewSpec.compile(definition), textOf(p, "state"));
-    handle.done().set(((Value.Int64) p.get("done")).value());
-    handle.total(((Value.Int64) p.get("total")).value());
-    if (p.get("resumePartition") instanceof Value.Binary rp && p.get("resumeKey") instanceof Value.Binary rk) {
-      handle.resumeAfter(rp.value(), rk.value());
-    }
-    handle.conflicts(conflictsOf(p));
+    ViewRecord record = new ViewRecord(stored.table(), withSource(stored.definition(), source), stored.state(),
+        stored.progress(), stored.conflicts());
+    TableEntry entry = new TableEntry(record.table());
+    ViewHandle handle = new ViewHandle(entry, source, ViewSpec.compile(record.definition()), record);
     entry.view(handle);
-    tables.put(name.toLowerCase(Locale.ROOT), entry);
+    tables.put(lower(name), entry);
     if (handle.isMaintained()) {
       source.addView(handle);
     }
   }
 
+  /** The definition with its source named as the source table's record names it. */
+  private static ViewDefinition withSource(ViewDefinition d, TableEntry source) {
+    return new ViewDefinition(d.name(), source.name(), d.partitionBy(), d.idBy(), d.where(), d.select());
+  }
+
   /** The views whose backfill had not finished at the last shutdown. */
   List<ViewHandle> buildingViews() {
     return tables.values().stream().map(TableEntry::view)
-        .filter(v -> v != null && ViewStatus.BUILDING.equals(v.state())).toList();
+        .filter(v -> v != null && v.state() == ViewState.BUILDING).toList();
   }
 
   byte[] tokenSecret() {
@@ -271,12 +235,12 @@ final class Catalog {
   }
 
   TableEntry require(String name) {
-    TableEntry entry = name == null ? null : tables.get(name.toLowerCase(Locale.ROOT));
+    TableEntry entry = name == null ? null : tables.get(lower(name));
     if (refresh != null && name != null && (entry == null || refresh.isStale(refreshedAt))) {
       // Shared store: a name unknown here may have been created by another process, and a catalog
       // not read for a while may miss a view this write must maintain.
       refreshOrFail();
-      entry = tables.get(name.toLowerCase(Locale.ROOT));
+      entry = tables.get(lower(name));
     }
     if (entry == null) {
       throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", name);
@@ -289,7 +253,7 @@ final class Catalog {
       refreshOrFail();
     }
     return tables.values().stream()
-        .sorted(Comparator.comparing(e -> e.name().toLowerCase(Locale.ROOT)))
+        .sorted(Comparator.comparing(e -> lower(e.name())))
         .map(TableEntry::info)
         .toList();
   }
@@ -297,14 +261,8 @@ final class Catalog {
   synchronized TableInfo create(String name) {
     refreshIfShared();
     checkNameFree(name);
-    TableEntry entry = allocate(name, id -> {
-      Map<String, Value> record = new LinkedHashMap<>();
-      record.put("name", Value.of(name));
-      record.put("tableId", Value.of(id));
-      record.put("created", Value.of(Instant.now()));
-      return record;
-    });
-    tables.put(name.toLowerCase(Locale.ROOT), entry);
+    TableEntry entry = new TableEntry(allocate(name, id -> new TableRecord(name, id, Instant.now())));
+    tables.put(lower(name), entry);
     return entry.info();
   }
 
@@ -317,76 +275,53 @@ final class Catalog {
       throw ViewbaseException.of(ErrorCode.InvalidView, "The source of a view must be a table, not a view",
           "view", definition.name(), "source", definition.source());
     }
-    ViewDefinition named = new ViewDefinition(definition.name(), source.name(), definition.partitionBy(),
-        definition.idBy(), definition.where(), definition.select());
+    ViewDefinition named = withSource(definition, source);
     ViewSpec spec = ViewSpec.compile(named);
     Instant created = Instant.now();
-    TableEntry allocated = allocate(named.name(), id -> {
-      ViewHandle draft = new ViewHandle(new TableEntry(named.name(), id, created), source, spec, ViewStatus.BUILDING);
-      return viewRecord(draft);
-    });
-    ViewHandle handle = new ViewHandle(allocated, source, spec, ViewStatus.BUILDING);
+    ViewRecord record = allocate(named.name(),
+        id -> ViewRecord.building(new TableRecord(named.name(), id, created), named));
+    TableEntry allocated = new TableEntry(record.table());
+    ViewHandle handle = new ViewHandle(allocated, source, spec, record);
     allocated.view(handle);
-    tables.put(named.name().toLowerCase(Locale.ROOT), allocated);
+    tables.put(lower(named.name()), allocated);
     source.addView(handle);
     return handle;
   }
 
-  /** The catalog write that records a view's state and backfill position. */
-  Mutation viewRecordPut(ViewHandle handle) {
-    return new Mutation.Put(TABLES, bytes(handle.name().toLowerCase(Locale.ROOT)), clock.next(),
-        ItemCodec.encode(viewRecord(handle)), Condition.NONE);
+  /** The catalog write that stores a view's record: its state and backfill position. */
+  Mutation viewRecordPut(ViewRecord record) {
+    return new Mutation.Put(TABLES, bytes(lower(record.name())), clock.next(), CatalogCodec.encode(record),
+        Condition.NONE);
   }
 
-  /** Records a view's final state: ready, or failed (its data is then removed). */
-  synchronized void finishView(ViewHandle handle, String state) {
-    if (handle.isStopped() && !ViewStatus.FAILED.equals(state)) {
-      return;
+  /**
+   * Records that a view's backfill has copied every source item: the view is ready, or failed if
+   * the backfill found conflicts (its data is then removed).
+   */
+  void finishView(ViewHandle handle) {
+    endBuild(handle, List.of());
+  }
+
+  /** Records that a view's backfill broke off for {@code reason}: the view fails and its data is removed. */
+  void failView(ViewHandle handle, ViewStatus.Conflict reason) {
+    endBuild(handle, List.of(reason));
+  }
+
+  private synchronized void endBuild(ViewHandle handle, List<ViewStatus.Conflict> found) {
+    if (handle.isStopped()) {
+      return; // dropped (the drop removes its data), or failed by another process: nothing to record
     }
-    handle.state(state);
-    if (ViewStatus.FAILED.equals(state)) {
-      handle.stop();
-      handle.source().removeView(handle);
+    ViewRecord ended = handle.finishBuild(found);
+    boolean failed = ended.state() == ViewState.FAILED;
+    if (failed) {
+      stopMaintaining(handle);
     }
-    if (tables.get(handle.name().toLowerCase(Locale.ROOT)) == handle.table()) {
-      commitUnconditional(List.of(viewRecordPut(handle), generationPut()));
+    if (tables.get(lower(handle.name())) == handle.table()) {
+      commitUnconditional(List.of(viewRecordPut(ended), generationPut()));
     }
-    if (ViewStatus.FAILED.equals(state)) {
+    if (failed) {
       purgeDataWhenUnused(handle.table().id());
     }
-  }
-
-  private Map<String, Value> viewRecord(ViewHandle handle) {
-    ViewDefinition d = handle.spec().definition();
-    Map<String, Value> record = new LinkedHashMap<>();
-    record.put("name", Value.of(d.name()));
-    record.put("tableId", Value.of(handle.table().id()));
-    record.put("created", Value.of(handle.table().created()));
-    record.put("source", Value.of(d.source()));
-    putIfNotNull(record, "partitionBy", d.partitionBy());
-    putIfNotNull(record, "idBy", d.idBy());
-    putIfNotNull(record, "where", d.where());
-    record.put("select", new Value.Arr(d.select().stream().map(Value::of).toList()));
-    record.put("state", Value.of(handle.state()));
-    record.put("done", Value.of(handle.done().get()));
-    record.put("total", Value.of(handle.total()));
-    if (handle.resumePartition() != null) {
-      record.put("resumePartition", Value.of(handle.resumePartition()));
-      record.put("resumeKey", Value.of(handle.resumeKey()));
-    }
-    List<Value> conflicts = new ArrayList<>();
-    for (ViewStatus.Conflict c : handle.conflicts()) {
-      Map<String, Value> o = new LinkedHashMap<>();
-      putIfNotNull(o, "viewPartitionKey", c.viewPartitionKey());
-      putIfNotNull(o, "viewId", c.viewId());
-      putIfNotNull(o, "sourcePartitionKey", c.sourcePartitionKey());
-      putIfNotNull(o, "sourceId", c.sourceId());
-      putIfNotNull(o, "otherSourcePartitionKey", c.otherSourcePartitionKey());
-      putIfNotNull(o, "otherSourceId", c.otherSourceId());
-      conflicts.add(new Value.Obj(o));
-    }
-    record.put("conflicts", new Value.Arr(conflicts));
-    return record;
   }
 
   /** {@link #refresh()} for callers outside a storage try-block: an unreachable store is StorageUnavailable. */
@@ -406,26 +341,24 @@ final class Catalog {
 
   private void checkNameFree(String name) {
     ItemRules.checkTableName(name);
-    if (tables.containsKey(name.toLowerCase(Locale.ROOT))) {
+    if (tables.containsKey(lower(name))) {
       throw ViewbaseException.of(ErrorCode.TableAlreadyExists, "A table or view with this name already exists",
           "table", name);
     }
   }
 
-  /** Takes the next table id and stores the catalog record built for it, atomically. */
-  private TableEntry allocate(String name, java.util.function.IntFunction<Map<String, Value>> recordFor) {
-    String lower = name.toLowerCase(Locale.ROOT);
+  /** Takes the next table id and stores the catalog record built for it, atomically; returns that record. */
+  private <R extends CatalogRecord> R allocate(String name, IntFunction<R> recordFor) {
     while (true) {
       Optional<Versioned> counter = store.get(META, NEXT_TABLE_ID);
-      int id = counter.map(v -> intOf(ItemCodec.decode(v.value()), "value")).orElse(1);
+      int id = counter.map(v -> CatalogCodec.decodeNextTableId(v.value())).orElse(1);
       Condition counterCondition = counter.map(v -> Condition.version(v.version())).orElse(Condition.ABSENT);
-      Map<String, Value> record = recordFor.apply(id);
+      R record = recordFor.apply(id);
       long version = clock.next();
       try {
         store.commit(List.of(
-            new Mutation.Put(META, NEXT_TABLE_ID, version, ItemCodec.encode(Map.of("value", Value.of(id + 1))),
-                counterCondition),
-            new Mutation.Put(TABLES, bytes(lower), version, ItemCodec.encode(record), Condition.ABSENT),
+            new Mutation.Put(META, NEXT_TABLE_ID, version, CatalogCodec.encodeNextTableId(id + 1), counterCondition),
+            new Mutation.Put(TABLES, bytes(lower(name)), version, CatalogCodec.encode(record), Condition.ABSENT),
             generationPut()));
       } catch (ConditionFailedException e) {
         if (e.index() == 1) {
@@ -434,7 +367,7 @@ final class Catalog {
         }
         continue; // another process took this id first; take the next
       }
-      return new TableEntry(name, id, instantOf(record, "created"));
+      return record;
     }
   }
 
@@ -463,9 +396,7 @@ final class Catalog {
   }
 
   private void dropView(TableEntry entry) {
-    ViewHandle handle = entry.view();
-    handle.stop();
-    handle.source().removeView(handle);
+    stopMaintaining(entry.view());
     dropEntry(entry);
   }
 
@@ -473,13 +404,12 @@ final class Catalog {
     entry.markDropped();
     byte[] purgeKey = KeyLayout.tablePrefix(entry.id());
     List<Mutation> drop = new ArrayList<>(List.of(
-        new Mutation.Delete(TABLES, bytes(entry.name().toLowerCase(Locale.ROOT)), Condition.NONE),
-        new Mutation.Put(PURGE, purgeKey, clock.next(), ItemCodec.encode(Map.of("name", Value.of(entry.name()))),
-            Condition.NONE),
+        new Mutation.Delete(TABLES, bytes(lower(entry.name())), Condition.NONE),
+        new Mutation.Put(PURGE, purgeKey, clock.next(), CatalogCodec.encodePurge(entry.name()), Condition.NONE),
         generationPut()));
     drop.addAll(settings.deletesOf(entry.id())); // the settings die with the table, in the same commit
     commitUnconditional(drop);
-    tables.remove(entry.name().toLowerCase(Locale.ROOT));
+    tables.remove(lower(entry.name()));
     if (refresh == null) {
       purge(entry.id());
     } else {
@@ -543,9 +473,9 @@ final class Catalog {
     }
     for (int attempt = 0; ; attempt++) {
       TableEntry entry = require(table);
-      byte[] recordKey = bytes(entry.name().toLowerCase(Locale.ROOT));
+      byte[] recordKey = bytes(lower(entry.name()));
       Optional<Versioned> record = store.get(TABLES, recordKey);
-      boolean current = record.isPresent() && intOf(ItemCodec.decode(record.get().value()), "tableId") == entry.id();
+      boolean current = record.isPresent() && CatalogCodec.decode(record.get().value()).table().id() == entry.id();
       if (!current) {
         if (refresh != null && attempt < 2) {
           refresh(); // another process dropped (perhaps re-created) it: learn that first
@@ -577,13 +507,13 @@ final class Catalog {
   private byte[] loadOrCreateSecret() {
     Optional<Versioned> stored = store.get(META, TOKEN_SECRET);
     if (stored.isPresent()) {
-      return ((Value.Binary) ItemCodec.decode(stored.get().value()).get("value")).value();
+      return CatalogCodec.decodeTokenSecret(stored.get().value());
     }
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
     try {
-      store.commit(List.of(new Mutation.Put(META, TOKEN_SECRET, clock.next(),
-          ItemCodec.encode(Map.of("value", Value.of(secret))), Condition.ABSENT)));
+      store.commit(List.of(new Mutation.Put(META, TOKEN_SECRET, clock.next(), CatalogCodec.encodeTokenSecret(secret),
+          Condition.ABSENT)));
       return secret;
     } catch (ConditionFailedException e) {
       return loadOrCreateSecret(); // another process created it first
@@ -598,22 +528,8 @@ final class Catalog {
     }
   }
 
-  private static void putIfNotNull(Map<String, Value> record, String name, String value) {
-    if (value != null) {
-      record.put(name, Value.of(value));
-    }
-  }
-
-  private static String textOf(Map<String, Value> p, String name) {
-    return p.get(name) instanceof Value.Str s ? s.value() : null;
-  }
-
-  private static int intOf(Map<String, Value> p, String name) {
-    return ((Value.Int32) p.get(name)).value();
-  }
-
-  private static Instant instantOf(Map<String, Value> p, String name) {
-    return ((Value.DateTime) p.get(name)).toInstant();
+  private static String lower(String name) {
+    return name.toLowerCase(Locale.ROOT);
   }
 
   private static byte[] bytes(String s) {

@@ -2,7 +2,6 @@ package io.viewbase.core;
 
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
-import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Bytes;
 import io.viewbase.storage.spi.ConditionFailedException;
@@ -13,7 +12,6 @@ import io.viewbase.storage.spi.Store;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -21,7 +19,7 @@ import java.util.regex.Pattern;
  * The settings protocols keep in the catalog ({@link Database#setting}), in the system space:
  *
  * <pre>
- * partition "settings", key ownerId(4) name   {value: string}
+ * partition "settings", key ownerId(4) name   the value ({@link CatalogCodec#encodeSetting})
  * </pre>
  *
  * The owner is a table's or view's id, or 0 ({@link KeyLayout#SYSTEM_TABLE_ID}, never a table's)
@@ -44,7 +42,7 @@ final class CatalogSettings {
 
   Optional<String> get(int ownerId, String name) {
     return store.get(SETTINGS, key(ownerId, name))
-        .map(v -> ((Value.Str) ItemCodec.decode(v.value()).get("value")).value());
+        .map(v -> CatalogCodec.decodeSetting(v.value()));
   }
 
   /**
@@ -65,7 +63,7 @@ final class CatalogSettings {
         throw ViewbaseException.of(ErrorCode.InvalidInput, "Too many settings: at most "
             + Database.MAX_SETTINGS + " per table or for the database", "setting", name);
       }
-      batch.add(Mutation.put(SETTINGS, key, clock.next(), ItemCodec.encode(Map.of("value", Value.of(value)))));
+      batch.add(Mutation.put(SETTINGS, key, clock.next(), CatalogCodec.encodeSetting(value)));
     }
     if (guard != null) {
       batch.add(guard);

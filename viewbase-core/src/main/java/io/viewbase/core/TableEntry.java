@@ -10,14 +10,14 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 
 /**
- * A table as the catalog holds it in memory: its name, its storage id, and the lock that keeps
- * writes out while the table is dropped (writers share it; drop takes it exclusively, so no write
- * lands under an id whose data is being purged).
+ * A table as the catalog holds it in memory: its stored {@link TableRecord} (name, storage id,
+ * creation time), and the lock that keeps writes out while the table is dropped (writers share it;
+ * drop takes it exclusively, so no write lands under an id whose data is being purged).
  */
 final class TableEntry {
+  private final TableRecord record;
   private final String name;
   private final int id;
-  private final Instant created;
   private final byte[] prefix;
   /**
    * Writers share it, drops and view changes take it alone. Not owned by a thread (a
@@ -33,11 +33,15 @@ final class TableEntry {
   /** For a table: the views whose source it is. Changed only under the write lock. */
   private volatile List<ViewHandle> views = List.of();
 
-  TableEntry(String name, int id, Instant created) {
-    this.name = name;
-    this.id = id;
-    this.created = created;
+  TableEntry(TableRecord record) {
+    this.record = record;
+    this.name = record.name();
+    this.id = record.id();
     this.prefix = KeyLayout.tablePrefix(id);
+  }
+
+  TableRecord record() {
+    return record;
   }
 
   String name() {
@@ -49,7 +53,7 @@ final class TableEntry {
   }
 
   Instant created() {
-    return created;
+    return record.created();
   }
 
   byte[] prefix() {
@@ -58,8 +62,8 @@ final class TableEntry {
 
   TableInfo info() {
     ViewHandle v = view;
-    return v == null ? new TableInfo(name, TableInfo.TABLE, null, "ready", created)
-        : new TableInfo(name, TableInfo.VIEW, v.source().name(), v.state(), created);
+    return v == null ? new TableInfo(name, TableInfo.TABLE, null, "ready", created())
+        : new TableInfo(name, TableInfo.VIEW, v.source().name(), v.state().text(), created());
   }
 
   ViewHandle view() {

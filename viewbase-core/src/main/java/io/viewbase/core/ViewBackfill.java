@@ -64,8 +64,8 @@ final class ViewBackfill implements Runnable {
         return; // shutting down or dropped: a later open resumes from the last committed chunk
       }
       LOG.error("The backfill of view {} failed", view.name(), e);
-      view.addConflict(new ViewStatus.Conflict(null, null, null, null, null, "backfill error: " + e.getMessage()));
-      catalog.finishView(view, ViewStatus.FAILED);
+      catalog.failView(view,
+          new ViewStatus.Conflict(null, null, null, null, null, "backfill error: " + e.getMessage()));
     }
   }
 
@@ -75,13 +75,14 @@ final class ViewBackfill implements Runnable {
 
   private void build() {
     byte[] sourcePrefix = KeyLayout.tablePrefix(view.source().id());
-    if (view.resumePartition() == null) {
-      view.total(count(sourcePrefix));
+    ViewRecord.SourceEntry resume = view.record().progress().resumeAfter();
+    if (resume == null) {
+      view.recordTotal(count(sourcePrefix));
     }
     long startNanos = System.nanoTime();
-    long doneAtStart = view.done().get();
-    byte[] afterPartition = view.resumePartition();
-    byte[] afterKey = view.resumeKey();
+    long doneAtStart = view.record().progress().done();
+    byte[] afterPartition = resume == null ? null : resume.partition();
+    byte[] afterKey = resume == null ? null : resume.key();
     while (!stopped()) {
       List<Source> chunk = new ArrayList<>(CHUNK);
       try (Cursor c = store.scanAll(sourcePrefix, afterPartition, afterKey)) {
@@ -97,10 +98,10 @@ final class ViewBackfill implements Runnable {
       afterPartition = last.partition();
       afterKey = last.key();
       double seconds = (System.nanoTime() - startNanos) / 1e9;
-      view.rate(seconds > 0 ? (view.done().get() - doneAtStart) / seconds : 0);
+      view.recordRate(seconds > 0 ? (view.record().progress().done() - doneAtStart) / seconds : 0);
     }
     if (!stopped()) {
-      catalog.finishView(view, view.conflicts().isEmpty() ? ViewStatus.READY : ViewStatus.FAILED);
+      catalog.finishView(view);
     }
   }
 
@@ -126,26 +127,21 @@ final class ViewBackfill implements Runnable {
       for (Source s : chunk) {
         copy(s, batch, claimed, conflicts, readFirst);
       }
-      // The catalog record written with the chunk carries the progress after it; undone on failure.
-      byte[] resumePartitionBefore = view.resumePartition();
-      byte[] resumeKeyBefore = view.resumeKey();
-      List<ViewStatus.Conflict> conflictsBefore = view.conflicts();
-      long doneBefore = view.done().get();
-      view.resumeAfter(last.partition(), last.key());
-      view.done().set(doneBefore + chunk.size());
-      conflicts.forEach(view::addConflict);
-      batch.add(catalog.viewRecordPut(view));
+      // The catalog record written with the chunk carries the progress after it; the view takes it
+      // once the chunk has landed.
+      ViewRecord before = view.record();
+      ViewRecord.Progress after = before.progress().afterChunk(
+          new ViewRecord.SourceEntry(last.partition(), last.key()), chunk.size());
+      batch.add(catalog.viewRecordPut(before.withProgress(after).withConflicts(conflicts)));
       // Holding the view's write gate keeps a drop from purging while this chunk lands.
       view.table().beginWrite();
       try {
         store.commit(batch);
+        view.recordProgress(after, conflicts);
         readFirstChunks = Math.max(0, readFirstChunks - 1);
         return;
       } catch (ConditionFailedException e) {
         readFirstChunks = READ_FIRST_AFTER_A_MISS;
-        view.done().set(doneBefore);
-        view.resumeAfter(resumePartitionBefore, resumeKeyBefore);
-        view.conflicts(conflictsBefore);
         chunk = reread(chunk);
         if (chunk.isEmpty()) {
           return;

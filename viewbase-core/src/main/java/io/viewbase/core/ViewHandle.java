@@ -3,36 +3,33 @@ package io.viewbase.core;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A view at run time: its compiled definition, its source, its state, and its backfill progress.
- * A view is maintained by every source write while it is {@code building} or {@code ready}.
+ * A view at run time: its compiled definition, its source, and what the catalog holds of it (its
+ * {@link ViewRecord}: state, backfill progress, conflicts), plus what only this process knows (the
+ * backfill's rate, whether it was stopped). A view is maintained by every source write while it is
+ * building or ready.
+ *
+ * <p>The record is replaced whole, never changed in place, so a reader (a writer asking
+ * {@link #isMaintained()}, a status request) sees one consistent record without a lock; changes
+ * take this object's monitor, so two of them (a backfill's chunk, a refresh) never lose one another.
+ * No change here waits for a table's write gate: the catalog removes a failed view from its source
+ * after the change, outside this monitor.
  */
 final class ViewHandle {
-  static final int MAX_CONFLICTS = 100;
-
   private final TableEntry table;
   private final TableEntry source;
   private final ViewSpec spec;
-  private volatile String state;
-  private final AtomicLong done = new AtomicLong();
-  private volatile long total;
+  private volatile ViewRecord record;
   private volatile double rate;
-  private final List<ViewStatus.Conflict> conflicts = new ArrayList<>();
   private volatile boolean stopped;
-  /** Where a restarted backfill resumes: after this source entry (null: from the start). */
-  private volatile byte[] resumePartition;
-  private volatile byte[] resumeKey;
 
-  ViewHandle(TableEntry table, TableEntry source, ViewSpec spec, String state) {
+  ViewHandle(TableEntry table, TableEntry source, ViewSpec spec, ViewRecord record) {
     this.table = table;
     this.source = source;
     this.spec = spec;
-    this.state = state;
+    this.record = record;
   }
 
   TableEntry table() {
@@ -51,21 +48,22 @@ final class ViewHandle {
     return table.name();
   }
 
-  String state() {
-    return state;
+  /** What the catalog holds of this view now. */
+  ViewRecord record() {
+    return record;
   }
 
-  void state(String newState) {
-    state = newState;
+  ViewState state() {
+    return record.state();
   }
 
   boolean isReady() {
-    return ViewStatus.READY.equals(state);
+    return record.state() == ViewState.READY;
   }
 
   /** Whether source writes keep this view in step. */
   boolean isMaintained() {
-    return !stopped && (ViewStatus.READY.equals(state) || ViewStatus.BUILDING.equals(state));
+    return !stopped && record.state().isMaintained();
   }
 
   /** Stops maintenance and any backfill (the view is being dropped or has failed). */
@@ -77,65 +75,76 @@ final class ViewHandle {
     return stopped;
   }
 
-  void resumeAfter(byte[] partition, byte[] key) {
-    resumePartition = partition;
-    resumeKey = key;
+  /** The backfill counted the source: {@code sourceItems} is the total its progress counts towards. */
+  synchronized void recordTotal(long sourceItems) {
+    record = record.withProgress(record.progress().withTotal(sourceItems));
   }
 
-  byte[] resumePartition() {
-    return resumePartition;
+  /** A backfill chunk was committed with this progress, having found these conflicts. */
+  synchronized void recordProgress(ViewRecord.Progress progress, List<ViewStatus.Conflict> found) {
+    record = record.withProgress(progress).withConflicts(found);
   }
 
-  byte[] resumeKey() {
-    return resumeKey;
-  }
-
-  AtomicLong done() {
-    return done;
-  }
-
-  void total(long n) {
-    total = n;
-  }
-
-  long total() {
-    return total;
-  }
-
-  void rate(double itemsPerSecond) {
+  /** The backfill's recent rate, shown while it builds; not stored. */
+  void recordRate(double itemsPerSecond) {
     rate = itemsPerSecond;
   }
 
-  synchronized void addConflict(ViewStatus.Conflict conflict) {
-    if (conflicts.size() < MAX_CONFLICTS) {
-      conflicts.add(conflict);
+  /**
+   * Ends the build: ready, or failed if it found conflicts (those already recorded, or
+   * {@code found}). Returns the record to store.
+   */
+  synchronized ViewRecord finishBuild(List<ViewStatus.Conflict> found) {
+    ViewRecord withFound = record.withConflicts(found);
+    record = withFound.inState(withFound.conflicts().isEmpty() ? ViewState.READY : ViewState.FAILED);
+    return record;
+  }
+
+  /**
+   * Takes what another process stored for this view, only forward: a final state (with its
+   * progress and conflicts) while this process still sees it building, or the further progress of
+   * a backfill another process runs. Returns whether the view has just failed: the caller then
+   * stops maintaining it.
+   *
+   * <table>
+   *   <caption>what is taken</caption>
+   *   <tr><th>held</th><th>stored</th><th>then</th></tr>
+   *   <tr><td>building</td><td>ready or failed</td><td>the stored state, done, total and conflicts</td></tr>
+   *   <tr><td>any</td><td>building, further done</td><td>the stored done and total</td></tr>
+   *   <tr><td colspan="2">anything else</td><td>nothing</td></tr>
+   * </table>
+   */
+  synchronized boolean catchUpFrom(ViewRecord stored) {
+    ViewRecord.Progress held = record.progress();
+    ViewRecord.Progress theirs = new ViewRecord.Progress(stored.progress().done(), stored.progress().total(),
+        held.resumeAfter());
+    if (record.state() == ViewState.BUILDING && stored.state() != ViewState.BUILDING) {
+      record = new ViewRecord(record.table(), record.definition(), stored.state(), theirs, stored.conflicts());
+      return stored.state() == ViewState.FAILED;
     }
-  }
-
-  synchronized List<ViewStatus.Conflict> conflicts() {
-    return List.copyOf(conflicts);
-  }
-
-  synchronized void conflicts(List<ViewStatus.Conflict> restored) {
-    conflicts.clear();
-    conflicts.addAll(restored);
+    if (stored.state() == ViewState.BUILDING && theirs.done() > held.done()) {
+      record = record.withProgress(theirs);
+    }
+    return false;
   }
 
   /** Fails with ViewNotReady unless the view serves reads. */
   void checkReadable() {
-    if (!isReady()) {
+    ViewState state = record.state();
+    if (state != ViewState.READY) {
       throw ViewbaseException.of(ErrorCode.ViewNotReady, "The view is not ready to be read", "view", name(),
-          "state", state);
+          "state", state.text());
     }
   }
 
   ViewStatus status() {
-    long d = done.get();
-    long t = Math.max(total, d);
-    boolean building = ViewStatus.BUILDING.equals(state);
-    double r = building ? rate : 0;
-    long eta = building && r > 0 ? (long) Math.ceil((t - d) / r) : -1;
-    return new ViewStatus(spec.definition(), state, new ViewStatus.Progress(d, t, r, eta), conflicts(),
-        table.created() == null ? Instant.EPOCH : table.created());
+    ViewRecord r = record;
+    long done = r.progress().done();
+    long total = Math.max(r.progress().total(), done);
+    boolean building = r.state() == ViewState.BUILDING;
+    double itemsPerSecond = building ? rate : 0;
+    long eta = building && itemsPerSecond > 0 ? (long) Math.ceil((total - done) / itemsPerSecond) : -1;
+    return new ViewStatus(r.definition(), r.state().text(),
+        new ViewStatus.Progress(done, total, itemsPerSecond, eta), r.conflicts(), r.table().created());
   }
 }

@@ -11,7 +11,8 @@ import io.viewbase.api.ViewStatus;
  *   <tr><td>BUILDING</td><td>yes</td><td>ViewNotReady</td><td>READY when the backfill has copied every item,
  *       FAILED on a conflict</td></tr>
  *   <tr><td>READY</td><td>yes</td><td>served</td><td>nothing (until dropped)</td></tr>
- *   <tr><td>FAILED</td><td>no; its data is removed</td><td>ViewNotReady</td><td>nothing: drop it and create it again</td></tr>
+ *   <tr><td>FAILED</td><td>no; its data is removed</td><td>ViewNotReady</td><td>nothing: drop it and create it
+ *       again</td></tr>
  * </table>
  *
  * <p>The public API keeps the states as text ({@link ViewStatus#BUILDING} ...), which is what JSON,

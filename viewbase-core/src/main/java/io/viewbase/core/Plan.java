@@ -26,13 +26,22 @@ sealed interface Plan {
     }
   }
 
-  /** Reads a ready view by lookup or id prefix and maps each entry back to its source item. */
-  record ViewRead(ViewHandle view, String viewPartitionKey, String idPrefix, boolean exact, boolean covering,
-      QueryPlan description) implements Plan {
+  /**
+   * Reads a ready view by lookup or id prefix and maps each entry back to its source item (or,
+   * {@code covering}, answers from the view's copy).
+   */
+  record ViewRead(ViewHandle view, ViewKey key, boolean covering, QueryPlan description) implements Plan {
     @Override
     public QueryPlan describe() {
       return description;
     }
+  }
+
+  /**
+   * The part of a view's key a filter fixes: the view partition, and its ids that are {@code
+   * idPrefix} exactly ({@code exact}) or start with it.
+   */
+  record ViewKey(String partitionKey, String idPrefix, boolean exact) {
   }
 
   /**

@@ -104,7 +104,7 @@ final class QueryExecutor {
       Plan.Segment segment = segments.get(i);
       boolean last = i == segments.size() - 1;
       boolean stopped = segment.partitionKey() != null
-          ? scanPartition(table, segment, desc, after, page, last)
+          ? scanPartition(segment, desc, after, page, last)
           : scanPartitions(table, segment, after, page);
       if (stopped) {
         return;
@@ -113,9 +113,9 @@ final class QueryExecutor {
   }
 
   /** Reads one partition's id range; true when the page is complete. */
-  private boolean scanPartition(TableEntry table, Plan.Segment segment, boolean desc,
-      ContinuationCodec.Position after, PageBuilder page, boolean lastSegment) {
-    byte[] partition = KeyLayout.partition(table.id(), segment.partitionKey());
+  private boolean scanPartition(Plan.Segment segment, boolean desc, ContinuationCodec.Position after,
+      PageBuilder page, boolean lastSegment) {
+    byte[] partition = KeyLayout.partition(page.table.id(), segment.partitionKey());
     KeyRange range = keyRange(segment.ids());
     if (after != null) {
       int c = Arrays.compareUnsigned(partition, after.partition());
@@ -207,9 +207,9 @@ final class QueryExecutor {
 
   private void runView(TableEntry table, Plan.ViewRead plan, ContinuationCodec.Position after, PageBuilder page) {
     TableEntry view = plan.view().table();
-    byte[] partition = KeyLayout.partition(view.id(), plan.viewPartitionKey());
-    byte[] id = KeyLayout.sortKey(plan.idPrefix());
-    KeyRange range = plan.exact() ? new KeyRange(id, true, id, true) : KeyRange.prefix(id);
+    byte[] partition = KeyLayout.partition(view.id(), plan.key().partitionKey());
+    byte[] id = KeyLayout.sortKey(plan.key().idPrefix());
+    KeyRange range = plan.key().exact() ? new KeyRange(id, true, id, true) : KeyRange.prefix(id);
     if (after != null) {
       range = range.after(after.key());
     }

@@ -194,11 +194,13 @@ final class QueryPlanner {
       String description = (key[1].complete() ? "lookup of id '" + key[1].text() + "'"
           : key[1].text().isEmpty() ? "all ids" : "ids starting with '" + key[1].text() + "'") + " in partition '" + key[0].text() + "' of view "
           + view.name() + (covering ? ", answered from the view's copy" : ", then each source item");
-      Plan.ViewRead candidate = new Plan.ViewRead(view, key[0].text(), key[1].text(), key[1].complete(), covering,
+      Plan.ViewRead candidate = new Plan.ViewRead(view,
+          new Plan.ViewKey(key[0].text(), key[1].text(), key[1].complete()), covering,
           new QueryPlan(QueryPlan.VIEW_LOOKUP, view.name(), description,
               "the filter fixes the key of ready view " + view.name() + " by equality"));
-      if (best == null || (candidate.exact() && !best.exact())
-          || (candidate.exact() == best.exact() && candidate.idPrefix().length() > best.idPrefix().length())) {
+      Plan.ViewKey k = candidate.key();
+      if (best == null || (k.exact() && !best.key().exact())
+          || (k.exact() == best.key().exact() && k.idPrefix().length() > best.key().idPrefix().length())) {
         best = candidate;
       }
     }

@@ -10,7 +10,8 @@ import java.util.Map;
  * What the native API answers: a status, a body with its content type, and extra headers
  * ({@code ETag}, {@code Location}, {@code Allow}).
  */
-public record ApiResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
+public record ApiResponse(int status, String contentType, byte[] body, Map<String, String> headers)
+    implements Answer {
   public static final String JSON = "application/json";
   private static final byte[] EMPTY = new byte[0];
 
@@ -43,6 +44,13 @@ public record ApiResponse(int status, String contentType, byte[] body, Map<Strin
     Map<String, String> more = new LinkedHashMap<>(headers);
     more.put(name, value);
     return new ApiResponse(status, contentType, body, more);
+  }
+
+  @Override
+  public void writeHeaders(ResponseBytes out) {
+    for (Map.Entry<String, String> e : headers.entrySet()) {
+      out.header(e.getKey(), e.getValue());
+    }
   }
 
   public String bodyText() {

@@ -26,7 +26,7 @@ public final class AzureTablesServer implements AutoCloseable {
     AzureApi api = new AzureApi(db, options);
     HttpListener listener = HttpListener.start("viewbase-azure", options.bindAddress(), options.port(),
         options.ioThreads(), options.workerThreads(), options.maxRequestBytes(), options.connections(),
-        workers -> new AzureChannelHandler(api, workers));
+        new AzureDialect(api));
     LOG.info("Azure Tables dialect listening on http://{}:{}", options.bindAddress(), listener.port());
     return new AzureTablesServer(listener);
   }

@@ -1,5 +1,6 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.ErrorJson;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.util.Map;
  * What the native API answers: a status, a body with its content type, and extra headers
  * ({@code ETag}, {@code Location}, {@code Allow}).
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public record ApiResponse(int status, String contentType, byte[] body, Map<String, String> headers)
     implements Answer {
   public static final String JSON = "application/json";

@@ -1,5 +1,7 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
+
 /**
  * Passed down the pipeline to the protocol handler when the listener ends a connection that is
  * waiting on its client (a timeout) or that it will not serve (over the cap). The handler may
@@ -10,6 +12,7 @@ package io.viewbase.server;
  * @param kind    why, and so which status an answer has
  * @param message what to tell the client, for example "The request headers did not arrive within 30s"
  */
+@Stability(Stability.Level.INTERNAL)
 public record ConnectionRefusal(Kind kind, String message) {
   /** Why a connection is refused. */
   public enum Kind {

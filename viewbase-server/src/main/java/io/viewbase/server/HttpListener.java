@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.viewbase.api.Stability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>A connection's pipeline: {@code guard} (limits, timeouts, graceful close), {@code decoder},
  * {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api} (the {@link DialectHandler}).
  */
+@Stability(Stability.Level.INTERNAL)
 public final class HttpListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpListener.class);
 

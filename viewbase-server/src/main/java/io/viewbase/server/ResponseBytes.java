@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.viewbase.api.Stability;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -26,6 +27,7 @@ import java.nio.charset.StandardCharsets;
  * ResponseBytes.start(alloc, version, 200, body.length).header("ETag", etag).finish(body, false)
  * </pre>
  */
+@Stability(Stability.Level.INTERNAL)
 public final class ResponseBytes {
   private static final int CRLF = ('\r' << 8) | '\n';
   private static final int COLON_SPACE = (':' << 8) | ' ';

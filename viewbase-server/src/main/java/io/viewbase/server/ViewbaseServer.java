@@ -1,6 +1,7 @@
 package io.viewbase.server;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.Stability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,6 +11,7 @@ import org.slf4j.LoggerFactory;
  * {@code try (ViewbaseServer s = ViewbaseServer.start(db, ServerOptions.defaults())) {...}}.
  * Closing the server does not close the database; its owner does.
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public final class ViewbaseServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ViewbaseServer.class);
 

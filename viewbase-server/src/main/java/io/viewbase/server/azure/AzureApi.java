@@ -3,6 +3,7 @@ package io.viewbase.server.azure;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
+import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.Futures;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * unexpected one, an {@link Error} such as a StackOverflowError included, is logged and answered
  * once as 500 InternalError.
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public final class AzureApi {
   private static final Logger LOG = LoggerFactory.getLogger(AzureApi.class);
   static final String VERSION = ServiceVersions.IMPLEMENTED;

@@ -1,5 +1,6 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.Stability;
 import io.viewbase.server.Answer;
 import io.viewbase.server.ResponseBytes;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.util.List;
  * What the Azure dialect answers: a status, a body with its content type, and headers in order.
  * Headers are a flat list of name/value pairs: a handful per answer, built once, read once.
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public record AzureResponse(int status, String contentType, byte[] body, List<String> headers)
     implements Answer {
   private static final byte[] EMPTY = new byte[0];

@@ -111,7 +111,8 @@ class AuthenticationTest {
     h.put("authorization", "SharedKeyLite devstoreaccount1:"
         + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Other"));
 
-    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h), ViewbaseException.class);
+    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h),
+        ViewbaseException.class);
 
     assertThat(f.code().azure().status()).isEqualTo(403);
     assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
@@ -124,7 +125,8 @@ class AuthenticationTest {
     h.put("authorization", "SharedKeyLite devstoreaccount1:"
         + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Tables"));
 
-    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h), ViewbaseException.class);
+    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h),
+        ViewbaseException.class);
 
     assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
     assertThat(AzureErrors.message(f)).contains("too old");
@@ -157,7 +159,8 @@ class AuthenticationTest {
     grant.check(Permission.LIST_TABLES, null);
     ViewbaseException write = catchThrowableOfType(() -> grant.checkEntity(Permission.INSERT, "t", "p", "r"),
         ViewbaseException.class);
-    ViewbaseException service = catchThrowableOfType(() -> grant.check(Permission.SERVICE, null), ViewbaseException.class);
+    ViewbaseException service = catchThrowableOfType(() -> grant.check(Permission.SERVICE, null),
+        ViewbaseException.class);
 
     assertThat(write.code().azure().code()).isEqualTo("AuthorizationPermissionMismatch");
     assertThat(service.code().azure().code()).isEqualTo("AuthorizationResourceTypeMismatch");

@@ -46,7 +46,8 @@ class ResourcePathTest {
 
   @Test
   void malformedKeysAreInvalidInput() {
-    ViewbaseException f = catchThrowableOfType(() -> ResourcePath.parse("/a/T(PartitionKey='p')", null), ViewbaseException.class);
+    ViewbaseException f = catchThrowableOfType(() -> ResourcePath.parse("/a/T(PartitionKey='p')", null),
+        ViewbaseException.class);
 
     assertThat(f.code().azure().status()).isEqualTo(400);
     assertThat(AzureErrors.message(f)).contains("(PartitionKey='p')");

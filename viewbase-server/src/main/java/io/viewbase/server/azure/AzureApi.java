@@ -205,8 +205,8 @@ public final class AzureApi {
     Grant grant = authenticator.authenticate(request, path, query);
     if (path.secondary() && !request.method().equals("GET") && !request.method().equals("HEAD")) {
       throw ViewbaseException.of(ErrorCode.InsufficientAccountPermissions,
-          "The secondary endpoint serves reads only; write through the account's own", "account", path.account(),
-          "endpoint", path.account() + ResourcePath.SECONDARY);
+          "The secondary endpoint serves reads only; write through the account's primary endpoint",
+          "account", path.account(), "endpoint", path.account() + ResourcePath.SECONDARY);
     }
     MetadataLevel level = MetadataLevel.choose(query.get("$format"), request.header("accept"));
     return new Call(request, path, query, grant, level);

@@ -13,7 +13,7 @@ package io.viewbase.api;
  *         |                    |                     |   ({@link AzureError}), else the error's own
  * </pre>
  *
- * A constant is one line: {@code Name(status, azure("AzureCode"), "When it happens.")}, with
+ * A constant is one declaration: {@code Name(status, azure("AzureCode"), "When it happens.")}, with
  * {@code azure("AzureCode", "Azure's fixed message.")} where Azure has a message that clients may
  * match, {@code azure("AzureCode", "Azure's words. %s")} where Azure's message leads and Viewbase's
  * follows, and {@code azure(status, "AzureCode", message)} where Azure answers with another status.

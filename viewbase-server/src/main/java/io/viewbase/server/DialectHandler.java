@@ -81,9 +81,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     } else if (msg instanceof ConnectionRefusal refusal) {
       // The listener ends the connection (a request that did not arrive in time, or one over the
       // cap): answered in the dialect's shape, then closed.
-      ErrorCode code = refusal.kind() == ConnectionRefusal.Kind.REQUEST_TIMEOUT
-          ? ErrorCode.RequestTimeout : ErrorCode.ServerBusy;
-      queue.add(refused(ViewbaseException.of(code, refusal.message()), false));
+      queue.add(refused(ViewbaseException.of(refusal.kind().code(), refusal.message()), false));
     } else {
       return;
     }

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * body, so that it leaves in one {@code write} call. Netty's response encoder puts a body that does
  * not fit the spare room of its header buffer (most JSON bodies) in a second buffer, which the
  * socket then sends with a gathering {@code writev}, and it first builds a header map, converting
- * and checking every value on the way; the API handlers know their headers and need neither.
+ * and checking every value on the way; the dialects know their headers and need neither.
  *
  * <p>Header names come from Viewbase's own code and are written as they are. Values are checked as
  * Netty checks them: a control character other than a tab (a response-splitting CR or LF above all)

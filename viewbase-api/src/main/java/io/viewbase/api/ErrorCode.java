@@ -37,7 +37,7 @@ public enum ErrorCode {
   InvalidPropertyName(400, azure("PropertyNameInvalid"),
       "A property name is empty, too long or reserved (starts with '_'; in the Azure dialect, with '$')."),
   InvalidValue(400, azure("InvalidInput"),
-      "A property value cannot be represented: an annotation it does not fit, nesting too deep, a nested value."),
+      "A value cannot be represented: it does not fit its annotation, nests too deep, or is an Azure object or array."),
   TooManyProperties(400, azure("TooManyProperties"), "An item has more properties than the limit (255 by default)."),
   PropertyValueTooLarge(400, azure("PropertyValueTooLarge"),
       "A property value exceeds its limit (for example a string over 64 KiB in the Azure dialect)."),

@@ -1,99 +1,193 @@
 package io.viewbase.api;
 
 /**
- * The stable codes of every error Viewbase reports. A code never changes meaning; clients may
- * branch on it. Each constant carries its HTTP status, the error code the Azure Tables dialect
- * reports for it, and when it happens.
+ * The stable codes of every error Viewbase reports, as one table: each constant names its HTTP
+ * status, how the Azure Tables dialect answers it, and in one sentence when it happens ({@link
+ * #description()}). A code never changes meaning; clients may branch on it.
+ *
+ * <pre>
+ * dialect | status             | code                | message
+ * --------+--------------------+---------------------+----------------------------------------------
+ * native  | httpStatus()       | the constant's name | the error's own; its context as named fields
+ * Azure   | azure().status()   | azure().code()      | azure().message() where Azure has a fixed one
+ *         |                    |                     |   ({@link AzureError}), else the error's own
+ * </pre>
+ *
+ * A constant is one declaration: {@code Name(status, azure("AzureCode"), "When it happens.")}, with
+ * {@code azure("AzureCode", "Azure's fixed message.")} where Azure has a message that clients may
+ * match, {@code azure("AzureCode", "Azure's words. %s")} where Azure's message leads and Viewbase's
+ * follows, and {@code azure(status, "AzureCode", message)} where Azure answers with another status.
+ *
+ * <p>The first group is what the engine and every dialect raise. The second is the Azure dialect's
+ * own refusals (authentication and shared access signatures, its wire format, its batches), which
+ * the native API never raises; each is named after the Azure code it answers with, but for the one
+ * case where Azure picks its code by operation, {@link #TableNotFoundOnDelete}.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public enum ErrorCode {
-  /** A request body or parameter is malformed in a way no more specific code covers. */
-  InvalidInput(400, "InvalidInput"),
-  /** The request body is not well-formed JSON, or JSON of the wrong shape. */
-  InvalidJson(400, "InvalidInput"),
-  /** A partition key or id is empty, longer than 1024 bytes of UTF-8, or holds a control character. */
-  InvalidKey(400, "InvalidInput"),
-  /** A table name does not match {@code ^[A-Za-z][A-Za-z0-9]{2,62}$}. */
-  InvalidTableName(400, "InvalidResourceName"),
-  /** A property name is empty, too long, reserved (starts with '_') or not valid. */
-  InvalidPropertyName(400, "PropertyNameInvalid"),
-  /** A property value cannot be represented (for example a typed annotation that does not parse). */
-  InvalidValue(400, "InvalidInput"),
-  /** An item has more properties than the limit (255 by default). */
-  TooManyProperties(400, "TooManyProperties"),
-  /** A property value exceeds its limit (for example a string over 64 KiB in the Azure dialect). */
-  PropertyValueTooLarge(400, "PropertyValueTooLarge"),
-  /** An item's encoded size exceeds the limit (1 MiB by default). */
-  ItemTooLarge(400, "EntityTooLarge"),
-  /** The request body exceeds what the server accepts. */
-  RequestTooLarge(413, "RequestBodyTooLarge"),
-  /** A request's line, headers or body did not arrive within the server's timeout; the connection is closed. */
-  RequestTimeout(408, "RequestTimeout"),
-  /** The body names a partition key or id different from the address it was sent to. */
-  KeyMismatch(400, "InvalidInput"),
-  /** A continuation token was not issued by this database for this query, or was altered. */
-  InvalidContinuation(400, "InvalidInput"),
-  /** A query parameter is out of range or contradictory (for example limit above 1000). */
-  InvalidQuery(400, "InvalidInput"),
-  /** A $filter expression does not parse or does not type-check. */
-  InvalidFilter(400, "InvalidInput"),
-  /** A view definition is invalid: a template, where filter or projection does not parse or names nothing. */
-  InvalidView(400, "InvalidInput"),
-  /** A header value is malformed (for example an If-Match that is not an ETag). */
-  InvalidHeader(400, "InvalidHeaderValue"),
-  /** The named table (or view) does not exist. */
-  TableNotFound(404, "TableNotFound"),
-  /** No item has the given partition key and id. */
-  ItemNotFound(404, "ResourceNotFound"),
-  /** No endpoint answers the requested path. */
-  UnknownEndpoint(404, "ResourceNotFound"),
-  /** The endpoint exists but not with this HTTP method. */
-  MethodNotAllowed(405, "UnsupportedHttpVerb"),
-  /** A table with this name (compared case-insensitively) already exists. */
-  TableAlreadyExists(409, "TableAlreadyExists"),
-  /** An insert found an item with the same partition key and id. */
-  ItemAlreadyExists(409, "EntityAlreadyExists"),
-  /** A write would give two source items the same key in a unique view. */
-  ViewKeyConflict(409, "EntityAlreadyExists"),
-  /** A write was addressed to a view; views are read-only. */
-  ViewIsReadOnly(409, "OperationNotAllowedOnView"),
-  /** A view was read before its backfill finished. */
-  ViewNotReady(409, "ViewNotReady"),
-  /** The table is being dropped. */
-  TableBeingDeleted(409, "TableBeingDeleted"),
-  /** A conditional write named an ETag that is no longer the item's current one. */
-  PreconditionFailed(412, "UpdateConditionNotSatisfied"),
-  /** The request's content type is not JSON. */
-  UnsupportedMediaType(415, "InvalidInput"),
-  /** The capability exists in the API but is not built in this version. */
-  NotImplemented(501, "NotImplemented"),
-  /** The data directory is held by another process, or the storage backend cannot be reached. */
-  StorageUnavailable(503, "ServerBusy"),
-  /** The server has as many connections open as it allows; retry later, or reuse a connection. */
-  ServerBusy(503, "ServerBusy"),
-  /** A storage backend named at open time is not on the class path. */
-  StorageBackendMissing(500, "InternalError"),
-  /** Something failed inside Viewbase; the server log has the details. Never the client's fault. */
-  InternalError(500, "InternalError");
+  // ---- Every dialect: the engine's errors and the protocols' common ones ----
+
+  InvalidInput(400, azure("InvalidInput"),
+      "A request is malformed in a way no more specific code covers (bad percent-encoding, malformed HTTP)."),
+  InvalidJson(400, azure("InvalidInput"), "The request body is not well-formed JSON, or JSON of the wrong shape."),
+  InvalidKey(400, azure("InvalidInput"),
+      "A partition key or id is over 1024 bytes of UTF-8 or holds a character the dialect does not allow."),
+  InvalidTableName(400, azure("InvalidResourceName", "The specifed resource name contains invalid characters. %s"),
+      "A table or view name does not match ^[A-Za-z][A-Za-z0-9]{2,62}$, or is reserved."),
+  InvalidPropertyName(400, azure("PropertyNameInvalid"),
+      "A property name is empty, too long or reserved (starts with '_'; in the Azure dialect, with '$')."),
+  InvalidValue(400, azure("InvalidInput"),
+      "A value cannot be represented: it does not fit its annotation, nests too deep, or is an Azure object or array."),
+  TooManyProperties(400, azure("TooManyProperties"), "An item has more properties than the limit (255 by default)."),
+  PropertyValueTooLarge(400, azure("PropertyValueTooLarge"),
+      "A property value exceeds its limit (for example a string over 64 KiB in the Azure dialect)."),
+  ItemTooLarge(400, azure("EntityTooLarge"), "An item's encoded size exceeds the limit (1 MiB by default)."),
+  RequestTooLarge(413, azure("RequestBodyTooLarge", "The request body is too large and exceeds the maximum "
+      + "permissible limit."), "The request body exceeds what the server (or the operation) accepts."),
+  RequestTimeout(408, azure("OperationTimedOut"),
+      "A request's line, headers or body did not arrive within the server's timeout; the connection is closed."),
+  KeyMismatch(400, azure("InvalidInput"), "The body names a partition key or id different from its address."),
+  InvalidContinuation(400, azure("InvalidInput"),
+      "A continuation token was not issued by this database for this query, or was altered."),
+  InvalidQuery(400, azure("InvalidInput"),
+      "A query parameter is unknown, repeated, out of range or contradictory (for example a limit above 1000)."),
+  InvalidFilter(400, azure("InvalidInput"), "A filter does not parse, does not type-check or exceeds a limit."),
+  InvalidView(400, azure("InvalidInput"),
+      "A view definition is invalid (a template, filter or projection does not parse or names nothing)."),
+  InvalidHeader(400, azure("InvalidHeaderValue"),
+      "A header is malformed or missing (If-None-Match other than *; in the Azure dialect, x-ms-version)."),
+  TableNotFound(404, azure("TableNotFound", "The table specified does not exist."),
+      "The named table (or view) does not exist."),
+  ItemNotFound(404, azure("ResourceNotFound", "The specified resource does not exist."),
+      "No item has the given partition key and id."),
+  UnknownEndpoint(404, azure("ResourceNotFound"), "No endpoint answers the requested path."),
+  MethodNotAllowed(405, azure("UnsupportedHttpVerb"), "The endpoint exists but does not answer this HTTP method."),
+  TableAlreadyExists(409, azure("TableAlreadyExists", "The table specified already exists."),
+      "A table or view with this name (compared case-insensitively) already exists."),
+  ItemAlreadyExists(409, azure("EntityAlreadyExists", "The specified entity already exists."),
+      "An insert found an item with the same partition key and id."),
+  ViewKeyConflict(409, azure("EntityAlreadyExists"),
+      "A write would give two source items the same key in a view; nothing was written."),
+  ViewIsReadOnly(409, azure("OperationNotAllowedOnView", "The table is a Viewbase view, which is read-only. %s"),
+      "A write was addressed to a view (in the Azure dialect, Delete Table too); views are read-only."),
+  ViewNotReady(409, azure("ViewNotReady"), "A view was read before its backfill finished, or after it failed."),
+  TableBeingDeleted(409, azure("TableBeingDeleted"), "The table is being dropped."),
+  PreconditionFailed(412, azure("UpdateConditionNotSatisfied",
+      "The update condition specified in the request was not satisfied."),
+      "A conditional write named an ETag that is no longer the item's current one."),
+  UnsupportedMediaType(415, azure("InvalidInput"), "The request's content type is not JSON."),
+  NotImplemented(501, azure("NotImplemented"), "The capability exists in the API but is not built in this version."),
+  StorageUnavailable(503, azure("ServerBusy"),
+      "The database is closed, its storage cannot be reached or its directory is in use; or the server is stopping."),
+  ServerBusy(503, azure("ServerBusy"),
+      "The server has as many connections open as it allows; retry later, or reuse a connection."),
+  StorageBackendMissing(500, azure("InternalError"), "A storage backend named at open time is not on the class path."),
+  InternalError(500, azure("InternalError", "The server encountered an internal error; its log has the details."),
+      "Something failed inside Viewbase; the server log has the details. Never the client's fault."),
+
+  // ---- The Azure Tables dialect only: named after the Azure code they answer with ----
+
+  AuthenticationFailed(403, azure("AuthenticationFailed", "Server failed to authenticate the request. %s"),
+      "A request's signature, date or account, or its shared access signature, does not verify."),
+  AuthorizationPermissionMismatch(403, azure("AuthorizationPermissionMismatch",
+      "This request is not authorized to perform this operation using this permission. %s"),
+      "A shared access signature does not grant the operation, or not on this entity's keys."),
+  AuthorizationResourceTypeMismatch(403, azure("AuthorizationResourceTypeMismatch",
+      "This request is not authorized to perform this operation using this resource type. %s"),
+      "A shared access signature is not for the resource type the operation needs."),
+  AuthorizationServiceMismatch(403, azure("AuthorizationServiceMismatch",
+      "This request is not authorized to perform this operation using this service. %s"),
+      "An account shared access signature does not include the table service."),
+  AuthorizationProtocolMismatch(403, azure("AuthorizationProtocolMismatch",
+      "This request is not authorized to perform this operation using this protocol. %s"),
+      "A shared access signature does not allow http, which this server speaks."),
+  AuthorizationSourceIPMismatch(403, azure("AuthorizationSourceIPMismatch",
+      "This request is not authorized to perform this operation using this source IP. %s"),
+      "The client's address is outside those a shared access signature allows."),
+  InsufficientAccountPermissions(403, azure("InsufficientAccountPermissions",
+      "The account being accessed does not have sufficient permissions to execute this operation. %s"),
+      "A write was addressed to an account's read-only secondary endpoint."),
+  CorsPreflightFailure(403, azure("CorsPreflightFailure",
+      "CORS not enabled or no matching rule found for this request."),
+      "No CORS rule allows a preflight's origin, method and headers."),
+  InvalidUri(400, azure("InvalidUri"), "A request path names no account, or more segments than a table resource."),
+  InvalidQueryParameterValue(400, azure("InvalidQueryParameterValue",
+      "Value for one of the query parameters specified in the request URI is invalid. %s"),
+      "A query parameter is given twice, or names a service operation the endpoint does not answer."),
+  PropertiesNeedValue(400, azure("PropertiesNeedValue"),
+      "A required property is missing: an entity's PartitionKey or RowKey, or Create Table's TableName."),
+  PropertyNameTooLong(400, azure("PropertyNameTooLong"), "A property name is longer than 255 characters."),
+  DuplicatePropertiesSpecified(400, azure("DuplicatePropertiesSpecified"), "An entity names a property twice."),
+  OutOfRangeInput(400, azure("OutOfRangeInput"),
+      "Create Table names a table shorter than 3 or longer than 63 characters."),
+  InvalidXmlDocument(400, azure("InvalidXmlDocument", "XML specified is not syntactically valid. %s"),
+      "An access policy or service properties document is not well-formed, lacks an element or holds too many."),
+  InvalidXmlNodeValue(400, azure("InvalidXmlNodeValue",
+      "The value for one of the XML nodes is not in the correct format. %s"),
+      "An element of a service properties document holds a value Azure does not accept."),
+  CommandsInBatchActOnDifferentPartitions(400, azure("CommandsInBatchActOnDifferentPartitions",
+      "All commands in a batch must operate on same entity group."),
+      "A batch's operations name more than one partition key."),
+  InvalidDuplicateRow(400, azure("InvalidDuplicateRow", "The batch request contains multiple changes with same row "
+      + "key. An entity can appear only once in a batch request."), "A batch names one entity twice."),
+  TableNotFoundOnDelete(404, azure("ResourceNotFound", "The specified resource does not exist."),
+      "Delete Table names a table that does not exist (an entity operation on one is TableNotFound).");
 
   private final int httpStatus;
-  private final String azureCode;
+  private final AzureError azure;
+  private final String description;
 
-  ErrorCode(int httpStatus, String azureCode) {
+  ErrorCode(int httpStatus, AzureError azure, String description) {
     this.httpStatus = httpStatus;
-    this.azureCode = azureCode;
+    this.azure = azure.status() == 0 ? new AzureError(httpStatus, azure.code(), azure.message()) : azure;
+    this.description = description;
   }
 
+  /** The status of the native API's answer, and of the Azure dialect's unless {@link #azure()} names another. */
   public int httpStatus() {
     return httpStatus;
   }
 
-  public String azureCode() {
-    return azureCode;
+  /** How the Azure Tables dialect answers this error. */
+  public AzureError azure() {
+    return azure;
+  }
+
+  /** When this error happens, in one sentence. */
+  public String description() {
+    return description;
   }
 
   /** Whether the client caused this error (a 4xx status). */
   public boolean isClientError() {
     return httpStatus >= 400 && httpStatus < 500;
+  }
+
+  /**
+   * How the Azure Tables dialect answers an error: Azure's status and error code, and the message
+   * where Azure has a fixed one. The message is the answer's whole message when it holds no
+   * {@code %s}; otherwise {@code %s} stands for the error's own message and context, which follow
+   * Azure's words. With no message, the error's own message and context are the answer's.
+   *
+   * @param status  the status Azure answers with
+   * @param code    the Azure error code ({@code x-ms-error-code} and {@code odata.error.code})
+   * @param message Azure's message, possibly with one {@code %s}; or null
+   */
+  public record AzureError(int status, String code, String message) {
+  }
+
+  /** Azure's code, the native status, and the error's own message. */
+  private static AzureError azure(String code) {
+    return new AzureError(0, code, null);
+  }
+
+  /** Azure's code and Azure's fixed message (with {@code %s} for the error's own), the native status. */
+  private static AzureError azure(String code, String message) {
+    return new AzureError(0, code, message);
+  }
+
+  /** Where Azure answers with a status of its own (no code needs it yet). */
+  private static AzureError azure(int status, String code, String message) {
+    return new AzureError(status, code, message);
   }
 }

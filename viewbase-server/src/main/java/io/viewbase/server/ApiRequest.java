@@ -1,5 +1,7 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
+
 /**
  * An HTTP request as the native API sees it, free of any HTTP library: the parts that carry meaning.
  *
@@ -10,6 +12,7 @@ package io.viewbase.server;
  * @param contentType the Content-Type header, or null
  * @param body        the body bytes (empty, never null)
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public record ApiRequest(String method, String target, String ifMatch, String ifNoneMatch, String contentType,
     byte[] body) {
   private static final byte[] EMPTY = new byte[0];

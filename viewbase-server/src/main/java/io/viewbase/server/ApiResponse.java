@@ -1,5 +1,6 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.ErrorJson;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,9 @@ import java.util.Map;
  * What the native API answers: a status, a body with its content type, and extra headers
  * ({@code ETag}, {@code Location}, {@code Allow}).
  */
-public record ApiResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
+@Stability(Stability.Level.EXPERIMENTAL)
+public record ApiResponse(int status, String contentType, byte[] body, Map<String, String> headers)
+    implements Answer {
   public static final String JSON = "application/json";
   private static final byte[] EMPTY = new byte[0];
 
@@ -43,6 +46,13 @@ public record ApiResponse(int status, String contentType, byte[] body, Map<Strin
     Map<String, String> more = new LinkedHashMap<>(headers);
     more.put(name, value);
     return new ApiResponse(status, contentType, body, more);
+  }
+
+  @Override
+  public void writeHeaders(ResponseBytes out) {
+    for (Map.Entry<String, String> e : headers.entrySet()) {
+      out.header(e.getKey(), e.getValue());
+    }
   }
 
   public String bodyText() {

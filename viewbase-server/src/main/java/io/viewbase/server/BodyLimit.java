@@ -8,7 +8,7 @@ import io.netty.handler.codec.http.HttpUtil;
 
 /**
  * Aggregates request bodies up to the limit. Netty's own answer to an oversized body is a bare 413;
- * this hands an {@link OversizedRequest} to the API handler instead, which answers with its error
+ * this hands an {@link OversizedRequest} to the dialect's handler instead, which answers with its error
  * in order and closes the connection, whatever the framing:
  *
  * <pre>
@@ -24,7 +24,7 @@ import io.netty.handler.codec.http.HttpUtil;
  * or may not send the body, so the next request's start could not be told from it. Only a body
  * within the limit gets {@code 100 Continue}. An expectation other than {@code 100-continue} is
  * ignored (RFC 9110 allows it) rather than answered with Netty's bare 417, so that every request
- * is answered by the API handler.
+ * is answered by the dialect.
  */
 final class BodyLimit extends HttpObjectAggregator {
   BodyLimit(int maxRequestBytes) {

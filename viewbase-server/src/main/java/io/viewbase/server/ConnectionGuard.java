@@ -34,12 +34,12 @@ import org.slf4j.LoggerFactory;
  * LINGER   | closing: output shut, input drained and dropped   | the close             | close
  * </pre>
  *
- * A refusal ({@link ConnectionRefusal}) goes to the protocol handler, which may answer it; if it
- * does not, the connection is closed at once. The deadline is checked lazily: one scheduled check
+ * A refusal ({@link ConnectionRefusal}) goes to the dialect's handler, which answers it in the
+ * dialect's shape; a handler that did not would have the connection closed at once. The deadline is checked lazily: one scheduled check
  * per connection, moved only when a deadline comes earlier than it, so that requests on a busy
  * connection schedule nothing.
  *
- * <p>A close that a protocol handler asks for (after an answer with {@code Connection: close})
+ * <p>A close that the dialect's handler asks for (after an answer with {@code Connection: close})
  * lingers: the output is shut, so the client reads the answer and then the end of the stream, while
  * whatever it still sends is read and dropped for up to {@link #LINGER_NANOS}. Closing at once with
  * unread bytes would reset the connection, and a client still sending a body would often lose the
@@ -100,7 +100,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   private boolean finalAnswerNext;
   /** Refused or closing: what arrives is dropped, not decoded. */
   private boolean discarding;
-  /** The close a protocol handler asked for, done once lingering ends. */
+  /** The close the dialect's handler asked for, done once lingering ends. */
   private ChannelPromise lingerClose;
 
   private Phase phase;

@@ -1,5 +1,6 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
 import java.time.Duration;
 
 /**
@@ -32,6 +33,7 @@ import java.time.Duration;
  *                       120 s: 8 MiB at 70 KB/s)
  * @param maxConnections how many connections the listener keeps open at once (default 10,000)
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public record ConnectionLimits(Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout,
     int maxConnections) {
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(120);

@@ -1,31 +1,34 @@
 package io.viewbase.server;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Stability;
+
 /**
- * Passed down the pipeline to the protocol handler when the listener ends a connection that is
- * waiting on its client (a timeout) or that it will not serve (over the cap). The handler may
- * answer it at once, in its own error shape and with {@code Connection: close}, and then close; a
- * handler that does not answer it leaves the listener to close the connection without an answer.
- * Nothing more is read from the connection either way.
+ * Passed down the pipeline to the {@link DialectHandler} when the listener ends a connection that
+ * is waiting on its client (a timeout) or that it will not serve (over the cap). The handler
+ * answers it in its turn, in the dialect's error shape and with {@code Connection: close}, and
+ * then closes. Nothing more is read from the connection either way.
  *
- * @param kind    why, and so which status an answer has
+ * @param kind    why, and so which error an answer is
  * @param message what to tell the client, for example "The request headers did not arrive within 30s"
  */
+@Stability(Stability.Level.INTERNAL)
 public record ConnectionRefusal(Kind kind, String message) {
-  /** Why a connection is refused. */
+  /** Why a connection is refused, and the error its answer is (whose status the error table names). */
   public enum Kind {
-    /** A request line, headers or body that did not arrive in time: 408. */
-    REQUEST_TIMEOUT(408),
-    /** The listener has as many connections open as it may: 503. */
-    TOO_MANY_CONNECTIONS(503);
+    /** A request line, headers or body that did not arrive in time (408). */
+    REQUEST_TIMEOUT(ErrorCode.RequestTimeout),
+    /** The listener has as many connections open as it may (503). */
+    TOO_MANY_CONNECTIONS(ErrorCode.ServerBusy);
 
-    private final int status;
+    private final ErrorCode code;
 
-    Kind(int status) {
-      this.status = status;
+    Kind(ErrorCode code) {
+      this.code = code;
     }
 
-    public int status() {
-      return status;
+    public ErrorCode code() {
+      return code;
     }
   }
 }

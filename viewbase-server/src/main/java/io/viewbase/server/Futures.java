@@ -1,9 +1,11 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /** What both APIs do with the futures of the database's asynchronous writes. */
+@Stability(Stability.Level.INTERNAL)
 public final class Futures {
   private Futures() {
   }

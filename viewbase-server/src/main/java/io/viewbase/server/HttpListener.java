@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.viewbase.api.Stability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -24,21 +25,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One listening HTTP/1.1 socket on Netty, shared by the native API and the Azure dialect: an
- * acceptor thread, event loops that parse requests, a worker pool for blocking work, request bodies
- * bounded by {@link BodyLimit}, connections bounded in number and in how long they may keep the
- * server waiting by {@link ConnectionGuard}, and a close that lets running requests answer first.
- * What a request means is the protocol handler's business; this class owns threads and the socket
- * only.
+ * One listening HTTP/1.1 socket on Netty serving one {@link Dialect} (the native API or the Azure
+ * dialect): an acceptor thread, event loops that parse requests, a worker pool for blocking work,
+ * request bodies bounded by {@link BodyLimit}, connections bounded in number and in how long they
+ * may keep the server waiting by {@link ConnectionGuard}, each connection served in order by a
+ * {@link DialectHandler}, and a close that lets running requests answer first. What a request means
+ * is the dialect's business; this class and the handler own threads, sockets and connections.
  *
  * <p>A connection's pipeline: {@code guard} (limits, timeouts, graceful close), {@code decoder},
- * {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api} (the protocol handler).
+ * {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api} (the {@link DialectHandler}).
  */
+@Stability(Stability.Level.INTERNAL)
 public final class HttpListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpListener.class);
 
@@ -53,16 +54,16 @@ public final class HttpListener implements AutoCloseable {
   private static final String LEAK_DETECTION = "io.netty.leakDetection.level";
 
   /**
-   * The pipeline's HTTP response encoder. The API handlers write each answer as one buffer made
+   * The pipeline's HTTP response encoder. The dialect handler writes each answer as one buffer made
    * by {@link ResponseBytes}, starting at this handler's context so that it goes straight to the
    * socket ({@link #responses}); the encoder only encodes the interim {@code 100 Continue} that
    * the body aggregator sends. A request decoder and a response encoder rather than Netty's
    * HttpServerCodec: the codec pairs each request with a response it encodes (to leave out the
    * body of a HEAD answer), and would keep a method per request that the API's answers, which
-   * bypass it, never take back; the handlers leave out HEAD bodies themselves.
+   * bypass it, never take back; the dialect handler leaves out HEAD bodies itself.
    */
   static final String ENCODER = "encoder";
-  /** The body aggregator; what it passes on (and the listener's refusals) goes to the protocol handler. */
+  /** The body aggregator; what it passes on (and the listener's refusals) goes to the dialect's handler. */
   static final String AGGREGATOR = "aggregate";
   private static final String GUARD = "guard";
 
@@ -98,11 +99,10 @@ public final class HttpListener implements AutoCloseable {
    *
    * @param name        names the threads ({@code <name>-io}, {@code <name>-worker}) and the log lines
    * @param connections how many connections may be open and how long they may wait on their clients
-   * @param handlers    makes each connection's protocol handler, given the worker pool; it receives
-   *                    requests, {@link OversizedRequest}s and {@link ConnectionRefusal}s
+   * @param dialect     the protocol every connection speaks
    */
   public static HttpListener start(String name, String bindAddress, int port, int ioThreads, int workerThreads,
-      int maxRequestBytes, ConnectionLimits connections, Function<Executor, ChannelHandler> handlers) {
+      int maxRequestBytes, ConnectionLimits connections, Dialect<?, ?> dialect) {
     EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true),
         NioIoHandler.newFactory());
     EventLoopGroup io = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(name + "-io", true),
@@ -127,7 +127,7 @@ public final class HttpListener implements AutoCloseable {
                 .addLast("decoder", new RequestDecoder(decoder, guard))
                 .addLast(ENCODER, new HttpResponseEncoder())
                 .addLast(AGGREGATOR, new BodyLimit(maxRequestBytes))
-                .addLast("api", handlers.apply(workers));
+                .addLast("api", handler(dialect, workers));
           }
         });
     try {
@@ -146,6 +146,10 @@ public final class HttpListener implements AutoCloseable {
     }
   }
 
+  private static <R, T> ChannelHandler handler(Dialect<R, T> dialect, Executor workers) {
+    return new DialectHandler<>(dialect, workers);
+  }
+
   /** Why a bind failed, in words: an unresolvable address's exception carries no message. */
   private static String why(Exception bindFailure) {
     if (bindFailure instanceof UnresolvedAddressException) {
@@ -155,7 +159,7 @@ public final class HttpListener implements AutoCloseable {
   }
 
   /**
-   * Where an API handler writes each final answer (a buffer made by {@link ResponseBytes}), in one
+   * Where the dialect handler writes each final answer (a buffer made by {@link ResponseBytes}), in one
    * write right away: the context of the response encoder, so that it passes no HTTP encoder on its
    * way to the socket. The listener counts these writes: a connection is being served from the end
    * of a request until its answer has been written, and its timeouts wait meanwhile.

@@ -6,6 +6,7 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
+import io.viewbase.api.Stability;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
@@ -16,9 +17,9 @@ import io.viewbase.json.PageJson;
 import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
  * {@code POST /v1/batch} is {@link Database#commit}: 200 with {@code {"items": [...]}}, or the failing
  * operation's error with its {@code operationIndex}.
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public final class NativeApi {
   private static final Logger LOG = LoggerFactory.getLogger(NativeApi.class);
   private static final byte[] HEALTHY = "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8);

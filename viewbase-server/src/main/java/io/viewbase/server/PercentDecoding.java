@@ -1,6 +1,7 @@
 package io.viewbase.server;
 
 import io.viewbase.api.ErrorCode;
+import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  * rather than being passed on half-decoded: keys are identity, and a guess would address the
  * wrong item.
  */
+@Stability(Stability.Level.INTERNAL)
 public final class PercentDecoding {
   private PercentDecoding() {
   }

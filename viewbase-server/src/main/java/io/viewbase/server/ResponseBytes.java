@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.viewbase.api.Stability;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -14,17 +15,19 @@ import java.nio.charset.StandardCharsets;
  * body, so that it leaves in one {@code write} call. Netty's response encoder puts a body that does
  * not fit the spare room of its header buffer (most JSON bodies) in a second buffer, which the
  * socket then sends with a gathering {@code writev}, and it first builds a header map, converting
- * and checking every value on the way; the API handlers know their headers and need neither.
+ * and checking every value on the way; the dialects know their headers and need neither.
  *
  * <p>Header names come from Viewbase's own code and are written as they are. Values are checked as
  * Netty checks them: a control character other than a tab (a response-splitting CR or LF above all)
- * fails the response with an IllegalArgumentException; characters above 0xFF are written as
- * {@code ?}, as Netty writes them (callers that echo client text convert it first).
+ * fails the response with an IllegalArgumentException. Values travel as ISO-8859-1; one that holds
+ * a character beyond it (a client request id the Azure dialect echoes) is written as its UTF-8
+ * bytes, which is what the client sent.
  *
  * <pre>
  * ResponseBytes.start(alloc, version, 200, body.length).header("ETag", etag).finish(body, false)
  * </pre>
  */
+@Stability(Stability.Level.INTERNAL)
 public final class ResponseBytes {
   private static final int CRLF = ('\r' << 8) | '\n';
   private static final int COLON_SPACE = (':' << 8) | ' ';
@@ -59,15 +62,20 @@ public final class ResponseBytes {
 
   /** Adds a header; see the class comment for what a value may hold. */
   public ResponseBytes header(CharSequence name, CharSequence value) {
+    boolean latin1;
     try {
-      checkValue(name, value);
+      latin1 = checkValue(name, value);
     } catch (RuntimeException e) { // a control character, or no value at all: the response is not sent
       buf.release();
       throw e;
     }
     ByteBufUtil.writeAscii(buf, name);
     buf.writeShort(COLON_SPACE);
-    ByteBufUtil.writeAscii(buf, value);
+    if (latin1) {
+      ByteBufUtil.writeAscii(buf, value);
+    } else {
+      ByteBufUtil.writeUtf8(buf, value);
+    }
     buf.writeShort(CRLF);
     return this;
   }
@@ -109,14 +117,18 @@ public final class ResponseBytes {
     return buf;
   }
 
-  private static void checkValue(CharSequence name, CharSequence value) {
+  /** Whether the value is all ISO-8859-1; fails on a control character. */
+  private static boolean checkValue(CharSequence name, CharSequence value) {
+    boolean latin1 = true;
     for (int i = 0, n = value.length(); i < n; i++) {
       char c = value.charAt(i);
       if ((c < 0x20 && c != '\t') || c == 0x7F) {
         throw new IllegalArgumentException("The value of header " + name + " holds the control character 0x"
             + Integer.toHexString(c) + " at " + i);
       }
+      latin1 &= c <= 0xFF;
     }
+    return latin1;
   }
 
   private static byte[] statusLine(boolean http10, int status) {

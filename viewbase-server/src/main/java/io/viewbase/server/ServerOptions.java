@@ -1,5 +1,7 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
+
 /**
  * How a {@link ViewbaseServer} listens and how many threads it uses.
  *
@@ -14,6 +16,7 @@ package io.viewbase.server;
  *                        waiting (default {@link ConnectionLimits#defaults()}: 10,000; idle 120 s,
  *                        headers 30 s, body 120 s)
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public record ServerOptions(String bindAddress, int port, int maxRequestBytes, int ioThreads, int workerThreads,
     ConnectionLimits connections) {
   public static final int DEFAULT_PORT = 8080;

@@ -1,14 +1,17 @@
 package io.viewbase.server;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.Stability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Viewbase HTTP server: the native API v1 over one {@link Database}, on Netty.
+ * A running Viewbase HTTP server: the native API v1 over one {@link Database}, on Netty (an {@link
+ * HttpListener} serving the {@link NativeDialect}).
  * {@code try (ViewbaseServer s = ViewbaseServer.start(db, ServerOptions.defaults())) {...}}.
  * Closing the server does not close the database; its owner does.
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public final class ViewbaseServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ViewbaseServer.class);
 
@@ -24,7 +27,7 @@ public final class ViewbaseServer implements AutoCloseable {
     NativeApi api = new NativeApi(db, metrics);
     HttpListener listener = HttpListener.start("viewbase", options.bindAddress(), options.port(),
         options.ioThreads(), options.workerThreads(), options.maxRequestBytes(), options.connections(),
-        workers -> new HttpChannelHandler(api, metrics, workers));
+        new NativeDialect(api, metrics));
     LOG.info("Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
     return new ViewbaseServer(listener);
   }

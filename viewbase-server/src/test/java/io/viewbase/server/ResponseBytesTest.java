@@ -41,6 +41,15 @@ class ResponseBytesTest {
   }
 
   @Test
+  void aValueBeyondLatin1IsWrittenAsItsUtf8Bytes() {
+    String echoed = "caf\u00e9 \u20ac"; // é is Latin-1 and travels as one byte; € is not, so the value goes as UTF-8
+    ByteBuf out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0).header("X-Latin", "caf\u00e9")
+        .header("X-Echo", echoed).finish(new byte[0], false);
+    assertThat(text(out)).contains("X-Latin: caf\u00e9\r\n",
+        "X-Echo: " + new String(echoed.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1) + "\r\n");
+  }
+
+  @Test
   void aControlCharacterInAValueIsRefusedNotWritten() {
     ResponseBytes out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0);
     assertThatThrownBy(() -> out.header("Location", "/a\r\nSet-Cookie: x=1"))

@@ -1,6 +1,8 @@
 package io.viewbase.server.azure;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import java.util.List;
 
 /**
@@ -34,7 +36,7 @@ final class AclEndpoints {
     call.grant().check(permission, call.path().table());
     var info = tables.find(call.path().table());
     if (info == null) {
-      throw new AzureFailure(404, "TableNotFound", "The table specified does not exist.");
+      throw ViewbaseException.of(ErrorCode.TableNotFound, "Table not found", "table", call.path().table());
     }
     return info.name();
   }

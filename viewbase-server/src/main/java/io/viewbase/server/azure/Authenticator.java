@@ -1,12 +1,15 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Decides who a request is and what it may do: a {@link Grant}, or a 403 with Azure's code.
+ * Decides who a request is and what it may do: a {@link Grant}, or a 403 ({@link
+ * io.viewbase.api.ErrorCode#AuthenticationFailed} and its kin).
  *
  * <pre>
  * request carries              | check                                              | grant
@@ -54,8 +57,8 @@ final class Authenticator {
     if (query.has("sig")) {
       return sas(request, path, query, Instant.now());
     }
-    throw AzureFailure.authenticationFailed(
-        "The request carries neither an Authorization header nor a shared access signature.");
+    throw new ViewbaseException(ErrorCode.AuthenticationFailed,
+        "The request carries neither an Authorization header nor a shared access signature");
   }
 
   private void sharedKey(AzureRequest request, ResourcePath path, QueryString query, String authorization) {
@@ -68,13 +71,14 @@ final class Authenticator {
       lite = false;
       credentials = authorization.substring("SharedKey ".length()).trim();
     } else {
-      throw AzureFailure.authenticationFailed("Only the SharedKey and SharedKeyLite schemes are supported.");
+      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "Only the SharedKey and SharedKeyLite schemes are "
+          + "supported");
     }
     int colon = credentials.indexOf(':');
     String accountName = colon < 0 ? credentials : credentials.substring(0, colon);
     if (!accountName.equals(path.account())) {
-      throw AzureFailure.authenticationFailed("The Authorization header names account " + accountName
-          + " but the request addresses account " + path.account() + ".");
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The Authorization header names another account "
+          + "than the request addresses", "signedAccount", accountName, "account", path.account());
     }
     AccountKey key = key(accountName);
     byte[] signature = signature(colon < 0 ? "" : credentials.substring(colon + 1));
@@ -94,8 +98,8 @@ final class Authenticator {
           SharedKeySignature.sharedKey(request.method(), md5, type, date, resource), signature));
     }
     if (!ok) {
-      throw AzureFailure.authenticationFailed("Make sure the value of Authorization header is formed correctly "
-          + "including the signature: the signature does not match the account key for resource " + resource + ".");
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "Make sure the value of Authorization header is "
+          + "formed correctly including the signature: it does not match the account key", "resource", resource);
     }
   }
 
@@ -118,16 +122,17 @@ final class Authenticator {
 
   private static void checkDate(String date) {
     if (date == null) {
-      throw AzureFailure.authenticationFailed("A signed request needs an x-ms-date or Date header.");
+      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "A signed request needs an x-ms-date or Date header");
     }
     long signed = AzureTimes.parseHttpDate(date);
     if (signed == Long.MIN_VALUE) {
-      throw AzureFailure.authenticationFailed("The date header is not an RFC 1123 date: " + date);
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The date header is not an RFC 1123 date",
+          "date", date);
     }
     long now = System.currentTimeMillis() / 1000;
     if (Math.abs(now - signed) > MAX_CLOCK_SKEW_SECONDS) {
-      throw AzureFailure.authenticationFailed("Request date header too old or too far in the future: " + date
-          + " (at most 15 minutes from the server's time are accepted).");
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "Request date header too old or too far in the "
+          + "future: at most 15 minutes from the server's time are accepted", "date", date);
     }
   }
 
@@ -135,69 +140,79 @@ final class Authenticator {
     AccountKey key = key(path.account());
     byte[] signature = signature(q.get("sig"));
     if (q.get("sv") == null) {
-      throw AzureFailure.authenticationFailed("The shared access signature has no signed version (sv).");
+      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The shared access signature has no signed "
+          + "version (sv)");
     }
     boolean account = q.has("ss") || q.has("srt");
     String permissions = q.get("sp");
-    Instant start = time(q.get("st"), "start (st)");
-    Instant expiry = time(q.get("se"), "expiry (se)");
+    Instant start = time(q, "st");
+    Instant expiry = time(q, "se");
     // Without tn, a table SAS is for the table the URL names, and signs that name.
     String table = account ? null : q.get("tn") != null ? q.get("tn") : path.table();
     if (account) {
       if (!key.verifies(SasSignature.account(path.account(), q), signature)) {
-        throw AzureFailure.authenticationFailed("Signature did not match the account SAS's fields.");
+        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "Signature did not match the account SAS's "
+            + "fields");
       }
       if (q.get("ss") == null || q.get("ss").indexOf('t') < 0) {
-        throw new AzureFailure(403, "AuthorizationServiceMismatch",
-            "This request is not authorized to perform this operation using this service: the account SAS's "
-                + "signed services (ss) must include t.");
+        throw ViewbaseException.of(ErrorCode.AuthorizationServiceMismatch,
+            "The account SAS's signed services (ss) must include t", "ss", q.get("ss"));
       }
       if (q.get("srt") == null) {
-        throw AzureFailure.authenticationFailed("The account SAS has no signed resource types (srt).");
+        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The account SAS has no signed resource types "
+            + "(srt)");
       }
     } else {
       if (table == null) {
-        throw AzureFailure.authenticationFailed("The table SAS names no table (tn), and neither does the URL.");
+        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The table SAS names no table (tn), and "
+            + "neither does the URL");
       }
       if (!key.verifies(SasSignature.service(path.account(), table, q), signature)) {
-        throw AzureFailure.authenticationFailed("Signature did not match the table SAS's fields.");
+        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "Signature did not match the table SAS's "
+            + "fields");
       }
       String si = q.get("si");
       if (si != null) {
-        AccessPolicy policy = acls.find(table, si).orElseThrow(() -> AzureFailure.authenticationFailed(
-            "The signed identifier " + si + " is not a stored access policy of table " + table + "."));
+        AccessPolicy policy = acls.find(table, si).orElseThrow(() -> ViewbaseException.of(
+            ErrorCode.AuthenticationFailed, "The signed identifier is not a stored access policy of the table",
+            "si", si, "table", table));
         permissions = permissions != null ? permissions : policy.permissions();
         start = start != null ? start : policy.start();
         expiry = expiry != null ? expiry : policy.expiry();
       }
     }
     if (permissions == null || expiry == null) {
-      throw AzureFailure.authenticationFailed("The SAS (with its stored policy) must give permissions and an expiry.");
+      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The SAS (with its stored policy) must give "
+          + "permissions and an expiry");
     }
     if (start != null && now.isBefore(start)) {
-      throw AzureFailure.authenticationFailed("The SAS is not valid before its signed start " + start + ".");
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The SAS is not valid before its signed start",
+          "st", start.toString());
     }
     if (now.isAfter(expiry)) {
-      throw AzureFailure.authenticationFailed("Signed expiry time [" + expiry + "] must be after the current time.");
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "Signed expiry time must be after the current "
+          + "time", "se", expiry.toString());
     }
     checkIp(q.get("sip"), request.clientIp());
     String protocols = q.get("spr");
     if (protocols != null && !protocols.contains("http,") && !protocols.endsWith(",http") && !protocols.equals("http")) {
-      throw new AzureFailure(403, "AuthorizationProtocolMismatch",
-          "This request is not authorized to perform this operation using this protocol: the SAS allows "
-              + protocols + ", and this server speaks http.");
+      throw ViewbaseException.of(ErrorCode.AuthorizationProtocolMismatch,
+          "The SAS does not allow http, which this server speaks", "spr", protocols);
     }
     return new Grant.Sas(permissions, account ? q.get("srt") : null, account ? null : table,
         account ? KeyRange.ALL : new KeyRange(q.get("spk"), q.get("srk"), q.get("epk"), q.get("erk")));
   }
 
-  private static Instant time(String text, String what) {
+  /** The SAS's time field {@code name} ({@code st} or {@code se}), or null if it has none. */
+  private static Instant time(QueryString q, String name) {
+    String text = q.get(name);
     if (text == null) {
       return null;
     }
     Instant t = AzureTimes.parseInstant(text);
     if (t == null) {
-      throw AzureFailure.authenticationFailed("The SAS's signed " + what + " is not an ISO-8601 UTC time: " + text);
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "A signed time of the SAS is not an ISO-8601 UTC "
+          + "time", name, text);
     }
     return t;
   }
@@ -214,9 +229,8 @@ final class Authenticator {
     long hi = ipv4(to);
     boolean inside = ip >= 0 && lo >= 0 && hi >= 0 ? ip >= lo && ip <= hi : sip.equals(clientIp);
     if (!inside) {
-      throw new AzureFailure(403, "AuthorizationSourceIPMismatch",
-          "This request is not authorized to perform this operation using this source IP " + clientIp
-              + "; the SAS allows " + sip + ".");
+      throw ViewbaseException.of(ErrorCode.AuthorizationSourceIPMismatch,
+          "The client's address is outside the addresses the SAS allows", "clientIp", clientIp, "sip", sip);
     }
   }
 
@@ -247,7 +261,8 @@ final class Authenticator {
   private AccountKey key(String account) {
     AccountKey key = accounts.get(account);
     if (key == null) {
-      throw AzureFailure.authenticationFailed("The account " + account + " is not known to this server.");
+      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The account is not known to this server",
+          "account", account);
     }
     return key;
   }
@@ -256,7 +271,7 @@ final class Authenticator {
     try {
       return Base64.getDecoder().decode(base64);
     } catch (IllegalArgumentException e) {
-      throw AzureFailure.authenticationFailed("The signature is not base64.");
+      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The signature is not base64");
     }
   }
 }

@@ -1,10 +1,11 @@
 package io.viewbase.server.azure;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
+import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.Futures;
-import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -38,9 +39,13 @@ import org.slf4j.LoggerFactory;
  * unexpected one, an {@link Error} such as a StackOverflowError included, is logged and answered
  * once as 500 InternalError.
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public final class AzureApi {
   private static final Logger LOG = LoggerFactory.getLogger(AzureApi.class);
   static final String VERSION = ServiceVersions.IMPLEMENTED;
+  /** The answer to a failure no code expected; rendered, never thrown (its message is Azure's, fixed). */
+  static final ViewbaseException INTERNAL_ERROR = new ViewbaseException(ErrorCode.InternalError,
+      "Unexpected failure; the server log has the details");
 
   private final Authenticator authenticator;
   private final TableEndpoints tables;
@@ -179,21 +184,17 @@ public final class AzureApi {
         .with("x-ms-client-request-id", request.header("x-ms-client-request-id")));
   }
 
+  /** A failure's answer: a Viewbase error by its row of the error table, anything else logged and 500. */
   private static AzureResponse error(AzureRequest request, String requestId, Throwable cause) {
     boolean xml = AzureErrors.answersInXml(request);
-    if (cause instanceof AzureFailure f) {
-      return error(f, xml, requestId);
-    }
     if (cause instanceof ViewbaseException e) {
-      AzureFailure f = AzureErrors.translate(e);
-      if (f.status() >= 500) {
+      if (e.code().azure().status() >= 500) {
         LOG.warn("Azure request {} {} failed: {}", request.method(), request.target(), e.toString());
       }
-      return error(f, xml, requestId);
+      return AzureErrors.answer(e, xml, requestId);
     }
     LOG.error("Azure request {} {} failed unexpectedly", request.method(), request.target(), cause);
-    return error(new AzureFailure(500, "InternalError",
-        "The server encountered an internal error; its log has the details."), xml, requestId);
+    return AzureErrors.answer(INTERNAL_ERROR, xml, requestId);
   }
 
   /** Parses (unless {@code parsed} is the path, parsed already) and authenticates the request. */
@@ -203,9 +204,9 @@ public final class AzureApi {
     QueryString query = QueryString.parse(request.rawQuery());
     Grant grant = authenticator.authenticate(request, path, query);
     if (path.secondary() && !request.method().equals("GET") && !request.method().equals("HEAD")) {
-      throw new AzureFailure(403, "InsufficientAccountPermissions", "The account being accessed does not have "
-          + "sufficient permissions to execute this operation: the secondary endpoint (" + path.account()
-          + ResourcePath.SECONDARY + ") serves reads only; write through " + path.account() + ".");
+      throw ViewbaseException.of(ErrorCode.InsufficientAccountPermissions,
+          "The secondary endpoint serves reads only; write through the account's primary endpoint",
+          "account", path.account(), "endpoint", path.account() + ResourcePath.SECONDARY);
     }
     MetadataLevel level = MetadataLevel.choose(query.get("$format"), request.header("accept"));
     return new Call(request, path, query, grant, level);
@@ -282,15 +283,7 @@ public final class AzureApi {
   }
 
   private static AzureResponse notAllowed(String method, String what) {
-    throw new AzureFailure(405, "UnsupportedHttpVerb",
-        "The resource doesn't support the specified HTTP verb: " + method + " on " + what + ".");
-  }
-
-  private static AzureResponse error(AzureFailure f, boolean xml, String requestId) {
-    String time = AzureTimes.format(Instant.now());
-    byte[] body = xml ? AzureErrors.xml(f.code(), f.getMessage(), requestId, time)
-        : AzureErrors.json(f.code(), f.getMessage(), requestId, time);
-    return AzureResponse.of(f.status(), xml ? AzureErrors.XML_TYPE : AzureErrors.JSON_ERROR_TYPE, body)
-        .with("x-ms-error-code", f.code());
+    throw ViewbaseException.of(ErrorCode.MethodNotAllowed, "The resource doesn't support the specified HTTP verb",
+        "method", method, "resource", what);
   }
 }

@@ -3,27 +3,24 @@ package io.viewbase.server.azure;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 
 /**
- * Translates Viewbase errors into Azure's codes and messages, and writes Azure's error bodies.
+ * Azure's error answers for Viewbase errors: the status, code and message come from the error's
+ * {@link ErrorCode#azure()} row of the one error table, and this class writes them in Azure's shapes.
  *
  * <pre>
- * Viewbase code        | where                     | Azure status, code
- * ---------------------+---------------------------+----------------------------------------
- * TableNotFound        | entity operation, batch   | 404 TableNotFound
- * TableNotFound        | Delete Table              | 404 ResourceNotFound
- * ItemNotFound         | any                       | 404 ResourceNotFound
- * ItemAlreadyExists    | insert                    | 409 EntityAlreadyExists
- * TableAlreadyExists   | Create Table              | 409 TableAlreadyExists
- * PreconditionFailed   | conditional write         | 412 UpdateConditionNotSatisfied
- * ViewIsReadOnly       | any write to a view       | 409 OperationNotAllowedOnView
- * InvalidTableName     | Create Table              | 400 InvalidResourceName (OutOfRangeInput for length)
- * others               | any                       | the code's status and {@link ErrorCode#azureCode()}
+ * the row's Azure message           | the answer's message
+ * ----------------------------------+---------------------------------------------------------------
+ * none                              | the error's message, its context after it: "m (table: T, id: 7)"
+ * a fixed one                       | that one, exactly (clients match some of them)
+ * one with %s                       | Azure's words, the error's message and context for the %s
  * </pre>
  *
- * Where Azure has a fixed message (clients match some of them) it is used; otherwise Viewbase's
- * message and its context say what was wrong.
+ * Bodies are JSON ({@code odata.error}) but for the XML operations (table ACLs, service properties
+ * and stats, CORS preflights), whose errors Azure sends as XML; in both, the message ends with the
+ * request id and time, as Azure's does.
  */
 final class AzureErrors {
   static final String JSON_ERROR_TYPE = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
@@ -41,25 +38,27 @@ final class AzureErrors {
     return query.contains("comp=acl") || query.contains("restype=service") || request.method().equals("OPTIONS");
   }
 
-  /** The Azure failure for a Viewbase error raised by an entity or table operation. */
-  static AzureFailure translate(ViewbaseException e) {
-    ErrorCode code = e.code();
-    return switch (code) {
-      case TableNotFound -> new AzureFailure(404, "TableNotFound", "The table specified does not exist.");
-      case ItemNotFound -> new AzureFailure(404, "ResourceNotFound", "The specified resource does not exist.");
-      case ItemAlreadyExists -> new AzureFailure(409, "EntityAlreadyExists", "The specified entity already exists.");
-      case TableAlreadyExists -> new AzureFailure(409, "TableAlreadyExists", "The table specified already exists.");
-      case PreconditionFailed -> new AzureFailure(412, "UpdateConditionNotSatisfied",
-          "The update condition specified in the request was not satisfied.");
-      case ViewIsReadOnly -> new AzureFailure(409, code.azureCode(),
-          "The table is a Viewbase view, which is read-only: write to its source table instead. " + detail(e));
-      case InvalidTableName -> new AzureFailure(400, "InvalidResourceName",
-          "The specifed resource name contains invalid characters. " + detail(e));
-      default -> new AzureFailure(code.httpStatus(), code.azureCode(), detail(e));
-    };
+  /** The error's answer: status, body and {@code x-ms-error-code}; the caller adds what every answer has. */
+  static AzureResponse answer(ViewbaseException e, boolean xml, String requestId) {
+    ErrorCode.AzureError azure = e.code().azure();
+    String message = message(e);
+    String time = AzureTimes.format(Instant.now());
+    byte[] body = xml ? xml(azure.code(), message, requestId, time) : json(azure.code(), message, requestId, time);
+    return AzureResponse.of(azure.status(), xml ? XML_TYPE : JSON_ERROR_TYPE, body)
+        .with("x-ms-error-code", azure.code());
   }
 
-  /** Viewbase's message with its context fields, for codes Azure has no fixed message for. */
+  /** The message Azure's answer to the error carries (see the table above). */
+  static String message(ViewbaseException e) {
+    String template = e.code().azure().message();
+    if (template == null) {
+      return detail(e);
+    }
+    int at = template.indexOf("%s");
+    return at < 0 ? template : template.substring(0, at) + detail(e) + template.substring(at + 2);
+  }
+
+  /** Viewbase's message with its context fields. */
   static String detail(ViewbaseException e) {
     if (e.context().isEmpty()) {
       return e.getMessage();
@@ -85,7 +84,7 @@ final class AzureErrors {
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Azure's XML error body, for the XML operations (table ACLs). */
+  /** Azure's XML error body, for the XML operations. */
   static byte[] xml(String code, String message, String requestId, String time) {
     String text = "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + XmlText.escape(code)
         + "</Code><Message>" + XmlText.escape(message + "\nRequestId:" + requestId + "\nTime:" + time)

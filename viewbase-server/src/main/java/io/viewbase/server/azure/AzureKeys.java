@@ -1,5 +1,8 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
+
 /**
  * Azure's rules for what a written PartitionKey or RowKey may hold, on top of Viewbase's own: none
  * of {@code / \ # ?} and no control characters (U+0000..U+001F, U+007F..U+009F), as the real
@@ -11,13 +14,14 @@ final class AzureKeys {
 
   static void checkWritable(String what, String key) {
     if (key == null) {
-      throw new AzureFailure(400, "PropertiesNeedValue", "The " + what + " is required and has no value.");
+      throw ViewbaseException.of(ErrorCode.PropertiesNeedValue, "A key is required and has no value", "property", what);
     }
     for (int i = 0; i < key.length(); i++) {
       char c = key.charAt(i);
       if (c == '/' || c == '\\' || c == '#' || c == '?' || c <= 0x1F || (c >= 0x7F && c <= 0x9F)) {
-        throw AzureFailure.invalidInput("The " + what + " holds a character Azure does not allow in keys "
-            + String.format("(U+%04X at %d); / \\ # ? and control characters are not allowed.", (int) c, i));
+        throw ViewbaseException.of(ErrorCode.InvalidKey, "The key holds a character Azure does not allow in keys: "
+            + "/ \\ # ? and control characters", "property", what, "character", String.format("U+%04X", (int) c),
+            "position", i);
       }
     }
   }
@@ -35,7 +39,8 @@ final class AzureKeys {
     if (v.equals("*") || (v.regionMatches(true, 0, "W/\"", 0, 3) && v.endsWith("\"") && v.length() > 4)) {
       return v;
     }
-    throw AzureFailure.invalidInput("The If-Match header must be * or a weak ETag such as W/\"datetime'…'\"; was "
-        + ifMatch);
+    // Azure answers InvalidInput here, not InvalidHeaderValue
+    throw ViewbaseException.of(ErrorCode.InvalidInput, "The If-Match header must be * or a weak ETag such as "
+        + "W/\"datetime'…'\"", "header", "If-Match", "value", ifMatch);
   }
 }

@@ -1,5 +1,6 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.Stability;
 import io.viewbase.server.ConnectionLimits;
 import java.util.Base64;
 import java.util.Collections;
@@ -21,6 +22,7 @@ import java.util.Map;
  * @param connections     how many connections may be open and how long they may keep the server
  *                        waiting (default {@link ConnectionLimits#defaults()}, as the native API's)
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public record AzureOptions(String bindAddress, int port, Map<String, String> accounts, boolean anonymousAccess,
     int maxRequestBytes, int ioThreads, int workerThreads, ConnectionLimits connections) {
   public static final int DEFAULT_PORT = 10002;

@@ -1,5 +1,6 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.Stability;
 import java.util.Map;
 
 /**
@@ -11,6 +12,7 @@ import java.util.Map;
  * @param body     the body bytes (empty, never null)
  * @param clientIp the peer's address, for SAS {@code sip} checks (null if unknown)
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public record AzureRequest(String method, String target, Map<String, String> headers, byte[] body, String clientIp) {
   private static final byte[] EMPTY = new byte[0];
 

@@ -1,5 +1,8 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.Stability;
+import io.viewbase.server.Answer;
+import io.viewbase.server.ResponseBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +11,9 @@ import java.util.List;
  * What the Azure dialect answers: a status, a body with its content type, and headers in order.
  * Headers are a flat list of name/value pairs: a handful per answer, built once, read once.
  */
-public record AzureResponse(int status, String contentType, byte[] body, List<String> headers) {
+@Stability(Stability.Level.EXPERIMENTAL)
+public record AzureResponse(int status, String contentType, byte[] body, List<String> headers)
+    implements Answer {
   private static final byte[] EMPTY = new byte[0];
 
   public AzureResponse {
@@ -40,6 +45,13 @@ public record AzureResponse(int status, String contentType, byte[] body, List<St
       }
     }
     return null;
+  }
+
+  @Override
+  public void writeHeaders(ResponseBytes out) {
+    for (int i = 0; i < headers.size(); i += 2) {
+      out.header(headers.get(i), headers.get(i + 1));
+    }
   }
 
   public String bodyText() {

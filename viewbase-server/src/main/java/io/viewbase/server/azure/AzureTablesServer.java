@@ -1,6 +1,7 @@
 package io.viewbase.server.azure;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.Stability;
 import io.viewbase.server.HttpListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +13,7 @@ import org.slf4j.LoggerFactory;
  * and production-style hosts ({@code <account>.table.<host>}) both work. Closing the server does not
  * close the database; its owner does.
  */
+@Stability(Stability.Level.EXPERIMENTAL)
 public final class AzureTablesServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AzureTablesServer.class);
 
@@ -26,7 +28,7 @@ public final class AzureTablesServer implements AutoCloseable {
     AzureApi api = new AzureApi(db, options);
     HttpListener listener = HttpListener.start("viewbase-azure", options.bindAddress(), options.port(),
         options.ioThreads(), options.workerThreads(), options.maxRequestBytes(), options.connections(),
-        workers -> new AzureChannelHandler(api, workers));
+        new AzureDialect(api));
     LOG.info("Azure Tables dialect listening on http://{}:{}", options.bindAddress(), listener.port());
     return new AzureTablesServer(listener);
   }

@@ -3,6 +3,7 @@ package io.viewbase.server.azure;
 import io.viewbase.api.Batch;
 import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
@@ -48,9 +49,9 @@ final class BatchEndpoint {
   static final class IndexedFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final int index;
-    final AzureFailure failure;
+    final ViewbaseException failure;
 
-    IndexedFailure(int index, AzureFailure failure) {
+    IndexedFailure(int index, ViewbaseException failure) {
       super(failure.getMessage(), null, false, false);
       this.index = index;
       this.failure = failure;
@@ -66,7 +67,7 @@ final class BatchEndpoint {
     BatchResponse out = new BatchResponse(call.path().baseUrl());
     try {
       if (subs.size() > Batch.MAX_OPERATIONS) {
-        throw new IndexedFailure(Batch.MAX_OPERATIONS, AzureFailure.invalidInput(
+        throw new IndexedFailure(Batch.MAX_OPERATIONS, new ViewbaseException(ErrorCode.InvalidInput,
             "The batch request operation exceeds the maximum 100 changes per change set."));
       }
       List<Batch.Operation> operations = new ArrayList<>(subs.size());
@@ -82,33 +83,31 @@ final class BatchEndpoint {
             table = op.table();
             partition = op.partitionKey();
           } else if (!table.equalsIgnoreCase(op.table())) {
-            throw AzureFailure.invalidInput("All operations in a batch must address the same table.");
+            throw ViewbaseException.of(ErrorCode.InvalidInput, "All operations in a batch must address the same "
+                + "table", "table", op.table(), "firstTable", table);
           } else if (!partition.equals(op.partitionKey())) {
-            throw new AzureFailure(400, "CommandsInBatchActOnDifferentPartitions",
-                "All commands in a batch must operate on same entity group.");
+            throw ViewbaseException.of(ErrorCode.CommandsInBatchActOnDifferentPartitions,
+                "A batch's operations address more than one partition key", "partitionKey", op.partitionKey(),
+                "firstPartitionKey", partition);
           }
           if (!rows.add(op.id())) {
-            throw new AzureFailure(400, "InvalidDuplicateRow", "The batch request contains multiple changes with "
-                + "same row key. An entity can appear only once in a batch request.");
+            throw ViewbaseException.of(ErrorCode.InvalidDuplicateRow, "The batch names an entity twice",
+                "partitionKey", op.partitionKey(), "rowKey", op.id());
           }
           operations.add(op);
           String prefer = sub.headers().get("prefer");
           noContent.add(prefer == null || !prefer.contains("return-content") || prefer.contains("no-content"));
-        } catch (AzureFailure f) {
-          throw new IndexedFailure(i, f);
         } catch (ViewbaseException e) {
-          throw new IndexedFailure(i, AzureErrors.translate(e));
+          throw new IndexedFailure(i, e);
         }
       }
       if (operations.isEmpty()) {
-        throw AzureFailure.invalidInput("The batch holds no operations.");
+        throw new ViewbaseException(ErrorCode.InvalidInput, "The batch holds no operations.");
       }
       try {
         entities.table(table);
       } catch (ViewbaseException e) {
-        throw new IndexedFailure(0, AzureErrors.translate(e));
-      } catch (AzureFailure f) {
-        throw new IndexedFailure(0, f);
+        throw new IndexedFailure(0, e);
       }
       BatchResult result = commit(operations);
       for (int i = 0; i < operations.size(); i++) {
@@ -125,7 +124,7 @@ final class BatchEndpoint {
       return db.commit(Batch.of(operations));
     } catch (ViewbaseException e) {
       Object index = e.context().get("operationIndex");
-      throw new IndexedFailure(index instanceof Number n ? n.intValue() : 0, AzureErrors.translate(e));
+      throw new IndexedFailure(index instanceof Number n ? n.intValue() : 0, e);
     }
   }
 
@@ -147,8 +146,8 @@ final class BatchEndpoint {
           EntityEndpoints.item(e.partitionKey(), e.rowKey(), e), null);
     }
     if (path.kind() != ResourcePath.Kind.ENTITY) {
-      throw AzureFailure.invalidInput("A batch operation must address an entity or, to insert, a table: " + method
-          + " " + path.signedPath());
+      throw ViewbaseException.of(ErrorCode.InvalidInput, "A batch operation must address an entity or, to insert, "
+          + "a table", "method", method, "path", path.signedPath());
     }
     switch (method) {
       case "PUT", "MERGE", "PATCH" -> {
@@ -166,9 +165,10 @@ final class BatchEndpoint {
         return new Batch.Operation(Batch.Kind.DELETE, path.table(),
             Item.of(path.partitionKey(), path.rowKey(), Map.of()), ifMatch);
       }
-      case "GET" -> throw new AzureFailure(501, "NotImplemented",
+      case "GET" -> throw new ViewbaseException(ErrorCode.NotImplemented,
           "A GET inside a batch is not supported; read the entity with its own request.");
-      default -> throw AzureFailure.invalidInput("A batch operation cannot use the method " + method + ".");
+      default -> throw ViewbaseException.of(ErrorCode.InvalidInput, "A batch operation cannot use the method",
+          "method", method);
     }
   }
 

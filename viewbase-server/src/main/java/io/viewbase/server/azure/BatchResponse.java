@@ -1,7 +1,9 @@
 package io.viewbase.server.azure;
 
 import io.viewbase.api.Batch;
+import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
+import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
@@ -57,10 +59,12 @@ final class BatchResponse {
     }
   }
 
-  void failure(int index, AzureFailure failure, String requestId) {
-    partStart(failure.status(), index);
+  /** The failing operation's part: its error by the error table, the message led by the operation's index. */
+  void failure(int index, ViewbaseException failure, String requestId) {
+    ErrorCode.AzureError azure = failure.code().azure();
+    partStart(azure.status(), index);
     out.append("Content-Type: ").append(AzureErrors.JSON_ERROR_TYPE).append(CRLF).append(CRLF);
-    out.append(new String(AzureErrors.json(failure.code(), index + ":" + failure.getMessage(), requestId,
+    out.append(new String(AzureErrors.json(azure.code(), index + ":" + AzureErrors.message(failure), requestId,
         AzureTimes.format(java.time.Instant.now())), StandardCharsets.UTF_8)).append(CRLF);
   }
 

@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,13 +103,13 @@ final class Cors {
     }
   }
 
-  /** The answer to a preflight ({@code OPTIONS}); a refusal is thrown as the AzureFailure to answer. */
+  /** The answer to a preflight ({@code OPTIONS}); a refusal is thrown as the error to answer. */
   AzureResponse preflight(AzureRequest request) {
     String origin = request.header("origin");
     String method = request.header("access-control-request-method");
     if (origin == null || method == null) {
-      throw new AzureFailure(400, "InvalidHeaderValue", "A required CORS header is not present: a preflight needs "
-          + (origin == null ? "Origin" : "Access-Control-Request-Method") + ".");
+      throw ViewbaseException.of(ErrorCode.InvalidHeader, "A required CORS header is not present",
+          "header", origin == null ? "Origin" : "Access-Control-Request-Method");
     }
     String headers = request.header("access-control-request-headers");
     for (CorsRule rule : rules()) {
@@ -123,7 +125,8 @@ final class Cors {
             .with("Access-Control-Allow-Credentials", "true");
       }
     }
-    throw new AzureFailure(403, "CorsPreflightFailure", "CORS not enabled or no matching rule found for this request.");
+    throw ViewbaseException.of(ErrorCode.CorsPreflightFailure, "No CORS rule allows the preflight",
+        "origin", origin, "method", method);
   }
 
   /** Adds the {@code Access-Control-*} headers a non-preflight answer gets (see the table above). */

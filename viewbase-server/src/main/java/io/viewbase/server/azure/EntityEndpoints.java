@@ -1,6 +1,7 @@
 package io.viewbase.server.azure;
 
 import io.viewbase.api.Database;
+import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemMapping;
 import io.viewbase.api.Page;
@@ -92,7 +93,8 @@ final class EntityEndpoints {
     Optional<Rendered> entity = table.get(path.partitionKey(), path.rowKey(),
         new Rendering(shape(call, table.name(), select(call))));
     if (entity.isEmpty()) {
-      throw new AzureFailure(404, "ResourceNotFound", "The specified resource does not exist.");
+      throw ViewbaseException.of(ErrorCode.ItemNotFound, "Item not found", "table", table.name(),
+          "partitionKey", path.partitionKey(), "id", path.rowKey());
     }
     return AzureResponse.of(200, call.level().contentType(), entity.get().body()).with("ETag", entity.get().etag());
   }
@@ -159,8 +161,8 @@ final class EntityEndpoints {
     AzureKeys.checkWritable("RowKey", path.rowKey());
     if ((e.partitionKey() != null && !e.partitionKey().equals(path.partitionKey()))
         || (e.rowKey() != null && !e.rowKey().equals(path.rowKey()))) {
-      throw AzureFailure.invalidInput("The PartitionKey and RowKey in the body differ from those in the URL; "
-          + "an entity's keys never change (insert the new entity and delete the old one in a batch).");
+      throw new ViewbaseException(ErrorCode.KeyMismatch, "The PartitionKey and RowKey in the body differ from those "
+          + "in the URL; an entity's keys never change (insert the new entity and delete the old one in a batch).");
     }
     return item(path.partitionKey(), path.rowKey(), e);
   }
@@ -229,7 +231,8 @@ final class EntityEndpoints {
       }
       return Math.min(top, MAX_PAGE);
     } catch (NumberFormatException e) {
-      throw AzureFailure.invalidInput("$top must be a whole number from 0 to 1000; was " + text);
+      throw ViewbaseException.of(ErrorCode.InvalidQuery, "$top must be a whole number from 0 to 1000",
+          "parameter", "$top", "value", text);
     }
   }
 
@@ -250,10 +253,5 @@ final class EntityEndpoints {
 
   static EntityWriter.Shape shape(Call call, String table, Set<String> select) {
     return new EntityWriter.Shape(table, call.path().account(), call.path().baseUrl(), call.level(), select);
-  }
-
-  /** Rethrows a Viewbase error of an entity operation as Azure's failure. */
-  static AzureFailure translate(ViewbaseException e) {
-    return AzureErrors.translate(e);
   }
 }

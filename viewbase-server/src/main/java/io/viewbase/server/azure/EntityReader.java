@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -65,11 +67,11 @@ final class EntityReader {
 
   static Entity read(byte[] body, int offset, int length) {
     if (length == 0) {
-      throw AzureFailure.invalidInput("The request body is empty; an entity in JSON was expected.");
+      throw new ViewbaseException(ErrorCode.InvalidJson, "The request body is empty; an entity in JSON was expected");
     }
     try (JsonParser p = FACTORY.createParser(body, offset, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw AzureFailure.invalidInput("The request body must be a JSON object.");
+        throw new ViewbaseException(ErrorCode.InvalidJson, "The request body must be a JSON object");
       }
       List<String> names = new ArrayList<>(16);
       List<Object> raw = new ArrayList<>(16);
@@ -81,7 +83,8 @@ final class EntityReader {
         JsonToken t = p.nextToken();
         if (name.endsWith(ANNOTATION)) {
           if (t != JsonToken.VALUE_STRING) {
-            throw AzureFailure.invalidInput("The type annotation " + name + " must be a string such as \"Edm.Int64\".");
+            throw ViewbaseException.of(ErrorCode.InvalidValue, "A type annotation must be a string such as "
+                + "\"Edm.Int64\"", "annotation", name);
           }
           if (annotations == null) {
             annotations = new HashMap<>();
@@ -94,12 +97,12 @@ final class EntityReader {
           continue;
         }
         if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-          throw AzureFailure.invalidInput("The property " + name
-              + " holds a JSON object or array; Azure Tables properties are single values.");
+          throw ViewbaseException.of(ErrorCode.InvalidValue, "The property holds a JSON object or array; Azure Tables "
+              + "properties are single values", "property", name);
         }
         if (name.equals("PartitionKey") || name.equals("RowKey")) {
           if (t != JsonToken.VALUE_STRING) {
-            throw new AzureFailure(400, "InvalidInput", name + " must be a string.");
+            throw ViewbaseException.of(ErrorCode.InvalidKey, "A key must be a string", "property", name);
           }
           if (name.equals("PartitionKey") ? pk != null : rk != null) {
             throw duplicate(name);
@@ -115,13 +118,14 @@ final class EntityReader {
         raw.add(rawValue(p, t));
       }
       if (p.nextToken() != null) {
-        throw AzureFailure.invalidInput("Unexpected content after the entity's JSON object.");
+        throw new ViewbaseException(ErrorCode.InvalidJson, "Unexpected content after the entity's JSON object");
       }
       return new Entity(pk, rk, resolve(names, raw, annotations));
     } catch (JsonProcessingException e) {
-      throw AzureFailure.invalidInput("The request body is not valid JSON: " + e.getOriginalMessage());
+      throw ViewbaseException.of(ErrorCode.InvalidJson, "The request body is not valid JSON",
+          "reason", e.getOriginalMessage());
     } catch (IOException e) {
-      throw AzureFailure.invalidInput("The request body could not be read: " + e.getMessage());
+      throw ViewbaseException.of(ErrorCode.InvalidJson, "The request body could not be read", "reason", e.getMessage());
     }
   }
 
@@ -144,8 +148,8 @@ final class EntityReader {
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
       if (name.length() > MAX_NAME_LENGTH) {
-        throw new AzureFailure(400, "PropertyNameTooLong", "The property name exceeds the maximum allowed length ("
-            + MAX_NAME_LENGTH + " characters): " + name.substring(0, 32) + "…");
+        throw ViewbaseException.of(ErrorCode.PropertyNameTooLong, "The property name exceeds the maximum allowed "
+            + "length", "property", name.substring(0, 32) + "…", "maxLength", MAX_NAME_LENGTH);
       }
       Object v = raw.get(i);
       String edm = annotations == null ? null : annotations.get(name);
@@ -166,8 +170,8 @@ final class EntityReader {
       }
     }
     if (properties.size() > MAX_PROPERTIES) {
-      throw new AzureFailure(400, "TooManyProperties",
-          "The entity has " + properties.size() + " properties; at most " + MAX_PROPERTIES + " are allowed.");
+      throw ViewbaseException.of(ErrorCode.TooManyProperties, "The entity has too many properties",
+          "properties", properties.size(), "max", MAX_PROPERTIES);
     }
     return properties;
   }
@@ -237,7 +241,7 @@ final class EntityReader {
             default:
               try {
                 return new Value.Double(finite(name, text));
-              } catch (AzureFailure notANumber) {
+              } catch (ViewbaseException notANumber) {
                 break;
               }
           }
@@ -261,8 +265,8 @@ final class EntityReader {
           try {
             byte[] bytes = Base64.getDecoder().decode(s);
             if (bytes.length > MAX_BINARY_BYTES) {
-              throw new AzureFailure(400, "PropertyValueTooLarge", "The property " + name
-                  + " exceeds the maximum allowed size (64KB).");
+              throw ViewbaseException.of(ErrorCode.PropertyValueTooLarge, "The property exceeds the maximum "
+                  + "allowed size (64KB).", "property", name);
             }
             return new Value.Binary(bytes);
           } catch (IllegalArgumentException e) {
@@ -278,9 +282,9 @@ final class EntityReader {
 
   private static Value string(String name, String s) {
     if (s.length() > MAX_STRING_CHARS) {
-      throw new AzureFailure(400, "PropertyValueTooLarge", "The property value exceeds the maximum allowed size "
-          + "(64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters "
-          + "should be 32K or less. (property: " + name + ")");
+      throw ViewbaseException.of(ErrorCode.PropertyValueTooLarge, "The property value exceeds the maximum allowed "
+          + "size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of "
+          + "characters should be 32K or less.", "property", name);
     }
     return new Value.Str(s);
   }
@@ -312,11 +316,12 @@ final class EntityReader {
     return true;
   }
 
-  private static AzureFailure badValue(String name, String what) {
-    return AzureFailure.invalidInput("The property " + name + " holds " + what + ".");
+  private static ViewbaseException badValue(String name, String what) {
+    return ViewbaseException.of(ErrorCode.InvalidValue, "The property holds " + what, "property", name);
   }
 
-  private static AzureFailure duplicate(String name) {
-    return new AzureFailure(400, "DuplicatePropertiesSpecified", "The property " + name + " is specified twice.");
+  private static ViewbaseException duplicate(String name) {
+    return ViewbaseException.of(ErrorCode.DuplicatePropertiesSpecified, "The property is specified twice",
+        "property", name);
   }
 }

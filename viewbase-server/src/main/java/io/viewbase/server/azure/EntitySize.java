@@ -1,6 +1,8 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
 import java.util.Map;
 
 /**
@@ -31,8 +33,8 @@ final class EntitySize {
   static void check(String partitionKey, String rowKey, Map<String, Value> storedProperties) {
     long size = of(partitionKey, rowKey, storedProperties);
     if (size > MAX_BYTES) {
-      throw new AzureFailure(400, "EntityTooLarge", "The entity is larger than the maximum allowed size (1MB): "
-          + size + " bytes as Azure counts them (strings in UTF-16).");
+      throw ViewbaseException.of(ErrorCode.ItemTooLarge, "The entity is larger than the maximum allowed size (1MB), "
+          + "as Azure counts it (strings in UTF-16)", "bytes", size);
     }
   }
 

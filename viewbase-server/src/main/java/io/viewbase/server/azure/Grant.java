@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.filter.Filter;
 import io.viewbase.filter.Filters;
 
@@ -59,27 +61,29 @@ sealed interface Grant permits Grant.Full, Grant.Sas {
     public void check(Permission permission, String onTable) {
       if (isAccount()) {
         if (resourceTypes.indexOf(permission.resourceType()) < 0) {
-          throw new AzureFailure(403, "AuthorizationResourceTypeMismatch",
-              "This request is not authorized to perform this operation using this resource type. The account SAS "
-                  + "needs srt to include '" + permission.resourceType() + "'.");
+          throw ViewbaseException.of(ErrorCode.AuthorizationResourceTypeMismatch,
+              "The account SAS's signed resource types (srt) do not include the one the operation needs",
+              "resourceType", String.valueOf(permission.resourceType()), "srt", resourceTypes);
         }
         if (!permission.grantedByAccount(permissions)) {
-          throw AzureFailure.permissionMismatch("The account SAS needs the permission " + permission.describe(true)
-              + "; it grants '" + permissions + "'.");
+          throw ViewbaseException.of(ErrorCode.AuthorizationPermissionMismatch,
+              "The account SAS does not grant the permission the operation needs",
+              "needs", permission.describe(true), "grants", permissions);
         }
         return;
       }
       if (!permission.allowedForServiceSas()) {
-        throw new AzureFailure(403, "AuthorizationResourceTypeMismatch",
-            "This request is not authorized to perform this operation using this resource type. A table SAS "
-                + "cannot list, create or delete tables, or read or set their access policies.");
+        throw new ViewbaseException(ErrorCode.AuthorizationResourceTypeMismatch,
+            "A table SAS cannot list, create or delete tables, or read or set their access policies");
       }
       if (onTable == null || !onTable.equalsIgnoreCase(table)) {
-        throw AzureFailure.authenticationFailed("The SAS is for table " + table + ", not " + onTable + ".");
+        throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The SAS is for another table",
+            "sasTable", table, "table", onTable);
       }
       if (!permission.grantedByService(permissions)) {
-        throw AzureFailure.permissionMismatch("The SAS needs the permission '" + permission.describe(false)
-            + "'; it grants '" + permissions + "'.");
+        throw ViewbaseException.of(ErrorCode.AuthorizationPermissionMismatch,
+            "The SAS does not grant the permission the operation needs",
+            "needs", permission.describe(false), "grants", permissions);
       }
     }
 
@@ -87,7 +91,8 @@ sealed interface Grant permits Grant.Full, Grant.Sas {
     public void checkEntity(Permission permission, String onTable, String partitionKey, String rowKey) {
       check(permission, onTable);
       if (!range.contains(partitionKey, rowKey)) {
-        throw AzureFailure.permissionMismatch("The entity's keys lie outside the SAS's key range.");
+        throw new ViewbaseException(ErrorCode.AuthorizationPermissionMismatch,
+            "The entity's keys lie outside the SAS's key range");
       }
     }
 

@@ -90,7 +90,7 @@ final class LegacyAclTable {
         }
         try {
           SignedIdentifiersXml.read(xml.value().getBytes(StandardCharsets.UTF_8));
-        } catch (AzureFailure unreadable) {
+        } catch (ViewbaseException unreadable) {
           return null;
         }
         records.add(new Record(item.id(), xml.value()));

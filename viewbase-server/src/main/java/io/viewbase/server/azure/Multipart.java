@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +108,8 @@ final class Multipart {
     return new Split(first, headers, "");
   }
 
-  static AzureFailure malformed(String why) {
-    return AzureFailure.invalidInput("The batch request body is not a valid multipart/mixed message: " + why + ".");
+  static ViewbaseException malformed(String why) {
+    return ViewbaseException.of(ErrorCode.InvalidInput, "The batch request body is not a valid multipart/mixed "
+        + "message", "reason", why);
   }
 }

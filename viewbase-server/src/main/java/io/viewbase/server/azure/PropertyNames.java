@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.filter.Filter;
 import io.viewbase.filter.FilterDialect;
 import io.viewbase.filter.Filters;
@@ -28,8 +30,8 @@ final class PropertyNames {
   /** The stored name of a property an Azure client names, refusing names no Azure client may use. */
   static String stored(String azureName) {
     if (azureName.startsWith(FilterDialect.ESCAPE)) {
-      throw new AzureFailure(400, "PropertyNameInvalid", "The property name " + azureName
-          + " is invalid: Azure property names are identifiers and may not start with '$'.");
+      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "The property name is invalid: Azure property names "
+          + "are identifiers and may not start with '$'", "property", azureName);
     }
     return FilterDialect.AZURE.storedName(azureName);
   }

@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.PercentDecoding;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,8 +39,8 @@ final class QueryString {
         String decoded = name.equals("sig") ? PercentDecoding.segment(value) : PercentDecoding.queryComponent(value);
         if (values.putIfAbsent(name, decoded) != null) {
           // First-wins would let a proxy and the server read different values (two sig, two $filter).
-          throw new AzureFailure(400, "InvalidQueryParameterValue", "Value for one of the query parameters "
-              + "specified in the request URI is invalid: " + name + " is given more than once.");
+          throw ViewbaseException.of(ErrorCode.InvalidQueryParameterValue, "A query parameter is given more than "
+              + "once", "parameter", name);
         }
       }
       if (amp < 0) {

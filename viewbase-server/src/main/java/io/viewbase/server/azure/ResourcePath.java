@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.PercentDecoding;
 
 /**
@@ -47,8 +49,8 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
       return resource(account, rawPath, "/" + account + rawPath, "http://" + hostPart, false);
     }
     if (rawPath.length() < 2 || rawPath.charAt(0) != '/') {
-      throw new AzureFailure(400, "InvalidUri",
-          "The path must name the account first, as in /devstoreaccount1/Tables");
+      throw ViewbaseException.of(ErrorCode.InvalidUri, "The path must name the account first, as in "
+          + "/devstoreaccount1/Tables", "path", rawPath);
     }
     int slash = rawPath.indexOf('/', 1);
     String accountSegment = slash < 0 ? rawPath.substring(1) : rawPath.substring(1, slash);
@@ -105,7 +107,8 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
     // path may send it. The signature still covers the path as sent (signedPath).
     String raw = rest.endsWith("/") ? rest.substring(1, rest.length() - 1) : rest.substring(1);
     if (raw.indexOf('/') >= 0) {
-      throw new AzureFailure(400, "InvalidUri", "The request path has more segments than a table resource: " + rest);
+      throw ViewbaseException.of(ErrorCode.InvalidUri, "The request path has more segments than a table resource",
+          "path", rest);
     }
     String segment = PercentDecoding.segment(raw);
     if (segment.equals("$batch")) {
@@ -201,9 +204,9 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
       }
     }
 
-    private AzureFailure malformed() {
-      return AzureFailure.invalidInput("The resource address is malformed at character " + pos
-          + "; expected (PartitionKey='…',RowKey='…') or ('table'): " + s);
+    private ViewbaseException malformed() {
+      return ViewbaseException.of(ErrorCode.InvalidInput, "The resource address is malformed; expected "
+          + "(PartitionKey='…',RowKey='…') or ('table')", "position", pos, "address", s);
     }
   }
 }

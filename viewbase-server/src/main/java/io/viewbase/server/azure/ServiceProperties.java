@@ -70,17 +70,16 @@ final class ServiceProperties {
     if ("stats".equals(comp) && method.equals("GET")) {
       call.grant().check(Permission.SERVICE, null);
       if (!call.path().secondary()) {
-        throw new AzureFailure(400, "InvalidQueryParameterValue", "Value for one of the query parameters specified "
-            + "in the request URI is invalid: Get Table Service Stats is answered by the secondary endpoint ("
-            + call.path().account() + ResourcePath.SECONDARY + ") only.");
+        throw ViewbaseException.of(ErrorCode.InvalidQueryParameterValue, "Get Table Service Stats is answered by "
+            + "the secondary endpoint only", "endpoint", call.path().account() + ResourcePath.SECONDARY);
       }
       String now = AzureTimes.httpDateNow();
       return AzureResponse.of(200, AzureErrors.XML_TYPE, ("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
           + "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>" + now
           + "</LastSyncTime></GeoReplication></StorageServiceStats>").getBytes(StandardCharsets.UTF_8));
     }
-    throw new AzureFailure(400, "InvalidQueryParameterValue",
-        "The service root answers only ?restype=service&comp=properties or comp=stats.");
+    throw ViewbaseException.of(ErrorCode.InvalidQueryParameterValue,
+        "The service root answers only ?restype=service&comp=properties or comp=stats", "method", method, "comp", comp);
   }
 
   /** Merges a checked document over the stored one and stores the whole; serialized so no part is lost. */

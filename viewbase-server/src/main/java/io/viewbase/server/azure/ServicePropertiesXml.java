@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.azure.StorageServiceProperties.Logging;
 import io.viewbase.server.azure.StorageServiceProperties.Metrics;
 import io.viewbase.server.azure.StorageServiceProperties.RetentionPolicy;
@@ -51,7 +53,7 @@ final class ServicePropertiesXml {
   static StorageServiceProperties read(byte[] xml) {
     Element root = XmlTree.parse(xml, MAX_BYTES);
     if (!root.name().equals("StorageServiceProperties")) {
-      throw XmlTree.invalid("The root element must be StorageServiceProperties, not " + root.name() + ".");
+      throw XmlTree.invalid("The root element must be StorageServiceProperties", "root", root.name());
     }
     Element logging = root.child("Logging");
     Element hour = root.child("HourMetrics");
@@ -75,7 +77,7 @@ final class ServicePropertiesXml {
   private static String version(Element parent) {
     String version = required(parent, "Version").text();
     if (!version.equals("1.0")) {
-      throw invalidValue(parent.name() + "/Version must be 1.0, not '" + version + "'.");
+      throw invalidValue("Version must be 1.0", "element", parent.name() + "/Version", "value", version);
     }
     return version;
   }
@@ -94,15 +96,14 @@ final class ServicePropertiesXml {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw invalidValue(parent.name() + "/RetentionPolicy/Days must be a whole number from 1 to 365, not '"
-        + days + "'.");
+    throw invalidValue("RetentionPolicy/Days must be a whole number from 1 to 365",
+        "element", parent.name() + "/RetentionPolicy/Days", "value", days);
   }
 
   private static List<CorsRule> cors(Element cors) {
     List<Element> rules = cors.children("CorsRule");
     if (rules.size() > MAX_RULES) {
-      throw XmlTree.invalid("At most " + MAX_RULES + " CorsRule elements are allowed; there are " + rules.size()
-          + ".");
+      throw XmlTree.invalid("The document has too many CorsRule elements", "rules", rules.size(), "max", MAX_RULES);
     }
     List<CorsRule> out = new ArrayList<>();
     int characters = 0;
@@ -117,8 +118,8 @@ final class ServicePropertiesXml {
       out.add(new CorsRule(origins(origins), methods(methods), headers(allowed), headers(exposed), maxAge(maxAge)));
     }
     if (characters > MAX_CORS_CHARACTERS) {
-      throw invalidValue("The CORS rules hold " + characters + " characters of values; at most "
-          + MAX_CORS_CHARACTERS + " are allowed.");
+      throw invalidValue("The CORS rules hold too many characters of values", "characters", characters,
+          "max", MAX_CORS_CHARACTERS);
     }
     return out;
   }
@@ -126,7 +127,7 @@ final class ServicePropertiesXml {
   private static List<String> origins(Element e) {
     List<String> origins = CorsRule.split(e.text());
     if (origins.isEmpty()) {
-      throw invalidValue("AllowedOrigins must name at least one origin, or *.");
+      throw invalidValue("AllowedOrigins must name at least one origin, or *");
     }
     for (String origin : origins) {
       checkLength("AllowedOrigins", origin);
@@ -137,12 +138,12 @@ final class ServicePropertiesXml {
   private static List<String> methods(Element e) {
     List<String> methods = CorsRule.split(e.text());
     if (methods.isEmpty()) {
-      throw invalidValue("AllowedMethods must name at least one method.");
+      throw invalidValue("AllowedMethods must name at least one method");
     }
     for (String method : methods) {
       if (!METHODS.contains(method)) {
-        throw invalidValue("AllowedMethods: '" + method + "' is not one of DELETE, GET, HEAD, MERGE, POST, OPTIONS, "
-            + "PUT, PATCH.");
+        throw invalidValue("AllowedMethods may name only DELETE, GET, HEAD, MERGE, POST, OPTIONS, PUT, PATCH",
+            "method", method);
       }
     }
     return methods;
@@ -158,8 +159,8 @@ final class ServicePropertiesXml {
       }
     }
     if (prefixed > MAX_PREFIXED_HEADERS || headers.size() - prefixed > MAX_LITERAL_HEADERS) {
-      throw invalidValue(e.name() + " may name at most " + MAX_LITERAL_HEADERS + " headers and "
-          + MAX_PREFIXED_HEADERS + " prefixes (such as x-ms-meta*).");
+      throw invalidValue("A header list names too many headers or prefixes (such as x-ms-meta*)",
+          "element", e.name(), "maxHeaders", MAX_LITERAL_HEADERS, "maxPrefixes", MAX_PREFIXED_HEADERS);
     }
     return headers;
   }
@@ -173,12 +174,13 @@ final class ServicePropertiesXml {
     } catch (NumberFormatException ignored) {
       // reported below
     }
-    throw invalidValue("MaxAgeInSeconds must be a whole number of seconds, not '" + e.text() + "'.");
+    throw invalidValue("MaxAgeInSeconds must be a whole number of seconds", "value", e.text());
   }
 
   private static void checkLength(String element, String value) {
     if (value.length() > MAX_VALUE_LENGTH) {
-      throw invalidValue(element + ": each value may have at most " + MAX_VALUE_LENGTH + " characters.");
+      throw invalidValue("A value is too long", "element", element,
+          "max", MAX_VALUE_LENGTH);
     }
   }
 
@@ -187,14 +189,15 @@ final class ServicePropertiesXml {
     return switch (text) {
       case "true" -> true;
       case "false" -> false;
-      default -> throw invalidValue(parent.name() + "/" + name + " must be true or false, not '" + text + "'.");
+      default -> throw invalidValue("The value must be true or false", "element", parent.name() + "/" + name,
+          "value", text);
     };
   }
 
   private static Element required(Element parent, String name) {
     Element e = parent.child(name);
     if (e == null) {
-      throw XmlTree.invalid(parent.name() + " needs the element " + name + ".");
+      throw XmlTree.invalid("An element is missing", "element", parent.name() + "/" + name);
     }
     return e;
   }
@@ -209,9 +212,9 @@ final class ServicePropertiesXml {
     return e != null ? e : new Element(name, "", List.of());
   }
 
-  private static AzureFailure invalidValue(String why) {
-    return new AzureFailure(400, "InvalidXmlNodeValue",
-        "The value for one of the XML nodes is not in the correct format. " + why);
+  /** An {@link ErrorCode#InvalidXmlNodeValue} error, with context as alternating names and values. */
+  private static ViewbaseException invalidValue(String why, Object... context) {
+    return ViewbaseException.of(ErrorCode.InvalidXmlNodeValue, why, context);
   }
 
   /** The whole document, every part given, as Get Table Service Properties answers it. */

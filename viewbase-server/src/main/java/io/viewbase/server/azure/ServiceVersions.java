@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import java.util.List;
 
 /**
@@ -44,9 +46,9 @@ final class ServiceVersions {
       return;
     }
     if (!wellFormed(version) || version.compareTo(PUBLISHED.get(0)) <= 0) {
-      throw new AzureFailure(400, "InvalidHeaderValue", "The value for one of the HTTP headers is not in the "
-          + "correct format: x-ms-version " + version + " is not a storage service version (such as "
-          + IMPLEMENTED + ").");
+      throw ViewbaseException.of(ErrorCode.InvalidHeader, "The value for one of the HTTP headers is not in the "
+          + "correct format: x-ms-version is not a storage service version (such as " + IMPLEMENTED + ")",
+          "header", "x-ms-version", "value", version);
     }
   }
 

@@ -57,11 +57,11 @@ final class SignedIdentifiersXml {
             case "Permission" -> permissions = value.isEmpty() ? null : value;
             case "SignedIdentifier" -> {
               if (id == null || id.isEmpty() || id.length() > 64) {
-                throw invalid("Each SignedIdentifier needs an Id of 1 to 64 characters.");
+                throw XmlTree.invalid("Each SignedIdentifier needs an Id of 1 to 64 characters");
               }
               policies.add(new AccessPolicy(id, start, expiry, permissions));
               if (policies.size() > MAX_IDENTIFIERS) {
-                throw invalid("A table has at most " + MAX_IDENTIFIERS + " stored access policies.");
+                throw XmlTree.invalid("The table would have too many stored access policies", "max", MAX_IDENTIFIERS);
               }
             }
             default -> {
@@ -72,7 +72,7 @@ final class SignedIdentifiersXml {
       }
       return policies;
     } catch (XMLStreamException e) {
-      throw invalid("The XML is not well-formed: " + e.getMessage());
+      throw XmlTree.invalid("The XML is not well-formed", "reason", e.getMessage());
     }
   }
 
@@ -82,7 +82,7 @@ final class SignedIdentifiersXml {
     }
     Instant t = AzureTimes.parseInstant(value);
     if (t == null) {
-      throw invalid("The " + element + " time is not an ISO-8601 UTC time: " + value);
+      throw XmlTree.invalid("A time is not an ISO-8601 UTC time", "element", element, "value", value);
     }
     return t;
   }
@@ -103,9 +103,5 @@ final class SignedIdentifiersXml {
       sb.append("</AccessPolicy></SignedIdentifier>");
     }
     return sb.append("</SignedIdentifiers>").toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static AzureFailure invalid(String message) {
-    return new AzureFailure(400, "InvalidXmlDocument", "XML specified is not syntactically valid. " + message);
   }
 }

@@ -49,11 +49,10 @@ final class TableEndpoints {
     call.grant().check(Permission.CREATE_TABLE, null);
     String name = tableName(call.request().body());
     if (name.equalsIgnoreCase("Tables")) {
-      throw new AzureFailure(400, "InvalidResourceName",
-          "The specifed resource name contains invalid characters. '" + name + "' is a reserved name.");
+      throw ViewbaseException.of(ErrorCode.InvalidTableName, "The name is reserved", "table", name);
     }
     if (name.length() < 3 || name.length() > 63) {
-      throw new AzureFailure(400, "OutOfRangeInput",
+      throw new ViewbaseException(ErrorCode.OutOfRangeInput,
           "The specified resource name length is not within the permissible limits (3 to 63 characters).");
     }
     TableInfo created = db.createTable(name);
@@ -86,7 +85,8 @@ final class TableEndpoints {
     try (JsonParser p = FACTORY.createParser(body)) {
       String name = null;
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw AzureFailure.invalidInput("Create Table needs a JSON body such as {\"TableName\":\"mytable\"}.");
+        throw new ViewbaseException(ErrorCode.InvalidJson, "Create Table needs a JSON body such as "
+            + "{\"TableName\":\"mytable\"}");
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
@@ -98,14 +98,16 @@ final class TableEndpoints {
         }
       }
       if (p.nextToken() != null) {
-        throw AzureFailure.invalidInput("Unexpected content after the JSON object of Create Table.");
+        throw new ViewbaseException(ErrorCode.InvalidJson, "Unexpected content after the JSON object of Create Table");
       }
       if (name == null) {
-        throw new AzureFailure(400, "PropertiesNeedValue", "Create Table needs the TableName property.");
+        throw ViewbaseException.of(ErrorCode.PropertiesNeedValue, "Create Table needs the TableName property",
+            "property", "TableName");
       }
       return name;
     } catch (IOException e) {
-      throw AzureFailure.invalidInput("The request body is not valid JSON: " + e.getMessage());
+      throw ViewbaseException.of(ErrorCode.InvalidJson, "The request body is not valid JSON",
+          "reason", e.getMessage());
     }
   }
 
@@ -114,22 +116,26 @@ final class TableEndpoints {
     String name = call.path().table();
     TableInfo info = find(name);
     if (info == null) {
-      throw new AzureFailure(404, "ResourceNotFound", "The specified resource does not exist.");
+      throw notFoundOnDelete(name);
     }
     if (TableInfo.VIEW.equals(info.kind())) {
-      throw new AzureFailure(409, ErrorCode.ViewIsReadOnly.azureCode(), "The table " + info.name()
-          + " is a Viewbase view, which the Azure dialect cannot drop: drop it with the native API "
-          + "(DELETE /v1/views/" + info.name() + ") or the viewbase CLI.");
+      throw ViewbaseException.of(ErrorCode.ViewIsReadOnly, "The Azure dialect cannot drop a view: drop it with the "
+          + "native API (DELETE /v1/views/{view}) or the viewbase CLI", "view", info.name());
     }
     try {
       db.dropTable(info.name());
     } catch (ViewbaseException e) {
       if (e.code() == ErrorCode.TableNotFound) {
-        throw new AzureFailure(404, "ResourceNotFound", "The specified resource does not exist.");
+        throw notFoundOnDelete(name);
       }
       throw e;
     }
     return AzureResponse.empty(204); // its access policies went with it (a table setting)
+  }
+
+  /** Delete Table of a missing table: Azure answers for the addressed resource (ResourceNotFound). */
+  private static ViewbaseException notFoundOnDelete(String name) {
+    return ViewbaseException.of(ErrorCode.TableNotFoundOnDelete, "Table not found", "table", name);
   }
 
   /** The table or view of this name (case-insensitively), or null. */
@@ -202,7 +208,8 @@ final class TableEndpoints {
       }
       return Math.min(top, EntityEndpoints.MAX_PAGE);
     } catch (NumberFormatException e) {
-      throw AzureFailure.invalidInput("$top must be a whole number from 1 to 1000; was " + text);
+      throw ViewbaseException.of(ErrorCode.InvalidQuery, "$top must be a whole number from 1 to 1000",
+          "parameter", "$top", "value", text);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.ErrorCode;
+import io.viewbase.api.ViewbaseException;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -53,14 +55,14 @@ final class XmlTree {
   /**
    * The document's root element.
    *
-   * @throws AzureFailure 413 {@code RequestBodyTooLarge} over {@code maxBytes}; 400
-   *         {@code InvalidXmlDocument} for XML that is not well-formed, has no root, or goes deeper
+   * @throws ViewbaseException {@link ErrorCode#RequestTooLarge} over {@code maxBytes}; {@link
+   *         ErrorCode#InvalidXmlDocument} for XML that is not well-formed, has no root, or goes deeper
    *         or wider than the bounds
    */
   static Element parse(byte[] xml, int maxBytes) {
     if (xml.length > maxBytes) {
-      throw new AzureFailure(413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum "
-          + "permissible limit of " + maxBytes + " bytes.");
+      throw ViewbaseException.of(ErrorCode.RequestTooLarge, "The document is larger than the operation accepts",
+          "maxBytes", maxBytes);
     }
     try {
       XMLStreamReader r = FACTORY.createXMLStreamReader(new ByteArrayInputStream(xml));
@@ -70,7 +72,7 @@ final class XmlTree {
         r.close();
       }
     } catch (XMLStreamException e) {
-      throw invalid("The XML is not well-formed: " + e.getMessage());
+      throw invalid("The XML is not well-formed", "reason", e.getMessage());
     }
   }
 
@@ -84,10 +86,11 @@ final class XmlTree {
       switch (r.next()) {
         case XMLStreamConstants.START_ELEMENT -> {
           if (root != null) {
-            throw invalid("The document has more than one root element.");
+            throw invalid("The document has more than one root element");
           }
           if (++elements > MAX_ELEMENTS || names.size() >= MAX_DEPTH) {
-            throw invalid("The document has more than " + MAX_ELEMENTS + " elements or " + MAX_DEPTH + " levels.");
+            throw invalid("The document has too many elements or levels", "maxElements", MAX_ELEMENTS,
+                "maxDepth", MAX_DEPTH);
           }
           names.push(r.getLocalName());
           children.push(new ArrayList<>());
@@ -99,7 +102,7 @@ final class XmlTree {
           }
         }
         case XMLStreamConstants.ENTITY_REFERENCE -> throw invalid("The document refers to an entity it does not "
-            + "define: " + r.getLocalName());
+            + "define", "entity", r.getLocalName());
         case XMLStreamConstants.END_ELEMENT -> {
           List<Element> mine = children.pop();
           String text = mine.isEmpty() ? texts.pop().toString().trim() : discard(texts);
@@ -115,7 +118,7 @@ final class XmlTree {
       }
     }
     if (root == null) {
-      throw invalid("The document has no root element.");
+      throw invalid("The document has no root element");
     }
     return root;
   }
@@ -125,7 +128,8 @@ final class XmlTree {
     return "";
   }
 
-  static AzureFailure invalid(String why) {
-    return new AzureFailure(400, "InvalidXmlDocument", "XML specified is not syntactically valid. " + why);
+  /** An {@link ErrorCode#InvalidXmlDocument} error, with context as alternating names and values. */
+  static ViewbaseException invalid(String why, Object... context) {
+    return ViewbaseException.of(ErrorCode.InvalidXmlDocument, why, context);
   }
 }

@@ -12,6 +12,7 @@ import com.azure.data.tables.sas.TableAccountSasService;
 import com.azure.data.tables.sas.TableAccountSasSignatureValues;
 import com.azure.data.tables.sas.TableSasPermission;
 import com.azure.data.tables.sas.TableSasSignatureValues;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.filter.FilterDialect;
 import io.viewbase.filter.Filters;
 import java.time.OffsetDateTime;
@@ -88,8 +89,8 @@ class AuthenticationTest {
     for (Map<String, String> h : List.of(javaSdk, javaSdk, others, dateOnly, javaSdk, others, others, dateOnly)) {
       assertThat(authenticate("GET", path, h)).isSameAs(Grant.FULL);
     }
-    AzureFailure refused = catchThrowableOfType(AzureFailure.class, () -> authenticate("GET", path, wrong));
-    assertThat(refused.code()).isEqualTo("AuthenticationFailed");
+    ViewbaseException refused = catchThrowableOfType(ViewbaseException.class, () -> authenticate("GET", path, wrong));
+    assertThat(refused.code().azure().code()).isEqualTo("AuthenticationFailed");
   }
 
   @Test
@@ -110,10 +111,11 @@ class AuthenticationTest {
     h.put("authorization", "SharedKeyLite devstoreaccount1:"
         + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Other"));
 
-    AzureFailure f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h), AzureFailure.class);
+    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h),
+        ViewbaseException.class);
 
-    assertThat(f.status()).isEqualTo(403);
-    assertThat(f.code()).isEqualTo("AuthenticationFailed");
+    assertThat(f.code().azure().status()).isEqualTo(403);
+    assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
   }
 
   @Test
@@ -123,20 +125,21 @@ class AuthenticationTest {
     h.put("authorization", "SharedKeyLite devstoreaccount1:"
         + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Tables"));
 
-    AzureFailure f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h), AzureFailure.class);
+    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h),
+        ViewbaseException.class);
 
-    assertThat(f.code()).isEqualTo("AuthenticationFailed");
-    assertThat(f.getMessage()).contains("too old");
+    assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
+    assertThat(AzureErrors.message(f)).contains("too old");
   }
 
   @Test
   void noCredentialsAtAllFailUnlessAnonymousAccessWasAskedFor() {
-    AzureFailure f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", Map.of()),
-        AzureFailure.class);
+    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", Map.of()),
+        ViewbaseException.class);
     Authenticator anonymous = new Authenticator(Map.of(), true, null);
     AzureRequest r = new AzureRequest("GET", "/devstoreaccount1/Tables", Map.of(), null, null);
 
-    assertThat(f.code()).isEqualTo("AuthenticationFailed");
+    assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
     assertThat(anonymous.authenticate(r, ResourcePath.parse(r.rawPath(), null), QueryString.parse("")))
         .isSameAs(Grant.FULL);
   }
@@ -154,12 +157,13 @@ class AuthenticationTest {
 
     grant.check(Permission.READ, "t");
     grant.check(Permission.LIST_TABLES, null);
-    AzureFailure write = catchThrowableOfType(() -> grant.checkEntity(Permission.INSERT, "t", "p", "r"),
-        AzureFailure.class);
-    AzureFailure service = catchThrowableOfType(() -> grant.check(Permission.SERVICE, null), AzureFailure.class);
+    ViewbaseException write = catchThrowableOfType(() -> grant.checkEntity(Permission.INSERT, "t", "p", "r"),
+        ViewbaseException.class);
+    ViewbaseException service = catchThrowableOfType(() -> grant.check(Permission.SERVICE, null),
+        ViewbaseException.class);
 
-    assertThat(write.code()).isEqualTo("AuthorizationPermissionMismatch");
-    assertThat(service.code()).isEqualTo("AuthorizationResourceTypeMismatch");
+    assertThat(write.code().azure().code()).isEqualTo("AuthorizationPermissionMismatch");
+    assertThat(service.code().azure().code()).isEqualTo("AuthorizationResourceTypeMismatch");
   }
 
   @Test
@@ -173,9 +177,9 @@ class AuthenticationTest {
 
     grant.checkEntity(Permission.UPSERT, "people", "c", "anything");
     assertThat(catchThrowableOfType(() -> grant.checkEntity(Permission.READ, "People", "b", "0"),
-        AzureFailure.class).code()).isEqualTo("AuthorizationPermissionMismatch");
-    assertThat(catchThrowableOfType(() -> grant.check(Permission.READ, "Other"), AzureFailure.class).code())
-        .isEqualTo("AuthenticationFailed");
+        ViewbaseException.class).code().azure().code()).isEqualTo("AuthorizationPermissionMismatch");
+    assertThat(catchThrowableOfType(() -> grant.check(Permission.READ, "Other"), ViewbaseException.class)
+        .code().azure().code()).isEqualTo("AuthenticationFailed");
     assertThat(Filters.print(grant.restrict(Filters.parse("age gt 3 or x", FilterDialect.AZURE))))
         .isEqualTo("(age gt 3 or x) and ((PartitionKey gt 'b' or PartitionKey eq 'b' and RowKey ge '1') "
             + "and (PartitionKey lt 'd' or PartitionKey eq 'd' and RowKey le '9'))");
@@ -188,8 +192,8 @@ class AuthenticationTest {
     Grant grant = authenticate("GET", "/devstoreaccount1/People()?" + sas, Map.of());
 
     grant.check(Permission.READ, "People");
-    assertThat(catchThrowableOfType(() -> grant.check(Permission.DELETE, "People"), AzureFailure.class).code())
-        .isEqualTo("AuthorizationPermissionMismatch");
+    assertThat(catchThrowableOfType(() -> grant.check(Permission.DELETE, "People"), ViewbaseException.class)
+        .code().azure().code()).isEqualTo("AuthorizationPermissionMismatch");
   }
 
   @Test
@@ -201,9 +205,9 @@ class AuthenticationTest {
         .getSas();
 
     for (String token : List.of(sas.replace("sp=r", "sp=rd"), expired)) {
-      AzureFailure f = catchThrowableOfType(
-          () -> authenticate("GET", "/devstoreaccount1/People()?" + token, Map.of()), AzureFailure.class);
-      assertThat(f.code()).as(token).isEqualTo("AuthenticationFailed");
+      ViewbaseException f = catchThrowableOfType(
+          () -> authenticate("GET", "/devstoreaccount1/People()?" + token, Map.of()), ViewbaseException.class);
+      assertThat(f.code().azure().code()).as(token).isEqualTo("AuthenticationFailed");
     }
   }
 
@@ -213,9 +217,9 @@ class AuthenticationTest {
         TableSasPermission.parse("r")).setSasIpRange(com.azure.data.tables.sas.TableSasIpRange.parse("10.0.0.1-10.0.0.9"));
     String sas = new TableSasGenerator(values, "People", CREDENTIAL).getSas();
 
-    AzureFailure f = catchThrowableOfType(
-        () -> authenticate("GET", "/devstoreaccount1/People()?" + sas, Map.of()), AzureFailure.class);
+    ViewbaseException f = catchThrowableOfType(
+        () -> authenticate("GET", "/devstoreaccount1/People()?" + sas, Map.of()), ViewbaseException.class);
 
-    assertThat(f.code()).isEqualTo("AuthorizationSourceIPMismatch");
+    assertThat(f.code().azure().code()).isEqualTo("AuthorizationSourceIPMismatch");
   }
 }

@@ -95,7 +95,7 @@ class AzureFidelityTest {
 
     assertThat(twoFilters.status()).isEqualTo(400);
     assertThat(code(twoFilters)).isEqualTo("InvalidQueryParameterValue");
-    assertThat(twoFilters.bodyText()).contains("$filter is given more than once");
+    assertThat(twoFilters.bodyText()).contains("given more than once (parameter: $filter)");
     assertThat(twoTops.status()).isEqualTo(400);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.viewbase.api.Item;
 import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -18,8 +19,13 @@ class EntityJsonTest {
     return EntityReader.read(json.getBytes(StandardCharsets.UTF_8)).properties();
   }
 
-  private static AzureFailure refused(String json) {
-    return catchThrowableOfType(() -> read(json), AzureFailure.class);
+  private static ViewbaseException refused(String json) {
+    return catchThrowableOfType(() -> read(json), ViewbaseException.class);
+  }
+
+  /** The Azure code a body is refused with. */
+  private static String refusedWith(String json) {
+    return refused(json).code().azure().code();
   }
 
   @Test
@@ -74,14 +80,14 @@ class EntityJsonTest {
 
   @Test
   void valuesThatDoNotFitAreRefusedWithAzuresCodes() {
-    assertThat(refused("{\"l@odata.type\":\"Edm.Int64\",\"l\":\"12x\"}").code()).isEqualTo("InvalidInput");
-    assertThat(refused("{\"t@odata.type\":\"Edm.DateTime\",\"t\":\"1600-12-31T23:59:59Z\"}").code())
+    assertThat(refusedWith("{\"l@odata.type\":\"Edm.Int64\",\"l\":\"12x\"}")).isEqualTo("InvalidInput");
+    assertThat(refusedWith("{\"t@odata.type\":\"Edm.DateTime\",\"t\":\"1600-12-31T23:59:59Z\"}"))
         .isEqualTo("InvalidInput");
-    assertThat(refused("{\"o\":{\"nested\":1}}").code()).isEqualTo("InvalidInput");
-    assertThat(refused("{\"a\":1,\"a\":2}").code()).isEqualTo("DuplicatePropertiesSpecified");
-    assertThat(refused("{\"s\":\"" + "x".repeat(32 * 1024 + 1) + "\"}").code()).isEqualTo("PropertyValueTooLarge");
+    assertThat(refusedWith("{\"o\":{\"nested\":1}}")).isEqualTo("InvalidInput");
+    assertThat(refusedWith("{\"a\":1,\"a\":2}")).isEqualTo("DuplicatePropertiesSpecified");
+    assertThat(refusedWith("{\"s\":\"" + "x".repeat(32 * 1024 + 1) + "\"}")).isEqualTo("PropertyValueTooLarge");
     assertThat(refused("{\"q@odata.type\":\"Edm.Decimal\",\"q\":\"1\"}").getMessage()).contains("Edm.Decimal");
-    assertThat(refused("{\"a\":").code()).isEqualTo("InvalidInput");
+    assertThat(refusedWith("{\"a\":")).isEqualTo("InvalidInput");
   }
 
   private static String write(Item item, MetadataLevel level) {

@@ -3,6 +3,7 @@ package io.viewbase.server.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.viewbase.api.ViewbaseException;
 import org.junit.jupiter.api.Test;
 
 /** Reading what a request path addresses: path-style and production-style, keys with quotes and escapes. */
@@ -45,9 +46,10 @@ class ResourcePathTest {
 
   @Test
   void malformedKeysAreInvalidInput() {
-    AzureFailure f = catchThrowableOfType(() -> ResourcePath.parse("/a/T(PartitionKey='p')", null), AzureFailure.class);
+    ViewbaseException f = catchThrowableOfType(() -> ResourcePath.parse("/a/T(PartitionKey='p')", null),
+        ViewbaseException.class);
 
-    assertThat(f.status()).isEqualTo(400);
-    assertThat(f.getMessage()).contains("PartitionKey");
+    assertThat(f.code().azure().status()).isEqualTo(400);
+    assertThat(AzureErrors.message(f)).contains("(PartitionKey='p')");
   }
 }

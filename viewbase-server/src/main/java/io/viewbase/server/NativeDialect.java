@@ -1,0 +1,89 @@
+package io.viewbase.server;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.viewbase.api.ViewbaseException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The native API v1 as the listener's {@link Dialect}: a request becomes an {@link ApiRequest}
+ * routed by its path ({@link RouteMatch}), {@link NativeApi} serves it, and errors are the API's
+ * JSON. Every answer is counted in {@link ServerMetrics} by route and status class.
+ *
+ * <pre>
+ * request                                                   | mode
+ * ----------------------------------------------------------+--------
+ * GET of an item, a table or a view; table list, health,    | INLINE
+ *   metrics                                                 |
+ * PUT, PATCH, DELETE of an item                             | ASYNC
+ * queries, batches, verify, table and view changes          | WORKERS
+ * </pre>
+ */
+final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
+  private final NativeApi api;
+  private final ServerMetrics metrics;
+
+  NativeDialect(NativeApi api, ServerMetrics metrics) {
+    this.api = api;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public ApiRequest read(ChannelHandlerContext ctx, FullHttpRequest req) {
+    HttpHeaders h = req.headers();
+    return new ApiRequest(req.method().name(), req.uri(), h.get(HttpHeaderNames.IF_MATCH),
+        h.get(HttpHeaderNames.IF_NONE_MATCH), h.get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(req.content()));
+  }
+
+  @Override
+  public RouteMatch route(ApiRequest request) {
+    return RouteMatch.of(request.rawPath());
+  }
+
+  @Override
+  public Mode mode(ApiRequest request, RouteMatch match) {
+    if (NativeApi.runsInline(request.method(), match)) {
+      return Mode.INLINE;
+    }
+    return NativeApi.isItemWrite(request.method(), match) ? Mode.ASYNC : Mode.WORKERS;
+  }
+
+  @Override
+  public Answer serve(ApiRequest request, RouteMatch match) {
+    return api.handle(request, match);
+  }
+
+  @Override
+  public CompletableFuture<ApiResponse> serveAsync(ApiRequest request, RouteMatch match, Executor answerOn) {
+    return api.handleItemWrite(request, match, answerOn);
+  }
+
+  @Override
+  public Answer error(RouteMatch match, ViewbaseException error) {
+    return counted(match, ApiResponse.error(error));
+  }
+
+  @Override
+  public Answer failure(ApiRequest request, RouteMatch match, Throwable failure) {
+    return counted(match, NativeApi.unexpected(request != null ? request : ApiRequest.of("?", "?"), failure));
+  }
+
+  private ApiResponse counted(RouteMatch match, ApiResponse answer) {
+    metrics.answered(match != null ? match.route() : Route.UNKNOWN, answer.status());
+    return answer;
+  }
+
+  @Override
+  public void started() {
+    metrics.started();
+  }
+
+  @Override
+  public void finished() {
+    metrics.finished();
+  }
+}

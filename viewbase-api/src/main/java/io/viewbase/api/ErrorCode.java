@@ -67,6 +67,36 @@ public enum ErrorCode {
   UnsupportedMediaType(415, "InvalidInput"),
   /** The capability exists in the API but is not built in this version. */
   NotImplemented(501, "NotImplemented"),
+  // A database that cannot serve the call now. None is the request's fault, so none is a 4xx.
+  // WriteConflict and ShuttingDown mean "retry": nothing was done, and the same request succeeds
+  // once the cause passes. The others mean "give up": the same call on the same handle fails the
+  // same way (DatabaseClosed, StorageLocked, StorageUnreachable), or its outcome is unknown
+  // (Timeout, 504: the answer did not come in time; the others are 503).
+  /**
+   * Retry: the items a write or batch reads kept changing under it (it lost the race for them
+   * 1000 times in a row, or the store gave up claiming them); nothing was written.
+   */
+  WriteConflict(503, "ServerBusy"),
+  /**
+   * Retry, against another server or once this one is back: the server or database is shutting
+   * down and refused the request before doing anything of it.
+   */
+  ShuttingDown(503, "ServerBusy"),
+  /** Give up: the database was closed before the call; nothing was done. Open it again. */
+  DatabaseClosed(503, "ServerBusy"),
+  /** Give up: the data directory is held by another process (or another open in this one). */
+  StorageLocked(503, "ServerBusy"),
+  /**
+   * Give up: the storage cannot be reached or opened (a Cassandra cluster without live nodes or
+   * enough replicas, a data directory that cannot be created), or, from a client, the server.
+   */
+  StorageUnreachable(503, "ServerBusy"),
+  /**
+   * Give up, and check before retrying what is not idempotent: a wait ended without an answer (the
+   * storage or the server did not answer in time, views were not ready in time, the waiting thread
+   * was interrupted); a write may or may not have been applied.
+   */
+  Timeout(504, "OperationTimedOut"),
   /** The data directory is held by another process, or the storage backend cannot be reached. */
   StorageUnavailable(503, "ServerBusy"),
   /** The server has as many connections open as it allows; retry later, or reuse a connection. */

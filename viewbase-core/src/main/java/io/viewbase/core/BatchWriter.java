@@ -125,7 +125,7 @@ final class BatchWriter {
         // Something this batch read changed before it committed: decide again from fresh reads.
       }
     }
-    throw new ViewbaseException(ErrorCode.StorageUnavailable,
+    throw new ViewbaseException(ErrorCode.WriteConflict,
         "The items of this batch are changing too fast to commit it; retry");
   }
 

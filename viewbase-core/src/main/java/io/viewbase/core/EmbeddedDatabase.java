@@ -261,12 +261,34 @@ public final class EmbeddedDatabase implements Database {
 
   void checkOpen() {
     if (closed) {
-      throw new ViewbaseException(ErrorCode.StorageUnavailable, "The database is closed");
+      throw new ViewbaseException(ErrorCode.DatabaseClosed, "The database is closed");
     }
   }
 
+  /**
+   * A storage failure as its caller's error. A closed store means the database closed while the
+   * call was in flight (a call after close fails {@link #checkOpen} first), so it is shutting down.
+   *
+   * <pre>
+   * storage failure | error              | retry
+   * ----------------+--------------------+-------------------------------------------
+   * FAILED          | InternalError      | no: a bug or a broken store
+   * CLOSED          | ShuttingDown       | yes, elsewhere or once it is open again
+   * CONTENDED       | WriteConflict      | yes: nothing was written
+   * LOCKED          | StorageLocked      | no: another process holds the directory
+   * UNREACHABLE     | StorageUnreachable | no, not at once: the backend is down
+   * TIMED_OUT       | Timeout            | check first: a write may have applied
+   * </pre>
+   */
   static ViewbaseException storageError(StorageException e) {
-    ErrorCode code = e.isUnavailable() ? ErrorCode.StorageUnavailable : ErrorCode.InternalError;
+    ErrorCode code = switch (e.kind()) {
+      case FAILED -> ErrorCode.InternalError;
+      case CLOSED -> ErrorCode.ShuttingDown;
+      case CONTENDED -> ErrorCode.WriteConflict;
+      case LOCKED -> ErrorCode.StorageLocked;
+      case UNREACHABLE -> ErrorCode.StorageUnreachable;
+      case TIMED_OUT -> ErrorCode.Timeout;
+    };
     return new ViewbaseException(code, e.getMessage(), java.util.Map.of(), e);
   }
 }

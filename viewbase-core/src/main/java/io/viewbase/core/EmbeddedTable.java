@@ -266,7 +266,7 @@ final class EmbeddedTable implements Table {
     } catch (StorageException e) {
       return CompletableFuture.failedFuture(EmbeddedDatabase.storageError(e));
     } catch (RejectedExecutionException e) {
-      return CompletableFuture.failedFuture(new ViewbaseException(ErrorCode.StorageUnavailable, "The database is closed"));
+      return CompletableFuture.failedFuture(new ViewbaseException(ErrorCode.ShuttingDown, "The database is closing"));
     }
   }
 
@@ -358,7 +358,7 @@ final class EmbeddedTable implements Table {
         // Something read above changed before the commit: read again and decide again.
       }
     }
-    throw ViewbaseException.of(ErrorCode.StorageUnavailable,
+    throw ViewbaseException.of(ErrorCode.WriteConflict,
         "The item is changing too fast to write; retry", "table", entry.name(), "partitionKey", item.partitionKey(),
         "id", item.id());
   }

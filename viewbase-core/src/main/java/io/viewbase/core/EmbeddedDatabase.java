@@ -38,6 +38,7 @@ public final class EmbeddedDatabase implements Database {
   private final CatalogRefresh catalogRefresh;
   private final QueryExecutor queries;
   private final ViewMaintainer viewMaintainer;
+  private final WritePipeline writes = new WritePipeline(this);
   private final ExecutorService backfills = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "viewbase-backfill");
     t.setDaemon(true);
@@ -101,7 +102,7 @@ public final class EmbeddedDatabase implements Database {
     if (batch == null) {
       throw new ViewbaseException(ErrorCode.InvalidInput, "A batch is required");
     }
-    return new BatchWriter(this).commit(batch);
+    return writes.commit(batch);
   }
 
   @Override
@@ -182,8 +183,13 @@ public final class EmbeddedDatabase implements Database {
 
   @Override
   public Table table(String name) {
+    return new EmbeddedTable(this, entry(name));
+  }
+
+  /** The table or view by that name, or TableNotFound. */
+  TableEntry entry(String name) {
     checkOpen();
-    return new EmbeddedTable(this, catalog.require(name));
+    return catalog.require(name);
   }
 
   @Override
@@ -249,6 +255,10 @@ public final class EmbeddedDatabase implements Database {
 
   Catalog catalogForTests() {
     return catalog;
+  }
+
+  WritePipeline writes() {
+    return writes;
   }
 
   ViewMaintainer viewMaintainer() {

@@ -104,7 +104,7 @@ final class QueryExecutor {
       Plan.Segment segment = segments.get(i);
       boolean last = i == segments.size() - 1;
       boolean stopped = segment.partitionKey() != null
-          ? scanPartition(table, segment, desc, after, page, last)
+          ? scanPartition(segment, desc, after, page, last)
           : scanPartitions(table, segment, after, page);
       if (stopped) {
         return;
@@ -112,10 +112,10 @@ final class QueryExecutor {
     }
   }
 
-  /** Reads one partition's id range; true when the page is complete. */
-  private boolean scanPartition(TableEntry table, Plan.Segment segment, boolean desc,
-      ContinuationCodec.Position after, PageBuilder page, boolean lastSegment) {
-    byte[] partition = KeyLayout.partition(table.id(), segment.partitionKey());
+  /** Reads one partition's id range of the page's table; true when the page is complete. */
+  private boolean scanPartition(Plan.Segment segment, boolean desc, ContinuationCodec.Position after,
+      PageBuilder page, boolean lastSegment) {
+    byte[] partition = KeyLayout.partition(page.table.id(), segment.partitionKey());
     KeyRange range = keyRange(segment.ids());
     if (after != null) {
       int c = Arrays.compareUnsigned(partition, after.partition());

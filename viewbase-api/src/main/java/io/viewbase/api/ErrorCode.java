@@ -82,7 +82,10 @@ public enum ErrorCode {
    * down and refused the request before doing anything of it.
    */
   ShuttingDown(503, "ServerBusy"),
-  /** Give up: the database was closed before the call; nothing was done. Open it again. */
+  /**
+   * Give up: the database was closed before the call (over HTTP: the server's database is closed);
+   * nothing was done. Open it again.
+   */
   DatabaseClosed(503, "ServerBusy"),
   /** Give up: the data directory is held by another process (or another open in this one). */
   StorageLocked(503, "ServerBusy"),
@@ -97,8 +100,6 @@ public enum ErrorCode {
    * was interrupted); a write may or may not have been applied.
    */
   Timeout(504, "OperationTimedOut"),
-  /** The data directory is held by another process, or the storage backend cannot be reached. */
-  StorageUnavailable(503, "ServerBusy"),
   /** The server has as many connections open as it allows; retry later, or reuse a connection. */
   ServerBusy(503, "ServerBusy"),
   /** A storage backend named at open time is not on the class path. */

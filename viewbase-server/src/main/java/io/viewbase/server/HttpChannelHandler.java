@@ -148,7 +148,7 @@ final class HttpChannelHandler extends SimpleChannelInboundHandler<Object> {
           ctx.executor().execute(() -> write(ctx, p, answer));
         });
       } catch (RejectedExecutionException shuttingDown) {
-        write(ctx, p, ApiResponse.error(ViewbaseException.of(ErrorCode.StorageUnavailable, "The server is shutting down")));
+        write(ctx, p, ApiResponse.error(ViewbaseException.of(ErrorCode.ShuttingDown, "The server is shutting down")));
       }
     }
   }

@@ -77,8 +77,24 @@ public enum ErrorCode {
       "A conditional write named an ETag that is no longer the item's current one."),
   UnsupportedMediaType(415, azure("InvalidInput"), "The request's content type is not JSON."),
   NotImplemented(501, azure("NotImplemented"), "The capability exists in the API but is not built in this version."),
-  StorageUnavailable(503, azure("ServerBusy"),
-      "The database is closed, its storage cannot be reached or its directory is in use; or the server is stopping."),
+  // A database that cannot serve the call now; none is the request's fault, so none is a 4xx.
+  // WriteConflict and ShuttingDown mean "retry": nothing was done, and the same request succeeds
+  // once the cause passes. The others mean "give up": the same call on the same handle fails the
+  // same way (DatabaseClosed, StorageLocked, StorageUnreachable), or its outcome is unknown (Timeout).
+  WriteConflict(503, azure("ServerBusy"), "Retry: the items a write or batch reads kept changing under it (it "
+      + "lost the race for them 1000 times in a row, or the store gave up claiming them); nothing was written."),
+  ShuttingDown(503, azure("ServerBusy"), "Retry, against another server or once this one is back: the server or "
+      + "database is shutting down and refused the request before doing anything of it."),
+  DatabaseClosed(503, azure("ServerBusy"), "Give up: the database was closed before the call (over HTTP: the "
+      + "server's database is closed), and nothing was done; open it again."),
+  StorageLocked(503, azure("ServerBusy"),
+      "Give up: the data directory is held by another process (or another open in this one)."),
+  StorageUnreachable(503, azure("ServerBusy"), "Give up: the storage cannot be reached or opened (a Cassandra "
+      + "cluster without live nodes or enough replicas, a data directory that cannot be created), or, from a client, "
+      + "the server."),
+  Timeout(504, azure("OperationTimedOut"), "Give up, and check before retrying what is not idempotent: a wait "
+      + "ended without an answer (the storage or the server did not answer in time, views were not ready in time, "
+      + "the waiting thread was interrupted); a write may or may not have been applied."),
   ServerBusy(503, azure("ServerBusy"),
       "The server has as many connections open as it allows; retry later, or reuse a connection."),
   StorageBackendMissing(500, azure("InternalError"), "A storage backend named at open time is not on the class path."),

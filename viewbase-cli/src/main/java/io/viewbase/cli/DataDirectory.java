@@ -22,7 +22,7 @@ final class DataDirectory {
       return Viewbase.open(options);
     } catch (RuntimeException failure) {
       if (options.path() != null && isLockConflict(failure)) {
-        throw new ViewbaseException(ErrorCode.StorageUnavailable,
+        throw new ViewbaseException(ErrorCode.StorageLocked,
             "Data directory is in use by another process (a running 'viewbase serve'?); stop it, "
                 + "or send the command to that server with --server URL",
             Map.of("data", options.path().toAbsolutePath()), failure);

@@ -55,7 +55,7 @@ final class DatabaseTarget {
    */
   RuntimeException explain(RuntimeException failure) {
     if (data == null && causedBy(failure, ConnectException.class)) {
-      return new ViewbaseException(ErrorCode.StorageUnavailable,
+      return new ViewbaseException(ErrorCode.StorageUnreachable,
           "No Viewbase server answers at " + serverUri()
               + "; start one with 'viewbase serve', or open a data directory with --data DIR");
     }

@@ -41,7 +41,7 @@ class DataDirectoryCommandsTest {
       Cli get = Cli.run("get", "People", "p", "i", "--data", dir.toString());
 
       assertThat(get.exitCode()).isEqualTo(1);
-      assertThat(get.err()).startsWith("error: StorageUnavailable: Data directory is in use by another process");
+      assertThat(get.err()).startsWith("error: StorageLocked: Data directory is in use by another process");
     }
   }
 
@@ -74,6 +74,6 @@ class DataDirectoryCommandsTest {
     Cli tables = Cli.run("tables", "--server", "http://127.0.0.1:" + closedPort);
 
     assertThat(tables.exitCode()).isEqualTo(1);
-    assertThat(tables.err()).startsWith("error: StorageUnavailable: No Viewbase server answers at http://127.0.0.1:");
+    assertThat(tables.err()).startsWith("error: StorageUnreachable: No Viewbase server answers at http://127.0.0.1:");
   }
 }

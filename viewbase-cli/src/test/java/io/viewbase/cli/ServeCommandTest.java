@@ -70,7 +70,7 @@ class ServeCommandTest {
     try (Served served = Served.start("serve", "--data", data, "--port", "0", "--azure-port", "0")) {
       served.awaitListening();
       Cli whileServing = Cli.run("tables", "--data", data);
-      assertThat(whileServing.err()).startsWith("error: StorageUnavailable: Data directory is in use");
+      assertThat(whileServing.err()).startsWith("error: StorageLocked: Data directory is in use");
     }
 
     Cli afterStop = Cli.run("tables", "--data", data);

@@ -4,18 +4,24 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.ErrorJson;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Sends one request to the server and turns every failure into a {@link ViewbaseException}: a JSON
- * error becomes the same code and context the server reported; a server that cannot be reached is
- * {@link ErrorCode#StorageUnavailable}; anything else that is not ours is described by its status.
+ * error becomes the same code and context the server reported; a server that cannot be reached
+ * (nothing was sent) is {@link ErrorCode#StorageUnreachable}; an answer that did not come (a
+ * timeout, a connection that ended first, an interrupt) is {@link ErrorCode#Timeout}, since the
+ * request may or may not have been applied; anything else that is not ours is described by its
+ * status.
  */
 final class HttpTransport {
   static final String JSON = "application/json";
@@ -44,7 +50,7 @@ final class HttpTransport {
   /** As {@link #send(String, String, byte[], String...)}, waiting at most {@code timeout} for the answer. */
   Answer send(String method, String pathAndQuery, byte[] body, Duration timeout, String... headers) {
     if (closed) {
-      throw new ViewbaseException(ErrorCode.StorageUnavailable, "The database is closed");
+      throw new ViewbaseException(ErrorCode.DatabaseClosed, "The database is closed");
     }
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(timeout)
         .header("Accept", JSON);
@@ -58,12 +64,18 @@ final class HttpTransport {
     HttpResponse<byte[]> response;
     try {
       response = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-    } catch (IOException e) {
-      throw new ViewbaseException(ErrorCode.StorageUnavailable, "Cannot reach the Viewbase server: " + e,
+    } catch (ConnectException | HttpConnectTimeoutException e) {
+      throw new ViewbaseException(ErrorCode.StorageUnreachable, "Cannot reach the Viewbase server: " + e,
           Map.of("url", base), e);
+    } catch (HttpTimeoutException e) {
+      throw new ViewbaseException(ErrorCode.Timeout, "The Viewbase server did not answer within " + timeout
+          + "; the request may or may not have been applied", Map.of("url", base), e);
+    } catch (IOException e) {
+      throw new ViewbaseException(ErrorCode.Timeout, "The connection to the Viewbase server ended without an answer ("
+          + e + "); the request may or may not have been applied", Map.of("url", base), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ViewbaseException(ErrorCode.StorageUnavailable, "Interrupted while waiting for the Viewbase server",
+      throw new ViewbaseException(ErrorCode.Timeout, "Interrupted while waiting for the Viewbase server",
           Map.of("url", base), e);
     }
     int status = response.statusCode();
@@ -83,7 +95,8 @@ final class HttpTransport {
       case 405 -> ErrorCode.MethodNotAllowed;
       case 413 -> ErrorCode.RequestTooLarge;
       case 415 -> ErrorCode.UnsupportedMediaType;
-      case 502, 503, 504 -> ErrorCode.StorageUnavailable;
+      case 502, 503 -> ErrorCode.StorageUnreachable; // a proxy in front of no (answering) server
+      case 504 -> ErrorCode.Timeout;
       default -> status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidInput;
     };
     return ViewbaseException.of(code, "The server answered HTTP " + status + " without a Viewbase error",

@@ -37,7 +37,7 @@ import java.util.List;
  * <p>{@link #commit} is {@code POST /v1/batch}: the server commits the batch all or nothing, and a
  * failure comes back with the failing operation's {@code operationIndex} in its context. A batch
  * whose answer was lost (a timeout, a dropped connection) may or may not have committed: the
- * exception is then StorageUnavailable, and a retry should check first (a {@code check}
+ * exception is then Timeout, and a retry should check first (a {@code check}
  * operation, or an insert that fails with ItemAlreadyExists if the first attempt landed).
  *
  * <p>{@link #limits()} answers the default limits: the v1 API does not publish a server's own, and

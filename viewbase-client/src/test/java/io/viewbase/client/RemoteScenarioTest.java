@@ -48,20 +48,42 @@ class RemoteScenarioTest extends DatabaseScenario {
   }
 
   @Test
-  void unreachableServerFailsWithStorageUnavailable() throws Exception {
+  void unreachableServerFailsWithStorageUnreachable() throws Exception {
     int port;
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
     }
     try (RemoteDatabase nowhere = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(5))) {
-      assertCode(nowhere::listTables, ErrorCode.StorageUnavailable);
+      assertCode(nowhere::listTables, ErrorCode.StorageUnreachable);
     }
   }
 
   @Test
-  void closedDatabaseFailsWithStorageUnavailable() {
+  void serverThatTakesTheRequestAndNeverAnswersFailsWithTimeout() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        RemoteDatabase waiting = RemoteDatabase.connect(
+            URI.create("http://127.0.0.1:" + silent.getLocalPort()), Duration.ofMillis(500))) {
+      // the backlog accepts the connection; nothing ever reads the request or answers it
+      assertCode(waiting::listTables, ErrorCode.Timeout);
+    }
+  }
+
+  @Test
+  void closedDatabaseFailsWithDatabaseClosed() {
     RemoteDatabase other = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + server.port()));
     other.close();
-    assertCode(other::listTables, ErrorCode.StorageUnavailable);
+    assertCode(other::listTables, ErrorCode.DatabaseClosed);
+  }
+
+  @Test
+  void theServersUnavailabilityCodesComeBackUnderTheirOwnNames() {
+    try (Database closedBehind = Viewbase.open(OpenOptions.inMemory());
+        ViewbaseServer serving = ViewbaseServer.start(closedBehind,
+            ServerOptions.defaults().withPort(0).withWorkerThreads(2).withIoThreads(1));
+        RemoteDatabase client = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + serving.port()))) {
+      closedBehind.close(); // the server answers 503 DatabaseClosed; the client raises the same code
+
+      assertCode(client::listTables, ErrorCode.DatabaseClosed);
+    }
   }
 }

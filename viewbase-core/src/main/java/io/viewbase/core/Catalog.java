@@ -324,7 +324,7 @@ final class Catalog {
     }
   }
 
-  /** {@link #refresh()} for callers outside a storage try-block: an unreachable store is StorageUnavailable. */
+  /** {@link #refresh()} for callers outside a storage try-block: a storage failure becomes its error. */
   private void refreshOrFail() {
     try {
       refresh();
@@ -488,7 +488,7 @@ final class Catalog {
         return;
       }
       if (attempt >= 10) { // a view's record rewritten by its backfill on every try
-        throw ViewbaseException.of(ErrorCode.StorageUnavailable, "The table's catalog record kept changing; retry",
+        throw ViewbaseException.of(ErrorCode.WriteConflict, "The table's catalog record kept changing; retry",
             "table", table);
       }
     }

@@ -38,6 +38,7 @@ public final class EmbeddedDatabase implements Database {
   private final CatalogRefresh catalogRefresh;
   private final QueryExecutor queries;
   private final ViewMaintainer viewMaintainer;
+  private final WritePipeline writes = new WritePipeline(this);
   private final ExecutorService backfills = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "viewbase-backfill");
     t.setDaemon(true);
@@ -101,7 +102,7 @@ public final class EmbeddedDatabase implements Database {
     if (batch == null) {
       throw new ViewbaseException(ErrorCode.InvalidInput, "A batch is required");
     }
-    return new BatchWriter(this).commit(batch);
+    return writes.commit(batch);
   }
 
   @Override
@@ -182,8 +183,13 @@ public final class EmbeddedDatabase implements Database {
 
   @Override
   public Table table(String name) {
+    return new EmbeddedTable(this, entry(name));
+  }
+
+  /** The table or view by that name, or TableNotFound. */
+  TableEntry entry(String name) {
     checkOpen();
-    return new EmbeddedTable(this, catalog.require(name));
+    return catalog.require(name);
   }
 
   @Override
@@ -251,6 +257,10 @@ public final class EmbeddedDatabase implements Database {
     return catalog;
   }
 
+  WritePipeline writes() {
+    return writes;
+  }
+
   ViewMaintainer viewMaintainer() {
     return viewMaintainer;
   }
@@ -261,12 +271,34 @@ public final class EmbeddedDatabase implements Database {
 
   void checkOpen() {
     if (closed) {
-      throw new ViewbaseException(ErrorCode.StorageUnavailable, "The database is closed");
+      throw new ViewbaseException(ErrorCode.DatabaseClosed, "The database is closed");
     }
   }
 
+  /**
+   * A storage failure as its caller's error. A closed store means the database closed while the
+   * call was in flight (a call after close fails {@link #checkOpen} first), so it is shutting down.
+   *
+   * <pre>
+   * storage failure | error              | retry
+   * ----------------+--------------------+-------------------------------------------
+   * FAILED          | InternalError      | no: a bug or a broken store
+   * CLOSED          | ShuttingDown       | yes, elsewhere or once it is open again
+   * CONTENDED       | WriteConflict      | yes: nothing was written
+   * LOCKED          | StorageLocked      | no: another process holds the directory
+   * UNREACHABLE     | StorageUnreachable | no, not at once: the backend is down
+   * TIMED_OUT       | Timeout            | check first: a write may have applied
+   * </pre>
+   */
   static ViewbaseException storageError(StorageException e) {
-    ErrorCode code = e.isUnavailable() ? ErrorCode.StorageUnavailable : ErrorCode.InternalError;
+    ErrorCode code = switch (e.kind()) {
+      case FAILED -> ErrorCode.InternalError;
+      case CLOSED -> ErrorCode.ShuttingDown;
+      case CONTENDED -> ErrorCode.WriteConflict;
+      case LOCKED -> ErrorCode.StorageLocked;
+      case UNREACHABLE -> ErrorCode.StorageUnreachable;
+      case TIMED_OUT -> ErrorCode.Timeout;
+    };
     return new ViewbaseException(code, e.getMessage(), java.util.Map.of(), e);
   }
 }

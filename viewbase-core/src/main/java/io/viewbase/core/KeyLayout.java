@@ -21,14 +21,33 @@ final class KeyLayout {
   }
 
   static byte[] partition(int tableId, String partitionKey) {
-    byte[] pk = partitionKey.getBytes(StandardCharsets.UTF_8);
-    byte[] out = new byte[TABLE_PREFIX_BYTES + pk.length];
+    // Every read and write computes one: an ASCII key (the usual kind) is written straight into
+    // the partition, without the intermediate array of getBytes.
+    int length = partitionKey.length();
+    byte[] out = new byte[TABLE_PREFIX_BYTES + length];
+    for (int i = 0; i < length; i++) {
+      char c = partitionKey.charAt(i);
+      if (c >= 0x80) {
+        return partition(tableId, partitionKey.getBytes(StandardCharsets.UTF_8));
+      }
+      out[TABLE_PREFIX_BYTES + i] = (byte) c;
+    }
+    writePrefix(out, tableId);
+    return out;
+  }
+
+  private static byte[] partition(int tableId, byte[] partitionKey) {
+    byte[] out = new byte[TABLE_PREFIX_BYTES + partitionKey.length];
+    System.arraycopy(partitionKey, 0, out, TABLE_PREFIX_BYTES, partitionKey.length);
+    writePrefix(out, tableId);
+    return out;
+  }
+
+  private static void writePrefix(byte[] out, int tableId) {
     out[0] = (byte) (tableId >>> 24);
     out[1] = (byte) (tableId >>> 16);
     out[2] = (byte) (tableId >>> 8);
     out[3] = (byte) tableId;
-    System.arraycopy(pk, 0, out, TABLE_PREFIX_BYTES, pk.length);
-    return out;
   }
 
   static byte[] sortKey(String id) {

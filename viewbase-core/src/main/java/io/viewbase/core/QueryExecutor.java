@@ -112,7 +112,7 @@ final class QueryExecutor {
     }
   }
 
-  /** Reads one partition's id range; true when the page is complete. */
+  /** Reads one partition's id range of the page's table; true when the page is complete. */
   private boolean scanPartition(Plan.Segment segment, boolean desc, ContinuationCodec.Position after,
       PageBuilder page, boolean lastSegment) {
     byte[] partition = KeyLayout.partition(page.table.id(), segment.partitionKey());

@@ -6,12 +6,9 @@ import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.Mutation;
-import io.viewbase.storage.spi.ReadView;
 import io.viewbase.storage.spi.Versioned;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * The view entries a source write changes, as mutations for the source write's own batch, so a
@@ -39,20 +36,30 @@ final class ViewMaintainer {
     this.rules = new ItemRules(limits);
   }
 
-  /**
-   * Adds the mutations that keep {@code view} in step with one source write.
-   *
-   * @param oldVersion the source item's version before the write (null if it was absent)
-   * @param optimistic decide without reading the view: a source item's own entry always carries
-   *                   the source item's version (every writer, the backfill and repairs keep it so),
-   *                   so "rewrite my entry" is a condition on that version (none at all once the view
-   *                   is ready and complete: the source's condition implies it) and "claim a new key"
-   *                   is a condition on absence. If the guess is wrong (a taken key, drift, a backfill
-   *                   still copying) the commit fails and the caller retries with reads, which tell why.
-   */
-  void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
-      Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, Consumer<Mutation> out) {
-    changes(store, view, partitionKey, id, oldProperties, oldVersion, newProperties, version, optimistic, out, null);
+  /** What view maintenance needs of the write set it serves ({@link Draft}, one attempt at it). */
+  interface Context {
+    /** A key as the write set sees it: the store, with the set's earlier operations on top. */
+    Optional<Versioned> get(byte[] partition, byte[] key);
+
+    /**
+     * Whether to decide without reading the view: a source item's own entry always carries the
+     * source item's version (every writer, the backfill and repairs keep it so), so "rewrite my
+     * entry" is a condition on that version (none at all once the view is ready and complete: the
+     * source's condition implies it) and "claim a new key" is a condition on absence. If the guess
+     * is wrong (a taken key, drift, a backfill still copying) the commit fails and the write set
+     * is decided again with reads, which tell why.
+     */
+    boolean optimistic();
+
+    /** Adds a mutation to the write set's commit. */
+    void add(Mutation m);
+
+    /**
+     * Leaves a claim on a key another source item holds to the end of the write set, where it
+     * stands if that item no longer maps to the key; false when no later operation can move it (a
+     * write alone), and the conflict is final.
+     */
+    boolean defer(DeferredClaim claim);
   }
 
   /**
@@ -62,9 +69,22 @@ final class ViewMaintainer {
   record DeferredClaim(ViewHandle view, ViewSpec.ViewKey key, String ownerPartitionKey, String ownerId) {
   }
 
-  void changes(ReadView store, ViewHandle view, String partitionKey, String id, Map<String, Value> oldProperties,
-      Long oldVersion, Map<String, Value> newProperties, long version, boolean optimistic, Consumer<Mutation> out,
-      Consumer<DeferredClaim> deferred) {
+  /** Adds to {@code context} the mutations that keep every maintained view of the source in step with the decision. */
+  void changes(Decision decision, Context context) {
+    for (ViewHandle view : decision.write().table().views()) {
+      if (view.isMaintained()) {
+        change(view, decision, context);
+      }
+    }
+  }
+
+  private void change(ViewHandle view, Decision d, Context context) {
+    String partitionKey = d.partitionKey();
+    String id = d.id();
+    Map<String, Value> oldProperties = d.before();
+    Map<String, Value> newProperties = d.after();
+    long version = d.version();
+    boolean optimistic = context.optimistic();
     ViewSpec spec = view.spec();
     // While a view builds, an entry may not have been copied yet: every guess is then checked.
     boolean ready = view.isReady();
@@ -80,43 +100,43 @@ final class ViewMaintainer {
         // Claiming a key is always conditional: that is what makes view keys unique. Rewriting
         // our own entry of a ready view needs no condition: the source's own condition (unchanged
         // since read) already implies the entry is ours and current.
-        condition = !sameKey ? Condition.ABSENT : ready ? Condition.NONE : Condition.version(oldVersion);
+        condition = !sameKey ? Condition.ABSENT : ready ? Condition.NONE : Condition.version(d.read().version());
       } else {
         condition = Condition.ABSENT;
-        Optional<Versioned> existing = store.get(partition, key);
+        Optional<Versioned> existing = context.get(partition, key);
         if (existing.isPresent()) {
           ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
           if (!owner.sourcePartitionKey().equals(partitionKey) || !owner.sourceId().equals(id)) {
-            if (deferred == null) {
+            // In a batch, a later operation may still move or delete the owner: decide at the end.
+            if (!context.defer(new DeferredClaim(view, newKey, owner.sourcePartitionKey(), owner.sourceId()))) {
               throw conflict(view, newKey, owner.sourcePartitionKey(), owner.sourceId());
             }
-            // In a batch, a later operation may still move or delete the owner: decide at the end.
-            deferred.accept(new DeferredClaim(view, newKey, owner.sourcePartitionKey(), owner.sourceId()));
           }
           condition = Condition.version(existing.get().version());
         }
       }
       byte[] value = ItemCodec.encodeView(partitionKey, id, spec.project(newProperties));
-      out.accept(new Mutation.Put(partition, key, version, value, condition));
+      context.add(new Mutation.Put(partition, key, version, value, condition));
     }
     if (oldKey != null && !sameKey) {
       byte[] partition = KeyLayout.partition(view.table().id(), oldKey.partitionKey());
       byte[] key = KeyLayout.sortKey(oldKey.id());
       if (optimistic) {
-        out.accept(new Mutation.Delete(partition, key, ready ? Condition.NONE : Condition.version(oldVersion)));
+        Condition mine = ready ? Condition.NONE : Condition.version(d.read().version());
+        context.add(new Mutation.Delete(partition, key, mine));
         return;
       }
-      Optional<Versioned> existing = store.get(partition, key);
+      Optional<Versioned> existing = context.get(partition, key);
       if (existing.isEmpty()) {
         // A backfill may be about to copy the old entry: if it lands first, this write must re-decide.
-        out.accept(new Mutation.Check(partition, key, Condition.ABSENT));
+        context.add(new Mutation.Check(partition, key, Condition.ABSENT));
       } else {
         ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
         Condition unchanged = Condition.version(existing.get().version());
         if (owner.sourcePartitionKey().equals(partitionKey) && owner.sourceId().equals(id)) {
-          out.accept(new Mutation.Delete(partition, key, unchanged));
+          context.add(new Mutation.Delete(partition, key, unchanged));
         } else {
-          out.accept(new Mutation.Check(partition, key, unchanged));
+          context.add(new Mutation.Check(partition, key, unchanged));
         }
       }
     }

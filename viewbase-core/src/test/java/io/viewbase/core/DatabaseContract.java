@@ -580,4 +580,20 @@ abstract class DatabaseContract {
         .extracting(Item::id).containsExactly("0007", "0018", "0019");
     assertCode(() -> people.query(Query.all().withFilter("name eq")), ErrorCode.InvalidFilter);
   }
+
+  // --- a closed database
+
+  @Test
+  void everyCallAfterCloseFailsWithDatabaseClosed() throws Exception {
+    db.close();
+
+    assertCode(() -> people.upsert(person("p", "1", "Ann")), ErrorCode.DatabaseClosed);
+    assertCode(() -> people.get("p", "1"), ErrorCode.DatabaseClosed);
+    assertCode(() -> db.table("People"), ErrorCode.DatabaseClosed);
+    assertCode(() -> db.commit(io.viewbase.api.Batch.builder().insert("People", person("p", "2", "Bo")).build()),
+        ErrorCode.DatabaseClosed);
+    CompletableFuture<Item> async = people.upsertAsync(person("p", "3", "Cy"));
+    assertThatThrownBy(() -> async.get(1, TimeUnit.MINUTES)).isInstanceOf(ExecutionException.class)
+        .extracting(e -> ((ViewbaseException) e.getCause()).code()).isEqualTo(ErrorCode.DatabaseClosed);
+  }
 }

@@ -74,8 +74,48 @@ class RocksDbDatabaseTest extends DatabaseContract {
   }
 
   @Test
-  void aSecondOpenOfTheSameDirectoryFailsWithStorageUnavailable() {
-    assertCode(() -> open(dir), ErrorCode.StorageUnavailable);
+  void aSecondOpenOfTheSameDirectoryFailsWithStorageLocked() {
+    assertCode(() -> open(dir), ErrorCode.StorageLocked);
+  }
+
+  @Test
+  void openWhereTheDataDirectoryCannotBeCreatedFailsWithStorageUnreachable() throws Exception {
+    Path aFile = java.nio.file.Files.writeString(dir.resolve("not-a-directory"), "x");
+
+    assertCode(() -> open(aFile.resolve("data")), ErrorCode.StorageUnreachable);
+  }
+
+  @Test
+  void asyncWritesInFlightWhenTheDatabaseClosesSucceedOrFailWithShuttingDown() throws Exception {
+    int refused = 0;
+    int acknowledged = 0;
+    // Bounded: each round queues writes faster than one group commit takes them, then closes.
+    for (int round = 0; round < 5 && refused == 0; round++) {
+      Table table = db.table("People");
+      List<CompletableFuture<Item>> writes = new ArrayList<>();
+      for (int i = 0; i < 5_000; i++) {
+        writes.add(table.upsertAsync(person("r" + round, "i" + i, "n")));
+      }
+      db.close();
+      List<String> landed = new ArrayList<>();
+      for (CompletableFuture<Item> write : writes) {
+        try {
+          landed.add(write.get(1, TimeUnit.MINUTES).id());
+        } catch (ExecutionException e) {
+          assertThat(e.getCause()).isInstanceOf(ViewbaseException.class);
+          assertThat(((ViewbaseException) e.getCause()).code()).isEqualTo(ErrorCode.ShuttingDown);
+          refused++;
+        }
+      }
+      db = open(dir);
+      for (String id : landed) {
+        assertThat(db.table("People").get("r" + round, id)).as("acknowledged before the close").isPresent();
+      }
+      acknowledged += landed.size();
+    }
+    System.out.println("closed with async writes in flight: " + acknowledged + " acknowledged, " + refused
+        + " refused with ShuttingDown");
+    assertThat(refused).as("writes still queued when the store closed").isPositive();
   }
 
   @Test

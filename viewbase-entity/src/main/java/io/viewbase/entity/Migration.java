@@ -136,19 +136,19 @@ public final class Migration {
     return ready;
   }
 
-  /** Waits until every current view is ready; InternalError-free: a timeout is a StorageUnavailable error. */
+  /** Waits until every current view is ready; a view not ready in time (or an interrupt) is a Timeout error. */
   public Migration awaitReady(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!isReady()) {
       if (System.nanoTime() > deadline) {
-        throw ViewbaseException.of(ErrorCode.StorageUnavailable, "The views were not ready within " + timeout,
+        throw ViewbaseException.of(ErrorCode.Timeout, "The views were not ready within " + timeout,
             "table", bound.table());
       }
       try {
         Thread.sleep(20);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw ViewbaseException.of(ErrorCode.StorageUnavailable, "Interrupted while waiting for views",
+        throw ViewbaseException.of(ErrorCode.Timeout, "Interrupted while waiting for views",
             "table", bound.table());
       }
     }

@@ -71,6 +71,24 @@ class MigrationTest {
   }
 
   @Test
+  void awaitReadyWhenTheViewsAreNotReadyInTimeFailsWithTimeout(@TempDir Path dir) {
+    try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
+      ServiceTable old = Service.define("platform").entity(V1).build().open(db, "Platform", Duration.ofSeconds(30));
+      for (int i = 0; i < 5000; i++) {
+        old.entity(V1).create(new User("u" + i, "u" + i + "@example.com", "red"));
+      }
+      Migration migration = Service.define("platform").entity(V1_CHANGED).build().bind(db, "Platform").migrate();
+
+      // 5,000 items to copy: the backfill has only just begun
+      var e = catchThrowableOfType(ViewbaseException.class, () -> migration.awaitReady(Duration.ZERO));
+
+      assertThat(e.code()).isEqualTo(ErrorCode.Timeout);
+      assertThat(e.context()).containsEntry("table", "Platform");
+      migration.awaitReady(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
   void aVersionBumpMovesItemsToTheirNewKeysAndKeepsUniqueness(@TempDir Path dir) {
     try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
       ServiceTable old = Service.define("platform").entity(V1).build().open(db, "Platform", Duration.ofSeconds(30));

@@ -69,7 +69,7 @@ public interface Dialect<R, T> {
    * The answer, in this dialect's error shape, to an error the listener raises for the request:
    * its refusals ({@link io.viewbase.api.ErrorCode#RequestTooLarge}, {@code RequestTimeout}, {@code
    * ServerBusy}), a request it cannot read ({@code InvalidInput}), one it cannot serve since it is
-   * shutting down ({@code StorageUnavailable}), or an answer it cannot send ({@code InternalError}).
+   * shutting down ({@code ShuttingDown}), or an answer it cannot send ({@code InternalError}).
    *
    * @param route what the request addresses, or null if it was not read
    */

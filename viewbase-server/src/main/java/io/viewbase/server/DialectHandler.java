@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  *                                                  |   503 ServerBusy        |
  * a failure no code expects, an Error too, on the  | the dialect's 500       | next request
  *   loop, on a worker or in an async completion    |                         |
- * the worker pool is shut (the server is stopping) | 503 StorageUnavailable  | next request
+ * the worker pool is shut (the server is stopping) | 503 ShuttingDown        | next request
  * an answer whose headers cannot be sent           | 500 InternalError       | as the answer said
  * </pre>
  */
@@ -153,7 +153,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
             ctx.executor().execute(() -> write(ctx, p, done));
           });
         } catch (RejectedExecutionException shuttingDown) {
-          write(ctx, p, dialect.error(p.route(), ViewbaseException.of(ErrorCode.StorageUnavailable,
+          write(ctx, p, dialect.error(p.route(), ViewbaseException.of(ErrorCode.ShuttingDown,
               "The server is shutting down")));
         }
       }

@@ -43,7 +43,7 @@ class NativeApiTest {
     db.close();
     ApiResponse r = api.handle(ApiRequest.of("GET", "/v1/tables"));
     assertThat(r.status()).isEqualTo(503);
-    assertThat(ErrorJson.read(r.body()).orElseThrow().code()).isEqualTo(ErrorCode.StorageUnavailable);
+    assertThat(ErrorJson.read(r.body()).orElseThrow().code()).isEqualTo(ErrorCode.DatabaseClosed);
   }
 
   @Test

@@ -10,22 +10,33 @@ import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.viewbase.storage.spi.StorageException;
 
 /**
- * Driver failures as {@link StorageException}s. A cluster that cannot answer right now (no node
- * reachable, too few replicas alive, a timeout) is "unavailable", so core reports it as such and
- * clients may retry; anything else (a refused statement, a protocol error) is an internal failure.
+ * Driver failures as {@link StorageException}s, by what a caller can do about them:
+ *
+ * <pre>
+ * driver failure                                  | kind        | core reports
+ * ------------------------------------------------+-------------+--------------------------
+ * no node answered (AllNodesFailed, NoNode...)    | UNREACHABLE | StorageUnreachable
+ * too few replicas alive (Unavailable)            | UNREACHABLE | StorageUnreachable
+ * a timeout, the driver's or a replica's (read,   | TIMED_OUT   | Timeout: a write may
+ *   write, CAS), or a replica's failure           |             | still apply
+ * anything else (a refused statement, a protocol  | FAILED      | InternalError
+ *   error)                                        |             |
+ * </pre>
  */
 final class CassandraErrors {
   private CassandraErrors() {
   }
 
   static StorageException translate(String action, DriverException e) {
-    boolean unavailable = e instanceof AllNodesFailedException || e instanceof UnavailableException
-        || e instanceof DriverTimeoutException || e instanceof QueryConsistencyException;
-    return new StorageException("Cassandra failed to " + action + ": " + e.getMessage(), e, unavailable);
+    StorageException.Kind kind = e instanceof AllNodesFailedException || e instanceof UnavailableException
+        ? StorageException.Kind.UNREACHABLE
+        : e instanceof DriverTimeoutException || e instanceof QueryConsistencyException ? StorageException.Kind.TIMED_OUT
+        : StorageException.Kind.FAILED;
+    return new StorageException("Cassandra failed to " + action + ": " + e.getMessage(), e, kind);
   }
 
   static StorageException closed() {
-    return new StorageException("the Cassandra store is closed", null, true);
+    return new StorageException("the Cassandra store is closed", null, StorageException.Kind.CLOSED);
   }
 
   /** Whether a failed lightweight transaction may still have applied (its Paxos round timed out). */

@@ -104,7 +104,8 @@ final class CassandraStore implements Store {
           .build();
     } catch (DriverException | IllegalStateException e) {
       throw new StorageException("cannot reach the Cassandra cluster at " + settings.contactPointsText()
-          + " (local datacenter " + settings.localDatacenter() + "): " + e.getMessage(), e, true);
+          + " (local datacenter " + settings.localDatacenter() + "): " + e.getMessage(), e,
+          StorageException.Kind.UNREACHABLE);
     }
   }
 

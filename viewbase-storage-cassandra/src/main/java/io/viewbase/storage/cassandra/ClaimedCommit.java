@@ -73,7 +73,7 @@ final class ClaimedCommit {
     if (System.nanoTime() - started > ttl.toNanos() / 2) {
       release(store, claimOrder, owner);
       throw new StorageException("a commit across partitions took longer than half the claim TTL (" + ttl
-          + ") to claim its keys; nothing was written", null, true);
+          + ") to claim its keys; nothing was written", null, StorageException.Kind.CONTENDED);
     }
     BatchStatementBuilder logged = BatchStatement.builder(BatchType.LOGGED);
     for (Mutation m : batch) {

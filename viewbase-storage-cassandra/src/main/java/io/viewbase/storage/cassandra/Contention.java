@@ -21,7 +21,8 @@ final class Contention {
       Thread.sleep(base + ThreadLocalRandom.current().nextLong(base + 1));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new StorageException("interrupted while waiting for a key another commit holds", e, true);
+      throw new StorageException("interrupted while waiting for a key another commit holds", e,
+          StorageException.Kind.TIMED_OUT);
     }
   }
 }

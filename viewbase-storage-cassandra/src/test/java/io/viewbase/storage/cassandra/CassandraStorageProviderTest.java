@@ -27,7 +27,7 @@ class CassandraStorageProviderTest {
   }
 
   @Test
-  void openWhenNoNodeListensFailsUnavailableNamingTheContactPoints() throws IOException {
+  void openWhenNoNodeListensFailsUnreachableNamingTheContactPoints() throws IOException {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       closedPort = socket.getLocalPort();
@@ -39,6 +39,7 @@ class CassandraStorageProviderTest {
 
     assertThat(failure).isNotNull();
     assertThat(failure.isUnavailable()).isTrue();
+    assertThat(failure.kind()).isEqualTo(StorageException.Kind.UNREACHABLE);
     assertThat(failure.getMessage()).contains("cannot reach the Cassandra cluster at " + contactPoints);
   }
 

@@ -107,7 +107,7 @@ public final class MemoryStore implements Store {
 
   void ensureOpen() {
     if (closed) {
-      throw new StorageException("the memory store is closed", null, true);
+      throw new StorageException("the memory store is closed", null, StorageException.Kind.CLOSED);
     }
   }
 

@@ -188,7 +188,7 @@ final class GroupCommit implements AutoCloseable {
   }
 
   private StorageException closedFailure() {
-    return new StorageException("the store is closed", null, true);
+    return new StorageException("the store is closed", null, StorageException.Kind.CLOSED);
   }
 
   /**

@@ -40,7 +40,7 @@ final class NativeGuard {
     inside.getAndIncrement(stripe);
     if (closed) {
       inside.getAndDecrement(stripe);
-      throw new StorageException(closedMessage, null, true);
+      throw new StorageException(closedMessage, null, StorageException.Kind.CLOSED);
     }
   }
 
@@ -50,7 +50,7 @@ final class NativeGuard {
    */
   void checkOpen() {
     if (closed) {
-      throw new StorageException(closedMessage, null, true);
+      throw new StorageException(closedMessage, null, StorageException.Kind.CLOSED);
     }
   }
 

@@ -79,7 +79,8 @@ public final class RocksDbStore implements Store {
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
-      throw new StorageException("cannot create the data directory " + directory + ": " + e.getMessage(), e, true);
+      throw new StorageException("cannot create the data directory " + directory + ": " + e.getMessage(), e,
+          StorageException.Kind.UNREACHABLE);
     }
     RocksDbSettings settings = new RocksDbSettings(config);
     try {
@@ -96,10 +97,10 @@ public final class RocksDbStore implements Store {
     String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
     if (status != null && status.getCode() == Status.Code.IOError && message.contains("lock")) {
       return new StorageException("the data directory " + directory + " is in use by another Viewbase process "
-          + "(or is already open in this one); stop it or choose another directory", e, true);
+          + "(or is already open in this one); stop it or choose another directory", e, StorageException.Kind.LOCKED);
     }
     return new StorageException("cannot open the RocksDB data directory " + directory + ": " + e.getMessage(), e,
-        true);
+        StorageException.Kind.UNREACHABLE);
   }
 
   @Override

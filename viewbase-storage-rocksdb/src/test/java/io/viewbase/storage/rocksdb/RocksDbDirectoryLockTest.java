@@ -23,24 +23,25 @@ class RocksDbDirectoryLockTest {
   }
 
   @Test
-  void openWhenAlreadyOpenInThisProcessFailsUnavailableNamingTheDirectory() {
+  void openWhenAlreadyOpenInThisProcessFailsLockedNamingTheDirectory() {
     try (RocksDbStore first = open()) {
       assertThat(first.directory()).isEqualTo(dir.toAbsolutePath());
       StorageException e = catchThrowableOfType(StorageException.class, this::open);
 
       assertThat(e).isNotNull();
       assertThat(e.isUnavailable()).isTrue();
+      assertThat(e.kind()).isEqualTo(StorageException.Kind.LOCKED);
       assertThat(e.getMessage()).contains("in use by another Viewbase process").contains(dir.toAbsolutePath().toString());
     }
   }
 
   @Test
-  void openWhenAnotherProcessHoldsTheDirectoryFailsUnavailableNamingTheDirectory() throws Exception {
+  void openWhenAnotherProcessHoldsTheDirectoryFailsLockedNamingTheDirectory() throws Exception {
     try (RocksDbStore first = open()) {
       assertThat(first.directory()).isEqualTo(dir.toAbsolutePath());
       String output = runTryOpen();
 
-      assertThat(output).startsWith("unavailable=true").contains("in use by another Viewbase process")
+      assertThat(output).startsWith("unavailable=true kind=LOCKED").contains("in use by another Viewbase process")
           .contains(dir.toAbsolutePath().toString());
     }
   }

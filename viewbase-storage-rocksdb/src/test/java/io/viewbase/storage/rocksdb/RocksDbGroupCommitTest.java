@@ -143,6 +143,7 @@ class RocksDbGroupCommitTest {
       } catch (ExecutionException e) {
         assertThat(e.getCause()).isInstanceOf(StorageException.class);
         assertThat(((StorageException) e.getCause()).isUnavailable()).isTrue();
+        assertThat(((StorageException) e.getCause()).kind()).isEqualTo(StorageException.Kind.CLOSED);
       }
     }
     store = RocksDbStore.open(new StoreConfig(dir, true, Map.of()));

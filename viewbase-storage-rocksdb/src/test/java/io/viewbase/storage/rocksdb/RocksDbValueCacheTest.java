@@ -224,7 +224,10 @@ class RocksDbValueCacheTest {
 
     assertThat(store.valueCacheEntries()).isZero();
     assertThatThrownBy(() -> store.get(P, b("k")))
-        .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.isUnavailable()).isTrue());
+        .isInstanceOfSatisfying(StorageException.class, e -> {
+          assertThat(e.isUnavailable()).isTrue();
+          assertThat(e.kind()).isEqualTo(StorageException.Kind.CLOSED);
+        });
   }
 
   @Test

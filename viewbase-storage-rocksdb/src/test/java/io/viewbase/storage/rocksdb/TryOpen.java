@@ -17,7 +17,7 @@ public final class TryOpen {
     try (RocksDbStore store = RocksDbStore.open(new StoreConfig(Path.of(args[0]), false, Map.of()))) {
       System.out.println(store.directory() == null ? "no directory" : "opened");
     } catch (StorageException e) {
-      System.out.println("unavailable=" + e.isUnavailable() + " " + e.getMessage());
+      System.out.println("unavailable=" + e.isUnavailable() + " kind=" + e.kind() + " " + e.getMessage());
     }
   }
 }

@@ -1,25 +1,50 @@
 package io.viewbase.storage.spi;
 
-/** The backend failed (I/O error, corruption, unreachable cluster, directory locked). */
+/**
+ * The backend failed: an I/O error or corruption, or it cannot serve the call right now (closed,
+ * locked by another process, unreachable, too slow, too contended). {@link #kind()} says which, so
+ * that core can tell its callers whether to retry.
+ */
 public class StorageException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private final boolean unavailable;
+  /** Why the store failed a call. */
+  public enum Kind {
+    /** An internal failure: an I/O error, corruption, a statement the backend refused. */
+    FAILED,
+    /** The store is closed (or was closed while the call was queued). */
+    CLOSED,
+    /** Another process, or another open store in this one, holds the store's data (a directory's lock). */
+    LOCKED,
+    /** The backend cannot be reached or opened: no live node, too few replicas, a directory it cannot create or open. */
+    UNREACHABLE,
+    /**
+     * The backend did not answer in time, or the waiting thread was interrupted: the call's outcome
+     * may be unknown (a write may still apply).
+     */
+    TIMED_OUT,
+    /** The store gave up a commit because other commits held its keys too long; nothing was written. */
+    CONTENDED
+  }
 
+  private final Kind kind;
+
+  /** An internal failure ({@link Kind#FAILED}). */
   public StorageException(String message, Throwable cause) {
-    this(message, cause, false);
+    this(message, cause, Kind.FAILED);
   }
 
-  /**
-   * @param unavailable true when the store cannot be used at all right now (locked by another
-   *                    process, unreachable), as opposed to an internal failure
-   */
-  public StorageException(String message, Throwable cause, boolean unavailable) {
+  public StorageException(String message, Throwable cause, Kind kind) {
     super(message, cause);
-    this.unavailable = unavailable;
+    this.kind = java.util.Objects.requireNonNull(kind, "kind");
   }
 
+  public Kind kind() {
+    return kind;
+  }
+
+  /** Whether the store cannot serve the call right now, as opposed to an internal failure. */
   public boolean isUnavailable() {
-    return unavailable;
+    return kind != Kind.FAILED;
   }
 }

@@ -80,7 +80,7 @@ public interface AsyncCommitContract extends StoreFixture {
   }
 
   @Test
-  default void afterCloseAnAsyncCommitFailsAsUnavailable() {
+  default void afterCloseAnAsyncCommitFailsAsClosed() {
     Store closing = store();
     closing.close();
 
@@ -88,6 +88,7 @@ public interface AsyncCommitContract extends StoreFixture {
 
     assertThat(failure).isInstanceOf(StorageException.class);
     assertThat(((StorageException) failure).isUnavailable()).isTrue();
+    assertThat(((StorageException) failure).kind()).isEqualTo(StorageException.Kind.CLOSED);
   }
 
   /** The future's failure (unwrapped), or null if it succeeded; waits at most 30 s. */

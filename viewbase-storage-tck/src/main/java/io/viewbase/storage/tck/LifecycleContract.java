@@ -66,13 +66,16 @@ public interface LifecycleContract extends StoreFixture {
   }
 
   @Test
-  default void storeAfterCloseFailsWithStorageException() {
+  default void storeAfterCloseFailsWithStorageExceptionOfKindClosed() {
     write(put("p", "k", 1, "v"));
     store().close();
 
-    assertThatThrownBy(() -> store().get(b("p"), b("k"))).isInstanceOf(StorageException.class);
-    assertThatThrownBy(() -> store().scan(b("p"), KeyRange.ALL, false)).isInstanceOf(StorageException.class);
-    assertThatThrownBy(() -> store().commit(List.of(put("p", "k", 2, "v")))).isInstanceOf(StorageException.class);
+    assertThatThrownBy(() -> store().get(b("p"), b("k"))).isInstanceOf(StorageException.class)
+        .extracting(e -> ((StorageException) e).kind()).isEqualTo(StorageException.Kind.CLOSED);
+    assertThatThrownBy(() -> store().scan(b("p"), KeyRange.ALL, false)).isInstanceOf(StorageException.class)
+        .extracting(e -> ((StorageException) e).kind()).isEqualTo(StorageException.Kind.CLOSED);
+    assertThatThrownBy(() -> store().commit(List.of(put("p", "k", 2, "v")))).isInstanceOf(StorageException.class)
+        .extracting(e -> ((StorageException) e).kind()).isEqualTo(StorageException.Kind.CLOSED);
   }
 
   @Test

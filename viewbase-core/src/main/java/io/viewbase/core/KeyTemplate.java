@@ -227,7 +227,7 @@ final class KeyTemplate {
       case INT64 -> padded(((Value.Int64) value).value(), width);
       case DOUBLE -> Double.toString(((Value.Double) value).value());
       case BOOLEAN -> Boolean.toString(((Value.Bool) value).value());
-      case DATETIME -> IsoTime.format(((Value.DateTime) value).ticks());
+      case DATETIME -> ((Value.DateTime) value).toIsoString();
       case GUID -> ((Value.Guid) value).value().toString();
       case NULL, BINARY, OBJECT, ARRAY -> null;
     };

@@ -19,9 +19,6 @@ import java.util.Map;
 final class Values {
   /** Integral doubles up to 2^53 are stored as int64: they are exact there, and render without ".0" in keys. */
   private static final double EXACT_LIMIT = 9007199254740992d;
-  /** The database's sortable datetime text: seven fractional digits, UTC. */
-  private static final java.time.format.DateTimeFormatter DATETIME = java.time.format.DateTimeFormatter
-      .ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
 
   private Values() {
   }
@@ -137,7 +134,7 @@ final class Values {
       case DOUBLE -> Double.toString(((Value.Double) value).value());
       case BOOLEAN -> Boolean.toString(((Value.Bool) value).value());
       case GUID -> ((Value.Guid) value).value().toString();
-      case DATETIME -> DATETIME.format(((Value.DateTime) value).toInstant());
+      case DATETIME -> ((Value.DateTime) value).toIsoString();
       case NULL, BINARY, OBJECT, ARRAY -> null;
     };
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
+import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.io.IOException;
 import java.time.Instant;
@@ -99,7 +100,7 @@ public final class ItemJson {
       g.writeStringField(ETAG, item.etag());
     }
     if (item.timestamp() != null) {
-      g.writeStringField(TIMESTAMP, IsoTimes.format(item.timestamp()));
+      g.writeStringField(TIMESTAMP, Value.DateTime.isoString(item.timestamp()));
     }
     if (item.sourceId() != null) {
       g.writeStringField(SOURCE_PARTITION_KEY, item.sourcePartitionKey());

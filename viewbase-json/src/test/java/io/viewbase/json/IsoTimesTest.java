@@ -2,6 +2,7 @@ package io.viewbase.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.viewbase.api.Value;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -24,14 +25,14 @@ class IsoTimesTest {
       @ForAll @LongRange(min = -62_135_596_800L, max = 253_402_300_799L) long seconds,
       @ForAll @IntRange(min = 0, max = 999_999_999) int nanos, @ForAll boolean ticksOnly) {
     Instant instant = Instant.ofEpochSecond(seconds, ticksOnly ? nanos / 100 * 100 : nanos);
-    String text = IsoTimes.format(instant);
+    String text = Value.DateTime.isoString(instant);
     assertThat(text).isEqualTo(REFERENCE.format(instant));
     assertThat(IsoTimes.parseInstant(text)).contains(instant);
   }
 
   @Test
   void formatWritesSevenDigitsForTicks() {
-    assertThat(IsoTimes.format(Instant.parse("2026-11-30T12:09:16.1234567Z"))).isEqualTo("2026-11-30T12:09:16.1234567Z");
-    assertThat(IsoTimes.format(Instant.parse("2026-11-30T12:09:16Z"))).isEqualTo("2026-11-30T12:09:16.0000000Z");
+    assertThat(Value.DateTime.isoString(Instant.parse("2026-11-30T12:09:16.1234567Z"))).isEqualTo("2026-11-30T12:09:16.1234567Z");
+    assertThat(Value.DateTime.isoString(Instant.parse("2026-11-30T12:09:16Z"))).isEqualTo("2026-11-30T12:09:16.0000000Z");
   }
 }

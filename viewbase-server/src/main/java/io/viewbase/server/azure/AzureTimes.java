@@ -4,7 +4,6 @@ import io.viewbase.api.Value;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -35,33 +34,9 @@ final class AzureTimes {
   private AzureTimes() {
   }
 
-  /** A time as Azure writes it, with exactly seven fractional digits. */
+  /** A time as Azure writes it, with exactly seven fractional digits (finer instants are cut to a tick). */
   static String format(Instant instant) {
-    return formatTicks(Value.DateTime.of(instant).ticks());
-  }
-
-  /** 100 ns ticks since the Unix epoch as {@code yyyy-MM-ddTHH:mm:ss.fffffffZ}. */
-  static String formatTicks(long ticks) {
-    long second = Math.floorDiv(ticks, TICKS);
-    int fraction = (int) Math.floorMod(ticks, TICKS);
-    LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
-    StringBuilder sb = new StringBuilder(28);
-    pad(sb, t.getYear(), 4).append('-');
-    pad(sb, t.getMonthValue(), 2).append('-');
-    pad(sb, t.getDayOfMonth(), 2).append('T');
-    pad(sb, t.getHour(), 2).append(':');
-    pad(sb, t.getMinute(), 2).append(':');
-    pad(sb, t.getSecond(), 2).append('.');
-    pad(sb, fraction, 7);
-    return sb.append('Z').toString();
-  }
-
-  private static StringBuilder pad(StringBuilder sb, int value, int width) {
-    String digits = Integer.toString(value);
-    for (int i = digits.length(); i < width; i++) {
-      sb.append('0');
-    }
-    return sb.append(digits);
+    return Value.DateTime.of(instant).toIsoString();
   }
 
   /**

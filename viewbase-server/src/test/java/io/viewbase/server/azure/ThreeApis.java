@@ -63,6 +63,16 @@ final class ThreeApis implements AutoCloseable {
     return Optional.ofNullable(r.header("x-ms-error-code")).orElse("status " + r.status());
   }
 
+  /** GETs the item ("p", "r") through the native API. */
+  ApiResponse nativeGet() {
+    return nativeApi.handle(ApiRequest.of("GET", "/v1/tables/" + TABLE + "/items/p/r"));
+  }
+
+  /** GETs the entity ("p", "r") through the Azure dialect. */
+  AzureResponse azureGet() {
+    return azureApi.handle(SignedRequests.of("GET", "/" + TABLE + "(PartitionKey='p',RowKey='r')").build());
+  }
+
   /** The stored value of a property of ("p", "r"), as the last successful write left it. */
   Value stored(String name) {
     return db.table(TABLE).get("p", "r").map(i -> i.properties().get(name)).orElse(null);

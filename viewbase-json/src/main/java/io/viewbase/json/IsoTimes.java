@@ -26,11 +26,6 @@ final class IsoTimes {
   private IsoTimes() {
   }
 
-  /** A datetime property value's instant; empty if the text is not a time. */
-  static Optional<Instant> parseTicks(String text) {
-    return Optional.ofNullable(parse(text));
-  }
-
   /** A system timestamp (up to nanoseconds); empty if the text is not one. */
   static Optional<Instant> parseInstant(String text) {
     return Optional.ofNullable(parse(text));

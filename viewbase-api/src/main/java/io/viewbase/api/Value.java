@@ -104,6 +104,9 @@ public sealed interface Value {
    */
   record DateTime(long ticks) implements Value {
     public static final long TICKS_PER_SECOND = 10_000_000L;
+    /** The most bytes {@link #writeIso} writes. */
+    @Stability(Stability.Level.INTERNAL)
+    public static final int MAX_ISO_BYTES = IsoFormat.MAX_LENGTH;
 
     public static DateTime of(Instant instant) {
       return new DateTime(Math.addExact(Math.multiplyExact(instant.getEpochSecond(), TICKS_PER_SECOND),
@@ -113,6 +116,40 @@ public sealed interface Value {
     public Instant toInstant() {
       return Instant.ofEpochSecond(Math.floorDiv(ticks, TICKS_PER_SECOND),
           Math.floorMod(ticks, TICKS_PER_SECOND) * 100);
+    }
+
+    /**
+     * This time as Azure writes it, {@code 2026-11-30T12:09:16.1234567Z}: UTC, seven fractional
+     * digits; years beyond 0000..9999 in ISO-8601's expanded form ({@code +10000-01-01T...}).
+     */
+    public String toIsoString() {
+      return IsoFormat.format(Math.floorDiv(ticks, TICKS_PER_SECOND), (int) Math.floorMod(ticks, TICKS_PER_SECOND) * 100);
+    }
+
+    /**
+     * An instant as {@link #toIsoString} writes a datetime: seven fractional digits, or eight or nine
+     * when the instant is finer than a tick (a system timestamp read from elsewhere).
+     */
+    public static String isoString(Instant instant) {
+      return IsoFormat.format(instant.getEpochSecond(), instant.getNano());
+    }
+
+    /**
+     * Writes what {@link #isoString} makes of {@code epochSecond} and {@code nanos} as ASCII into
+     * {@code out} from {@code at}, which must have {@link #MAX_ISO_BYTES} bytes free there, and returns
+     * the index after it; {@code percentColons} writes each ':' as {@code %3A} (an ETag). For writers
+     * that render items into bytes: nothing is allocated.
+     */
+    @Stability(Stability.Level.INTERNAL)
+    public static int writeIso(long epochSecond, int nanos, boolean percentColons, byte[] out, int at) {
+      return IsoFormat.write(epochSecond, nanos, percentColons, out, at);
+    }
+
+    /** {@link #writeIso} of this time: seven fractional digits. */
+    @Stability(Stability.Level.INTERNAL)
+    public int writeIso(boolean percentColons, byte[] out, int at) {
+      return IsoFormat.write(Math.floorDiv(ticks, TICKS_PER_SECOND), (int) Math.floorMod(ticks, TICKS_PER_SECOND) * 100,
+          percentColons, out, at);
     }
 
     @Override

@@ -1,12 +1,13 @@
 package io.viewbase.core;
 
 import io.viewbase.api.Value;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatterBuilder;
 import java.util.OptionalLong;
 
 /**
@@ -19,6 +20,7 @@ final class Etags {
 
   private static final String PREFIX = "W/\"datetime'";
   private static final String SUFFIX = "'\"";
+  private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
   private static final DateTimeFormatter FORMAT = new DateTimeFormatterBuilder()
       .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
       .appendFraction(ChronoField.NANO_OF_SECOND, 7, 7, true)
@@ -30,8 +32,13 @@ final class Etags {
   }
 
   static String of(long version) {
-    return IsoTime.append(new StringBuilder(PREFIX.length() + 36).append(PREFIX), version, "%3A")
-        .append(SUFFIX).toString();
+    byte[] out = new byte[PREFIX_BYTES.length + Value.DateTime.MAX_ISO_BYTES + SUFFIX.length()];
+    System.arraycopy(PREFIX_BYTES, 0, out, 0, PREFIX_BYTES.length);
+    int end = Value.DateTime.writeIso(Math.floorDiv(version, Value.DateTime.TICKS_PER_SECOND),
+        (int) Math.floorMod(version, Value.DateTime.TICKS_PER_SECOND) * 100, true, out, PREFIX.length());
+    out[end++] = '\'';
+    out[end++] = '"';
+    return new String(out, 0, end, StandardCharsets.ISO_8859_1);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
+import io.viewbase.api.PropertyName;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +20,7 @@ import java.util.regex.Pattern;
  *       RowKey is the idiom for one record per partition): storage has no trouble with it (a
  *       partition is the table prefix plus the key, an empty sort key sorts first, and
  *       continuation tokens carry lengths).</li>
- *   <li>Property names: 1..maxPropertyNameLength characters, no control characters, not starting
- *       with '_' (system properties), not {@code partitionKey} or {@code id} (the identity), no '@'
- *       (JSON type annotations use it).</li>
+ *   <li>Property names: {@link PropertyName}'s rule, up to maxPropertyNameLength characters.</li>
  *   <li>At most maxProperties user properties; nesting at most maxNestingDepth deep; the encoded
  *       item at most maxItemBytes.</li>
  * </ul>
@@ -84,7 +83,7 @@ final class ItemRules {
 
   private void checkNames(Map<String, Value> properties, int depth) {
     for (Map.Entry<String, Value> e : properties.entrySet()) {
-      checkPropertyName(e.getKey(), depth == 1);
+      PropertyName.check(e.getKey(), depth == 1, limits.maxPropertyNameLength());
       checkValue(e.getKey(), e.getValue(), depth);
     }
   }
@@ -125,45 +124,6 @@ final class ItemRules {
         }
       }
     }
-  }
-
-  private void checkPropertyName(String name, boolean topLevel) {
-    if (name == null || name.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "A property name must not be empty");
-    }
-    if (name.length() > limits.maxPropertyNameLength()) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
-          "A property name is longer than " + limits.maxPropertyNameLength() + " characters", "property",
-          shortened(name));
-    }
-    if (topLevel && (name.charAt(0) == '_' || name.equals("partitionKey") || name.equals("id"))) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
-          "Property names starting with '_' and the names partitionKey and id are reserved", "property", name);
-    }
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (Character.isISOControl(c) || c == '@' || Character.isSurrogate(c) && !validPair(name, i)) {
-        throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
-            "A property name contains a control character, an unpaired surrogate or '@'", "property", name);
-      }
-    }
-  }
-
-  /** A name for an error's context: whole up to 64 characters, else its first 64 and an ellipsis. */
-  private static String shortened(String name) {
-    if (name.length() <= 64) {
-      return name;
-    }
-    int end = Character.isHighSurrogate(name.charAt(63)) ? 63 : 64; // never split a pair
-    return name.substring(0, end) + "…";
-  }
-
-  private static boolean validPair(String s, int i) {
-    char c = s.charAt(i);
-    if (Character.isHighSurrogate(c)) {
-      return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-    }
-    return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
   }
 
   void checkEncodedSize(byte[] encoded, String partitionKey, String id) {

@@ -1,6 +1,7 @@
 package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
+import io.viewbase.api.KeyText;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.util.ArrayList;
@@ -22,17 +23,11 @@ import java.util.TreeSet;
  * {partitionKey}, {id}   | the source item's identity
  * {name:08}              | zero-padded on the left to 8 characters (integers: "-0000042")
  * {name|lower}, |upper   | case-folded (Locale.ROOT); case is kept unless asked
- *
- * value type      | text
- * ----------------+--------------------------------------------------------------
- * string          | as is
- * int32, int64    | decimal
- * double          | Java's shortest round-trip decimal (1.5, 1.0E10)
- * boolean         | true / false
- * datetime        | 2026-11-30T12:00:00.0000000Z (sorts in time order)
- * guid            | lower-case canonical form
- * missing, null, binary, object, array | nothing: the item is not in the view
  * </pre>
+ *
+ * A value's text is {@link KeyText}'s (the entity layer renders its keys by the same rule); a
+ * missing property, or one whose value has no key text (null, binary, object, array), keeps the
+ * item out of the view.
  */
 final class KeyTemplate {
   private sealed interface Part permits Literal, Placeholder {
@@ -186,10 +181,7 @@ final class KeyTemplate {
     if (ph.transform() != null) {
       text = ph.transform().equals("lower") ? text.toLowerCase(Locale.ROOT) : text.toUpperCase(Locale.ROOT);
     }
-    if (text.length() < ph.width()) {
-      sb.append("0".repeat(ph.width() - text.length()));
-    }
-    sb.append(text);
+    KeyText.pad(sb, text, ph.width());
   }
 
   /** The key for an item, or null when a placeholder has no renderable value (the item is not in the view). */
@@ -217,29 +209,9 @@ final class KeyTemplate {
     return sb.toString();
   }
 
+  /** A property's text in a key, as every key renderer writes it ({@link KeyText}); null: none. */
   private static String text(Value value, int width) {
-    if (value == null) {
-      return null;
-    }
-    return switch (value.type()) {
-      case STRING -> ((Value.Str) value).value();
-      case INT32 -> padded(((Value.Int32) value).value(), width);
-      case INT64 -> padded(((Value.Int64) value).value(), width);
-      case DOUBLE -> Double.toString(((Value.Double) value).value());
-      case BOOLEAN -> Boolean.toString(((Value.Bool) value).value());
-      case DATETIME -> IsoTime.format(((Value.DateTime) value).ticks());
-      case GUID -> ((Value.Guid) value).value().toString();
-      case NULL, BINARY, OBJECT, ARRAY -> null;
-    };
-  }
-
-  /** Integers pad after the sign, so "-42" at width 6 is "-00042". */
-  private static String padded(long n, int width) {
-    if (n >= 0 || width == 0) {
-      return Long.toString(n);
-    }
-    String digits = Long.toString(-n);
-    return "-" + "0".repeat(Math.max(0, width - 1 - digits.length())) + digits;
+    return KeyText.of(value, width);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
+import io.viewbase.api.PropertyName;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
@@ -42,7 +43,7 @@ final class ViewSpec {
     KeyTemplate idBy = KeyTemplate.parse(definition.idBy() == null ? "{id}" : definition.idBy(), "idBy");
     Filter where = definition.where() == null || definition.where().isBlank() ? null : parseWhere(definition.where());
     for (String name : definition.select()) {
-      if (name == null || name.isEmpty() || name.startsWith("_") || name.equals("partitionKey") || name.equals("id")) {
+      if (name == null || name.isEmpty() || PropertyName.isReserved(name)) {
         throw ViewbaseException.of(ErrorCode.InvalidView,
             "select names user properties (not empty, not starting with '_', not partitionKey or id)",
             "field", "select", "property", name);

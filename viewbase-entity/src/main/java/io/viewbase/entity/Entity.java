@@ -1,6 +1,7 @@
 package io.viewbase.entity;
 
 import io.viewbase.api.ErrorCode;
+import io.viewbase.api.PropertyName;
 import io.viewbase.api.Stability;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
@@ -185,8 +186,7 @@ public final class Entity<T> {
   private Map<String, Attribute> checkAttributes(Map<String, Attribute> attrs) {
     Map<String, String> fields = new LinkedHashMap<>();
     for (Attribute a : attrs.values()) {
-      if (!FIELD.matcher(a.field()).matches() || a.field().startsWith("vb_") || a.field().equals("partitionKey")
-          || a.field().equals("id")) {
+      if (!FIELD.matcher(a.field()).matches() || a.field().startsWith("vb_") || PropertyName.isReserved(a.field())) {
         throw invalid("The attribute '" + a.name() + "' of '" + name + "' has the stored name '" + a.field()
             + "': stored names are a letter then letters, digits or '_', and not partitionKey, id or vb_...",
             "attribute", a.name());

@@ -2,6 +2,7 @@ package io.viewbase.entity;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
+import io.viewbase.api.PropertyName;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.lang.reflect.Array;
@@ -213,8 +214,8 @@ final class ItemMapper<T> {
       if (byName.containsKey(name) || e.getValue() == null) {
         continue;
       }
-      if (!FIELD.matcher(name).matches() || name.startsWith("vb_") || name.equals("partitionKey")
-          || name.equals("id") || byField.containsKey(name)) {
+      if (!FIELD.matcher(name).matches() || name.startsWith("vb_") || PropertyName.isReserved(name)
+          || byField.containsKey(name)) {
         throw ViewbaseException.of(ErrorCode.InvalidInput,
             "The undeclared attribute '" + name + "' of '" + entity.name() + "' cannot be stored under that name "
                 + "(a letter then letters, digits or '_'; not partitionKey, id, vb_..., or a declared field)",

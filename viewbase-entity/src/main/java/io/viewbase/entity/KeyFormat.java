@@ -1,6 +1,7 @@
 package io.viewbase.entity;
 
 import io.viewbase.api.ErrorCode;
+import io.viewbase.api.KeyText;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.util.ArrayList;
@@ -172,11 +173,7 @@ final class KeyFormat {
   }
 
   private void appendValue(StringBuilder sb, String text, int width) {
-    String cased = casing.apply(text);
-    if (cased.length() < width) {
-      sb.append("0".repeat(width - cased.length()));
-    }
-    sb.append(cased);
+    KeyText.pad(sb, casing.apply(text), width); // cased, then padded: as a template's {name:08|lower}
   }
 
   /** The same key as a view template, which the database renders from each stored item. */

@@ -1,5 +1,6 @@
 package io.viewbase.entity;
 
+import io.viewbase.api.KeyText;
 import io.viewbase.api.Value;
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
@@ -19,9 +20,6 @@ import java.util.Map;
 final class Values {
   /** Integral doubles up to 2^53 are stored as int64: they are exact there, and render without ".0" in keys. */
   private static final double EXACT_LIMIT = 9007199254740992d;
-  /** The database's sortable datetime text: seven fractional digits, UTC. */
-  private static final java.time.format.DateTimeFormatter DATETIME = java.time.format.DateTimeFormatter
-      .ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
 
   private Values() {
   }
@@ -122,32 +120,11 @@ final class Values {
   }
 
   /**
-   * A value's text in a key, exactly as the database renders a view template placeholder (so that
-   * keys the client computes match keys the database computes), or null when the value has no key
-   * text (the item is then not in the index).
+   * A value's text in a key: {@link KeyText}'s rule, which the database follows when it renders a
+   * view template placeholder (so keys the client computes match keys the database computes), or
+   * null when the value has no key text (the item is then not in the index).
    */
   static String keyText(Value value, int width) {
-    if (value == null) {
-      return null;
-    }
-    return switch (value.type()) {
-      case STRING -> ((Value.Str) value).value();
-      case INT32 -> padded(((Value.Int32) value).value(), width);
-      case INT64 -> padded(((Value.Int64) value).value(), width);
-      case DOUBLE -> Double.toString(((Value.Double) value).value());
-      case BOOLEAN -> Boolean.toString(((Value.Bool) value).value());
-      case GUID -> ((Value.Guid) value).value().toString();
-      case DATETIME -> DATETIME.format(((Value.DateTime) value).toInstant());
-      case NULL, BINARY, OBJECT, ARRAY -> null;
-    };
-  }
-
-  /** Integers pad after the sign, as the database does: "-42" at width 6 is "-00042". */
-  private static String padded(long n, int width) {
-    if (n >= 0 || width == 0) {
-      return Long.toString(n);
-    }
-    String digits = Long.toString(-n);
-    return "-" + "0".repeat(Math.max(0, width - 1 - digits.length())) + digits;
+    return KeyText.of(value, width);
   }
 }

@@ -54,6 +54,23 @@ class ValidationTest {
   }
 
   @Test
+  void defineWithAStoredNameThePropertyRuleReservesFailsWithInvalidInputAndAnOrdinaryOneWorks() {
+    // The entity layer's stored names are the api's property names: the names the rule reserves
+    // (PropertyName.isReserved) are refused when the entity is defined, not at its first write.
+    for (String reserved : List.of("id", "partitionKey", "_x", "_etag")) {
+      assertThat(io.viewbase.api.PropertyName.isReserved(reserved)).as(reserved).isTrue();
+      ViewbaseException e = catchThrowableOfType(() -> Entity.define("thing").service("s")
+          .attribute(Attribute.string("a").field(reserved))
+          .index(Index.primary("byA").pk("a")).build(), ViewbaseException.class);
+      assertThat(e).as(reserved).isNotNull();
+      assertThat(e.code()).as(reserved).isEqualTo(ErrorCode.InvalidInput);
+      assertThat(e.getMessage()).as(reserved).contains("has the stored name '" + reserved + "'");
+    }
+    assertThat(Entity.define("thing").service("s").attribute(Attribute.string("a").field("ident"))
+        .index(Index.primary("byA").pk("a")).build().name()).isEqualTo("thing");
+  }
+
+  @Test
   void createWithoutARequiredAttributeFails() {
     assertRefused(() -> accounts.create(Map.of("accountId", "a2", "owner", "ann")), "kind", "is required");
   }

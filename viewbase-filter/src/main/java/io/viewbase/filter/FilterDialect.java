@@ -1,5 +1,6 @@
 package io.viewbase.filter;
 
+import io.viewbase.api.PropertyName;
 import io.viewbase.api.Stability;
 
 /**
@@ -77,6 +78,6 @@ public enum FilterDialect {
   }
 
   private static boolean reservedInNative(String name) {
-    return name.startsWith("_") || name.equals("id") || name.equals("partitionKey");
+    return PropertyName.isReserved(name);
   }
 }

@@ -5,7 +5,6 @@ import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -120,19 +119,15 @@ final class Literals {
 
   /** {@code yyyy-MM-ddTHH:mm:ss[.fffffff]Z}, the fraction without trailing zeros. */
   static String printDateTime(long ticks) {
-    long seconds = Math.floorDiv(ticks, Value.DateTime.TICKS_PER_SECOND);
-    long fraction = Math.floorMod(ticks, Value.DateTime.TICKS_PER_SECOND);
-    LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
-    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d", t.getYear(),
-        t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond()));
-    if (fraction != 0) {
-      String digits = String.format(Locale.ROOT, ".%07d", fraction);
-      int end = digits.length();
-      while (digits.charAt(end - 1) == '0') {
-        end--;
-      }
-      sb.append(digits, 0, end);
+    String text = new Value.DateTime(ticks).toIsoString(); // yyyy-MM-ddTHH:mm:ss.fffffffZ: literals lie in 0001..9999
+    int end = text.length() - 1;
+    while (text.charAt(end - 1) == '0') {
+      end--;
     }
-    return sb.append('Z').toString();
+    if (text.charAt(end - 1) == '.') {
+      end--;
+    }
+    return text.substring(0, end) + "Z";
   }
+
 }

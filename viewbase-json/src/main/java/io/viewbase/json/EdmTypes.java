@@ -5,63 +5,135 @@ import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * Applies an Azure {@code "name@odata.type"} annotation to the value JSON gave a property.
+ * Azure's {@code "name@odata.type"} annotations: the one decoder of annotated values, for the
+ * native API's readers and the Azure dialect alike. {@link #decode} takes the value as JSON typed
+ * it (a JSON string is a Str, an integer an Int32 or Int64, any other number a Double) and accepts
+ * the spellings Azure's clients send:
  *
  * <pre>
- * annotation    | accepted JSON value                                    | result
- * --------------+--------------------------------------------------------+--------------
- * Edm.String    | string                                                 | Str
- * Edm.Boolean   | true / false                                           | Bool
- * Edm.Int32     | integer in int32 range                                 | Int32
- * Edm.Int64     | integer in int64 range, or a decimal string            | Int64
- * Edm.Double    | any number, or "NaN" / "Infinity" / "-Infinity"        | Double
- * Edm.DateTime  | ISO-8601 string, up to 7 fractional digits, Z or offset| DateTime
- * Edm.Guid      | string 8-4-4-4-12 hex digits                           | Guid
- * Edm.Binary    | base64 string                                          | Binary
- * any           | null                                                   | Null
+ * annotation    | accepted JSON value                                               | result
+ * --------------+-------------------------------------------------------------------+---------
+ * Edm.String    | string                                                            | Str
+ * Edm.Boolean   | true / false, or the string "true" / "false"                      | Bool
+ * Edm.Int32     | integer in int32 range, or a decimal string (-?[0-9]+) in it      | Int32
+ * Edm.Int64     | integer in int64 range, or a decimal string in it                 | Int64
+ * Edm.Double    | any number; "NaN", "Infinity", "-Infinity"; a number as a string  | Double
+ *               |   (JSON's number syntax, finite)                                  |
+ * Edm.DateTime  | an ISO-8601 string as {@link IsoTimes} reads it, cut to 100 ns    | DateTime
+ * Edm.Guid      | string of 8-4-4-4-12 ASCII hex digits, either case                | Guid
+ * Edm.Binary    | base64 string (standard alphabet, padding optional)               | Binary
  * </pre>
  *
- * Anything else, or an unknown Edm name, is {@link ErrorCode#InvalidValue} naming the property.
+ * Azure's Python and JavaScript SDKs send annotated Int32, Int64, Double and Boolean values as
+ * strings, and the Java SDK datetimes with 9 fractional digits, so those are accepted whichever
+ * API reads them. What a null value or an unknown annotation means is the caller's: the native
+ * API stores an annotated null as null, the Azure dialect refuses it; each answers an unknown
+ * type or a value that does not fit with its own code. Azure's own limits (the 1601..9999 range of
+ * its datetimes, 64 KiB binaries) are the dialect's, applied to what this returns.
  */
-final class EdmTypes {
-  static final String ANNOTATION = "@odata.type";
+public final class EdmTypes {
+  public static final String ANNOTATION = "@odata.type";
 
   private static final Pattern GUID = Pattern.compile(
       "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-  private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,19}");
+  private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
+  private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
   private EdmTypes() {
   }
 
+  /** Whether {@code edm} names one of the eight Edm types the table lists. */
+  public static boolean isKnown(String edm) {
+    return switch (edm) {
+      case "Edm.String", "Edm.Boolean", "Edm.Int32", "Edm.Int64", "Edm.Double", "Edm.DateTime", "Edm.Guid",
+          "Edm.Binary" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * The value an annotated property holds, or null when {@code natural} (the value as JSON typed it,
+   * not null) is no spelling of {@code edm} the table accepts, or {@code edm} is not {@link #isKnown}.
+   */
+  public static Value decode(String edm, Value natural) {
+    return switch (edm) {
+      case "Edm.String" -> natural instanceof Value.Str ? natural : null;
+      case "Edm.Boolean" -> toBoolean(natural);
+      case "Edm.Int32" -> toInt32(natural);
+      case "Edm.Int64" -> toInt64(natural);
+      case "Edm.Double" -> toDouble(natural);
+      case "Edm.DateTime" -> natural instanceof Value.Str s ? dateTime(s.value()) : null;
+      case "Edm.Guid" -> natural instanceof Value.Str s && GUID.matcher(s.value()).matches()
+          ? new Value.Guid(UUID.fromString(s.value())) : null;
+      case "Edm.Binary" -> toBinary(natural);
+      default -> null;
+    };
+  }
+
+  /** A datetime value's text, cut to 100 ns ticks; null if it is not a time or lies beyond the ticks' range. */
+  public static Value.DateTime dateTime(String text) {
+    Instant instant = IsoTimes.parse(text);
+    if (instant == null) {
+      return null;
+    }
+    try {
+      return Value.DateTime.of(instant);
+    } catch (ArithmeticException beyondTicks) {
+      return null;
+    }
+  }
+
+  /**
+   * {@link #decode} for the native API's readers: an annotated null stays null, and an unknown type
+   * or a value that does not fit is {@link ErrorCode#InvalidValue} naming the property.
+   */
   static Value apply(String property, String edm, Value natural) {
     if (natural == Value.Null.INSTANCE) {
       return natural;
     }
-    Value typed = switch (edm) {
-      case "Edm.String" -> natural instanceof Value.Str ? natural : null;
-      case "Edm.Boolean" -> natural instanceof Value.Bool ? natural : null;
-      case "Edm.Int32" -> natural instanceof Value.Int32 ? natural : null;
-      case "Edm.Int64" -> toInt64(natural);
-      case "Edm.Double" -> toDouble(natural);
-      case "Edm.DateTime" -> natural instanceof Value.Str s
-          ? IsoTimes.parseTicks(s.value()).flatMap(EdmTypes::ticks).orElse(null) : null;
-      case "Edm.Guid" -> natural instanceof Value.Str s && GUID.matcher(s.value()).matches()
-          ? new Value.Guid(UUID.fromString(s.value())) : null;
-      case "Edm.Binary" -> toBinary(natural);
-      default -> throw ViewbaseException.of(ErrorCode.InvalidValue,
+    if (!isKnown(edm)) {
+      throw ViewbaseException.of(ErrorCode.InvalidValue,
           "Unknown type annotation; expected Edm.String, Edm.Boolean, Edm.Int32, Edm.Int64, Edm.Double, "
               + "Edm.DateTime, Edm.Guid or Edm.Binary", "property", property, "type", edm);
-    };
+    }
+    Value typed = decode(edm, natural);
     if (typed == null) {
       throw ViewbaseException.of(ErrorCode.InvalidValue, "The value does not fit its type annotation",
           "property", property, "type", edm);
     }
     return typed;
+  }
+
+  private static Value toBoolean(Value natural) {
+    if (natural instanceof Value.Bool) {
+      return natural;
+    }
+    if (natural instanceof Value.Str s) {
+      return switch (s.value()) {
+        case "true" -> new Value.Bool(true);
+        case "false" -> new Value.Bool(false);
+        default -> null;
+      };
+    }
+    return null;
+  }
+
+  private static Value toInt32(Value natural) {
+    if (natural instanceof Value.Int32) {
+      return natural;
+    }
+    if (natural instanceof Value.Str s && INTEGER.matcher(s.value()).matches()) {
+      try {
+        return new Value.Int32(Integer.parseInt(s.value()));
+      } catch (NumberFormatException beyondInt32) {
+        return null;
+      }
+    }
+    return null;
   }
 
   private static Value toInt64(Value natural) {
@@ -74,8 +146,8 @@ final class EdmTypes {
     if (natural instanceof Value.Str s && INTEGER.matcher(s.value()).matches()) {
       try {
         return new Value.Int64(Long.parseLong(s.value()));
-      } catch (NumberFormatException e) {
-        return null; // 19 digits beyond the int64 range
+      } catch (NumberFormatException beyondInt64) {
+        return null;
       }
     }
     return null;
@@ -96,7 +168,13 @@ final class EdmTypes {
         case "NaN" -> new Value.Double(Double.NaN);
         case "Infinity" -> new Value.Double(Double.POSITIVE_INFINITY);
         case "-Infinity" -> new Value.Double(Double.NEGATIVE_INFINITY);
-        default -> null;
+        default -> {
+          if (!NUMBER.matcher(s.value()).matches()) {
+            yield null;
+          }
+          double d = Double.parseDouble(s.value());
+          yield Double.isFinite(d) ? new Value.Double(d) : null; // "1e400" is no double
+        }
       };
     }
     return null;
@@ -110,14 +188,6 @@ final class EdmTypes {
       return new Value.Binary(Base64.getDecoder().decode(s.value()));
     } catch (IllegalArgumentException e) {
       return null;
-    }
-  }
-
-  private static Optional<Value> ticks(Instant instant) {
-    try {
-      return Optional.of(Value.DateTime.of(instant));
-    } catch (ArithmeticException e) {
-      return Optional.empty();
     }
   }
 

@@ -1,105 +1,178 @@
 package io.viewbase.json;
 
+import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.chrono.IsoChronology;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
-import java.time.format.ResolverStyle;
-import java.time.temporal.ChronoField;
+import java.time.LocalDate;
 import java.util.Optional;
 
 /**
- * ISO-8601 UTC times as Azure writes them: {@code 2026-11-30T12:00:00.1234567Z}, seven fractional
- * digits (100 ns ticks). Parsing accepts 0..7 fractional digits (9 for system timestamps), an
- * optional seconds field and a {@code Z} or {@code ±hh:mm} offset.
+ * ISO-8601 times as clients send them, read once for every interface: item timestamps, datetime
+ * values (through {@link EdmTypes}) and the Azure dialect's values and SAS times. They are written by
+ * {@link io.viewbase.api.Value.DateTime#isoString}, and everything it writes reads back.
+ *
+ * <pre>
+ * part      | accepted
+ * ----------+----------------------------------------------------------------------------------
+ * date      | yyyy-MM-dd; a year beyond 0000..9999 with its sign (+10000, -0001), 4 to 9 digits
+ * time      | optional: 'T' (or 't') then HH:mm, optionally :ss, optionally '.' and 1 or more
+ *           | digits (past the ninth they are cut: a datetime value keeps 7, a timestamp 9)
+ * zone      | 'Z' (or 'z'), an offset ±hh:mm up to 18:00, or none: UTC (as Azure reads
+ *           | 2008-07-10T00:00:00); a bare date is midnight UTC
+ * </pre>
+ *
+ * Fields out of range (month 13, February 30, 24:00, second 60) make the text no time.
  */
 final class IsoTimes {
-  private static final DateTimeFormatter TICKS_FORMAT = new DateTimeFormatterBuilder()
-      .append(DateTimeFormatter.ISO_LOCAL_DATE)
-      .appendLiteral('T')
-      .appendPattern("HH:mm:ss")
-      .appendFraction(ChronoField.NANO_OF_SECOND, 7, 9, true)
-      .appendLiteral('Z')
-      .toFormatter()
-      .withZone(ZoneOffset.UTC);
-
-  private static final DateTimeFormatter TICKS_PARSE = parser(7);
-  private static final DateTimeFormatter NANOS_PARSE = parser(9);
-
   private IsoTimes() {
-  }
-
-  private static DateTimeFormatter parser(int maxFraction) {
-    return new DateTimeFormatterBuilder()
-        .parseCaseInsensitive()
-        .append(DateTimeFormatter.ISO_LOCAL_DATE)
-        .appendLiteral('T')
-        .appendValue(ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
-        .appendValue(ChronoField.MINUTE_OF_HOUR, 2)
-        .optionalStart().appendLiteral(':').appendValue(ChronoField.SECOND_OF_MINUTE, 2)
-        .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, maxFraction, true).optionalEnd()
-        .optionalEnd()
-        .appendOffset("+HH:MM", "Z")
-        .toFormatter()
-        .withChronology(IsoChronology.INSTANCE)
-        .withResolverStyle(ResolverStyle.STRICT);
-  }
-
-  /**
-   * Seven fractional digits, or up to nine when the instant is finer than a tick. Written by hand: it
-   * runs for every item written out, and DateTimeFormatter costs about a microsecond.
-   */
-  static String format(Instant instant) {
-    LocalDateTime t = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
-    int year = t.getYear();
-    if (year < 0 || year > 9999) {
-      return TICKS_FORMAT.format(instant);
-    }
-    int nanos = instant.getNano();
-    StringBuilder sb = new StringBuilder(30);
-    pad(sb, year, 4).append('-');
-    pad(sb, t.getMonthValue(), 2).append('-');
-    pad(sb, t.getDayOfMonth(), 2).append('T');
-    pad(sb, t.getHour(), 2).append(':');
-    pad(sb, t.getMinute(), 2).append(':');
-    pad(sb, t.getSecond(), 2).append('.');
-    if (nanos % 100 == 0) {
-      pad(sb, nanos / 100, 7);
-    } else if (nanos % 10 == 0) {
-      pad(sb, nanos / 10, 8);
-    } else {
-      pad(sb, nanos, 9);
-    }
-    return sb.append('Z').toString();
-  }
-
-  private static StringBuilder pad(StringBuilder sb, int value, int width) {
-    String digits = Integer.toString(value);
-    for (int i = digits.length(); i < width; i++) {
-      sb.append('0');
-    }
-    return sb.append(digits);
-  }
-
-  /** A datetime property value: at most 7 fractional digits; empty if the text is not one. */
-  static Optional<Instant> parseTicks(String text) {
-    return parse(TICKS_PARSE, text);
   }
 
   /** A system timestamp (up to nanoseconds); empty if the text is not one. */
   static Optional<Instant> parseInstant(String text) {
-    return parse(NANOS_PARSE, text);
+    return Optional.ofNullable(parse(text));
   }
 
-  private static Optional<Instant> parse(DateTimeFormatter format, String text) {
+  /** The instant the text names, to the nanosecond, or null if it is not a time as the table says. */
+  static Instant parse(String text) {
+    Cursor c = new Cursor(text);
     try {
-      return Optional.of(OffsetDateTime.parse(text, format).toInstant());
-    } catch (DateTimeParseException e) {
-      return Optional.empty();
+      int year = c.year();
+      c.expect('-');
+      int month = c.digits(2);
+      c.expect('-');
+      int day = c.digits(2);
+      long epochDay = LocalDate.of(year, month, day).toEpochDay();
+      int hour = 0;
+      int minute = 0;
+      int second = 0;
+      int nanos = 0;
+      int offsetSeconds = 0;
+      if (c.more()) {
+        if (c.peek() != 'T' && c.peek() != 't') {
+          return null;
+        }
+        c.pos++;
+        hour = c.digits(2);
+        c.expect(':');
+        minute = c.digits(2);
+        if (c.more() && c.peek() == ':') {
+          c.pos++;
+          second = c.digits(2);
+          if (c.more() && c.peek() == '.') {
+            c.pos++;
+            nanos = c.fraction();
+          }
+        }
+        offsetSeconds = c.offset();
+      }
+      if (c.more() || hour > 23 || minute > 59 || second > 59) {
+        return null;
+      }
+      return Instant.ofEpochSecond(epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds, nanos);
+    } catch (DateTimeException | IndexOutOfBoundsException | NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** A reader over the characters of a time; a mismatch is a NumberFormatException. */
+  private static final class Cursor {
+    private final String s;
+    private int pos;
+
+    Cursor(String s) {
+      this.s = s;
+    }
+
+    boolean more() {
+      return pos < s.length();
+    }
+
+    char peek() {
+      return s.charAt(pos);
+    }
+
+    void expect(char ch) {
+      if (s.charAt(pos) != ch) {
+        throw new NumberFormatException("expected " + ch);
+      }
+      pos++;
+    }
+
+    /** Four digits, or a sign and 4 to 9 (ISO-8601's expanded years). */
+    int year() {
+      char sign = peek();
+      if (sign != '+' && sign != '-') {
+        return digits(4);
+      }
+      pos++;
+      int start = pos;
+      long v = 0;
+      while (more() && isDigit(peek()) && pos - start < 9) {
+        v = v * 10 + (s.charAt(pos++) - '0');
+      }
+      if (pos - start < 4) {
+        throw new NumberFormatException("a signed year has at least 4 digits");
+      }
+      return (int) (sign == '-' ? -v : v);
+    }
+
+    int digits(int n) {
+      int v = 0;
+      for (int i = 0; i < n; i++) {
+        char ch = s.charAt(pos++);
+        if (!isDigit(ch)) {
+          throw new NumberFormatException("expected a digit");
+        }
+        v = v * 10 + (ch - '0');
+      }
+      return v;
+    }
+
+    /** One or more digits of a fraction of a second, in nanoseconds; digits past the ninth are cut. */
+    int fraction() {
+      int digits = 0;
+      int nanos = 0;
+      while (more() && isDigit(peek())) {
+        if (digits < 9) {
+          nanos = nanos * 10 + (peek() - '0');
+        }
+        digits++;
+        pos++;
+      }
+      if (digits == 0) {
+        throw new NumberFormatException("a '.' without digits");
+      }
+      for (int i = digits; i < 9; i++) {
+        nanos *= 10;
+      }
+      return nanos;
+    }
+
+    /** 'Z', ±hh:mm (at most 18:00) or nothing, as seconds east of UTC. */
+    int offset() {
+      if (!more()) {
+        return 0;
+      }
+      char z = peek();
+      if (z == 'Z' || z == 'z') {
+        pos++;
+        return 0;
+      }
+      if (z != '+' && z != '-') {
+        throw new NumberFormatException("expected a zone");
+      }
+      pos++;
+      int hours = digits(2);
+      expect(':');
+      int minutes = digits(2);
+      int seconds = hours * 3600 + minutes * 60;
+      if (minutes > 59 || seconds > 18 * 3600) {
+        throw new NumberFormatException("offset out of range");
+      }
+      return z == '+' ? seconds : -seconds;
+    }
+
+    private static boolean isDigit(char ch) {
+      return ch >= '0' && ch <= '9';
     }
   }
 }

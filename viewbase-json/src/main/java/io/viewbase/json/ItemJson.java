@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
+import io.viewbase.api.PropertyName;
+import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.io.IOException;
 import java.time.Instant;
@@ -23,8 +25,8 @@ import java.time.Instant;
  * partitionKey, id                      | returned apart (a string; the caller checks the address)
  * _etag, _timestamp                     | returned apart, never stored (a client may PUT what it GOT)
  * _sourcePartitionKey, _sourceId        | returned apart, never stored (view items carry them)
- * other name starting with '_'          | 400 InvalidPropertyName
- * empty, or longer than the limit       | 400 InvalidPropertyName
+ * other name starting with '_'          | 400 InvalidPropertyName ({@link PropertyName}'s rule, which
+ * empty, longer than the limit, '@' ... |   the engine applies again: one rule, checked early here)
  * name@odata.type                       | types the property "name" (before or after it)
  * anything else                         | a user property, typed as {@link ValueReader} says
  * </pre>
@@ -33,8 +35,8 @@ import java.time.Instant;
  * ErrorCode#InvalidJson} (with line and column).
  */
 public final class ItemJson {
-  public static final String PARTITION_KEY = "partitionKey";
-  public static final String ID = "id";
+  public static final String PARTITION_KEY = PropertyName.PARTITION_KEY;
+  public static final String ID = PropertyName.ID;
   public static final String ETAG = "_etag";
   public static final String TIMESTAMP = "_timestamp";
   public static final String SOURCE_PARTITION_KEY = "_sourcePartitionKey";
@@ -99,7 +101,7 @@ public final class ItemJson {
       g.writeStringField(ETAG, item.etag());
     }
     if (item.timestamp() != null) {
-      g.writeStringField(TIMESTAMP, IsoTimes.format(item.timestamp()));
+      g.writeStringField(TIMESTAMP, Value.DateTime.isoString(item.timestamp()));
     }
     if (item.sourceId() != null) {
       g.writeStringField(SOURCE_PARTITION_KEY, item.sourcePartitionKey());
@@ -175,24 +177,9 @@ public final class ItemJson {
     return value;
   }
 
-  /** A user property name: not empty, not reserved, not longer than the limit, valid UTF-16. */
+  /** A user property name at the top level, as {@link PropertyName#check} allows it. */
   static String checkName(String name, Limits limits) {
-    if (name.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "A property name is empty");
-    }
-    if (name.charAt(0) == '_') {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
-          "Property names beginning with '_' are reserved for system properties", "property", name);
-    }
-    if (name.length() > limits.maxPropertyNameLength()) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "A property name is longer than the limit",
-          "property", name.substring(0, Math.min(64, name.length())) + "…", "length", name.length(),
-          "maxPropertyNameLength", limits.maxPropertyNameLength());
-    }
-    try {
-      return ValueReader.text(name, name);
-    } catch (ViewbaseException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, e.getMessage());
-    }
+    PropertyName.check(name, true, limits.maxPropertyNameLength());
+    return name;
   }
 }

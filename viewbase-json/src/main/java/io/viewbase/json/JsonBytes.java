@@ -1,8 +1,7 @@
 package io.viewbase.json;
 
+import io.viewbase.api.Value;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 
 /**
@@ -233,37 +232,25 @@ public final class JsonBytes {
   }
 
   /**
-   * {@code "2026-11-30T12:00:00.1234567Z"} as {@link IsoTimes#format} writes it, digit by digit
-   * without the strings in between; years outside 0..9999 go through {@code IsoTimes}.
+   * {@code "2026-11-30T12:00:00.1234567Z"}: the instant as {@link Value.DateTime#isoString} writes
+   * it, straight into the buffer.
    */
   public JsonBytes isoTime(Instant instant) {
-    LocalDateTime t = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
-    int year = t.getYear();
-    if (year < 0 || year > 9999) {
-      return string(IsoTimes.format(instant));
-    }
-    ensure(40);
-    buf[len++] = '"';
-    pad(year, 4).ascii('-').pad(t.getMonthValue(), 2).ascii('-').pad(t.getDayOfMonth(), 2).ascii('T')
-        .pad(t.getHour(), 2).ascii(':').pad(t.getMinute(), 2).ascii(':').pad(t.getSecond(), 2).ascii('.');
-    int nanos = instant.getNano();
-    if (nanos % 100 == 0) {
-      pad(nanos / 100, 7);
-    } else if (nanos % 10 == 0) {
-      pad(nanos / 10, 8);
-    } else {
-      pad(nanos, 9);
-    }
-    return ascii('Z').ascii('"');
+    return isoTime(instant.getEpochSecond(), instant.getNano());
   }
 
-  /** {@code value} (not negative) in exactly {@code width} digits, zero-padded; ensure() is the caller's. */
-  private JsonBytes pad(int value, int width) {
-    for (int p = len + width - 1; p >= len; p--) {
-      buf[p] = (byte) ('0' + value % 10);
-      value /= 10;
-    }
-    len += width;
+  /** The datetime as {@link Value.DateTime#toIsoString} writes it, quoted, straight into the buffer. */
+  public JsonBytes isoTime(Value.DateTime time) {
+    long ticks = time.ticks();
+    return isoTime(Math.floorDiv(ticks, Value.DateTime.TICKS_PER_SECOND),
+        (int) Math.floorMod(ticks, Value.DateTime.TICKS_PER_SECOND) * 100);
+  }
+
+  private JsonBytes isoTime(long epochSecond, int nanos) {
+    ensure(Value.DateTime.MAX_ISO_BYTES + 2);
+    buf[len++] = '"';
+    len = Value.DateTime.writeIso(epochSecond, nanos, false, buf, len);
+    buf[len++] = '"';
     return this;
   }
 

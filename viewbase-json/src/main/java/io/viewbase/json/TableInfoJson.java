@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.Value;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ public final class TableInfoJson {
     g.writeStringField("kind", info.kind());
     g.writeStringField("source", info.source());
     g.writeStringField("state", info.state());
-    g.writeStringField("created", info.created() == null ? null : IsoTimes.format(info.created()));
+    g.writeStringField("created", info.created() == null ? null : Value.DateTime.isoString(info.created()));
     g.writeEndObject();
   }
 

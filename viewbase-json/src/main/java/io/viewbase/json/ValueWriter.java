@@ -73,7 +73,7 @@ final class ValueWriter {
         }
       }
       case DOUBLE -> writeDouble(g, ((Value.Double) value).value());
-      case DATETIME -> g.writeString(IsoTimes.format(((Value.DateTime) value).toInstant()));
+      case DATETIME -> g.writeString(((Value.DateTime) value).toIsoString());
       case GUID -> g.writeString(((Value.Guid) value).value().toString());
       case BINARY -> g.writeString(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
       case NULL -> g.writeNull();
@@ -146,7 +146,7 @@ final class ValueWriter {
           out.raw(Double.toString(d));
         }
       }
-      case DATETIME -> out.isoTime(((Value.DateTime) value).toInstant());
+      case DATETIME -> out.isoTime((Value.DateTime) value);
       case GUID -> out.string(((Value.Guid) value).value().toString());
       case BINARY -> out.string(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
       case NULL -> out.nullValue();

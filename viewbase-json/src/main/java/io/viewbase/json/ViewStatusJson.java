@@ -3,6 +3,7 @@ package io.viewbase.json;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.viewbase.api.Value;
 import io.viewbase.api.ViewStatus;
 import java.io.IOException;
 import java.time.Instant;
@@ -45,7 +46,7 @@ public final class ViewStatusJson {
         g.writeEndObject();
       }
       g.writeEndArray();
-      g.writeStringField("created", status.created() == null ? null : IsoTimes.format(status.created()));
+      g.writeStringField("created", status.created() == null ? null : Value.DateTime.isoString(status.created()));
       g.writeEndObject();
     });
   }

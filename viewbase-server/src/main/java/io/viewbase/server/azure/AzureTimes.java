@@ -1,10 +1,9 @@
 package io.viewbase.server.azure;
 
 import io.viewbase.api.Value;
-import java.time.DateTimeException;
+import io.viewbase.json.EdmTypes;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -35,107 +34,25 @@ final class AzureTimes {
   private AzureTimes() {
   }
 
-  /** A time as Azure writes it, with exactly seven fractional digits. */
+  /** A time as Azure writes it, with exactly seven fractional digits (finer instants are cut to a tick). */
   static String format(Instant instant) {
-    return formatTicks(Value.DateTime.of(instant).ticks());
-  }
-
-  /** 100 ns ticks since the Unix epoch as {@code yyyy-MM-ddTHH:mm:ss.fffffffZ}. */
-  static String formatTicks(long ticks) {
-    long second = Math.floorDiv(ticks, TICKS);
-    int fraction = (int) Math.floorMod(ticks, TICKS);
-    LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
-    StringBuilder sb = new StringBuilder(28);
-    pad(sb, t.getYear(), 4).append('-');
-    pad(sb, t.getMonthValue(), 2).append('-');
-    pad(sb, t.getDayOfMonth(), 2).append('T');
-    pad(sb, t.getHour(), 2).append(':');
-    pad(sb, t.getMinute(), 2).append(':');
-    pad(sb, t.getSecond(), 2).append('.');
-    pad(sb, fraction, 7);
-    return sb.append('Z').toString();
-  }
-
-  private static StringBuilder pad(StringBuilder sb, int value, int width) {
-    String digits = Integer.toString(value);
-    for (int i = digits.length(); i < width; i++) {
-      sb.append('0');
-    }
-    return sb.append(digits);
+    return Value.DateTime.of(instant).toIsoString();
   }
 
   /**
-   * An Edm.DateTime value as clients send it: {@code yyyy-MM-ddTHH:mm[:ss[.f…]]} then {@code Z}, an
-   * offset or nothing (UTC), or a bare date; fractions beyond seven digits are cut to 100 ns ticks.
-   * Null if the text is not such a time or lies outside Azure's range.
+   * An Edm.DateTime value as clients send it, read as viewbase-json's {@link EdmTypes#dateTime}
+   * reads every datetime ({@code yyyy-MM-ddTHH:mm[:ss[.f…]]} then {@code Z}, an offset or nothing,
+   * or a bare date; cut to 100 ns ticks); null if the text is not such a time or lies outside
+   * Azure's range.
    */
   static Value.DateTime parseValue(String text) {
-    Cursor c = new Cursor(text);
-    try {
-      int year = c.digits(4);
-      c.expect('-');
-      int month = c.digits(2);
-      c.expect('-');
-      int day = c.digits(2);
-      long epochDay = LocalDate.of(year, month, day).toEpochDay();
-      int hour = 0;
-      int minute = 0;
-      int second = 0;
-      long fraction = 0;
-      if (c.more()) {
-        if (c.peek() != 'T' && c.peek() != 't') {
-          return null;
-        }
-        c.pos++;
-        hour = c.digits(2);
-        c.expect(':');
-        minute = c.digits(2);
-        if (c.more() && c.peek() == ':') {
-          c.pos++;
-          second = c.digits(2);
-          if (c.more() && c.peek() == '.') {
-            c.pos++;
-            int digits = 0;
-            while (c.more() && Character.isDigit(c.peek())) {
-              if (digits < 7) {
-                fraction = fraction * 10 + (c.peek() - '0');
-              }
-              digits++;
-              c.pos++;
-            }
-            if (digits == 0) {
-              return null;
-            }
-            for (int i = digits; i < 7; i++) {
-              fraction *= 10;
-            }
-          }
-        }
-      }
-      int offsetSeconds = 0;
-      if (c.more()) {
-        char z = c.peek();
-        if (z == 'Z' || z == 'z') {
-          c.pos++;
-        } else if (z == '+' || z == '-') {
-          c.pos++;
-          int oh = c.digits(2);
-          c.expect(':');
-          int om = c.digits(2);
-          offsetSeconds = (z == '+' ? 1 : -1) * (oh * 3600 + om * 60);
-        }
-      }
-      if (c.more() || hour > 23 || minute > 59 || second > 59) {
-        return null;
-      }
-      long epochSecond = epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds;
-      if (epochSecond < MIN_SECOND || epochSecond >= MAX_SECOND) {
-        return null;
-      }
-      return new Value.DateTime(epochSecond * TICKS + fraction);
-    } catch (DateTimeException | IndexOutOfBoundsException | NumberFormatException e) {
-      return null;
-    }
+    Value.DateTime t = EdmTypes.dateTime(text);
+    return t != null && inRange(t) ? t : null;
+  }
+
+  /** Whether a datetime lies in Azure's range, 1601-01-01 to 9999-12-31. */
+  static boolean inRange(Value.DateTime t) {
+    return t.ticks() >= MIN_SECOND * TICKS && t.ticks() < MAX_SECOND * TICKS;
   }
 
   /** A SAS or access-policy time ({@code 2026-01-01T00:00:00Z}, fractions and offsets allowed, or a date); null if malformed. */
@@ -179,42 +96,5 @@ final class AzureTimes {
    */
   static String httpDate(long epochSecond) {
     return HTTP_DATE.format(ZonedDateTime.ofInstant(Instant.ofEpochSecond(epochSecond), ZoneOffset.UTC));
-  }
-
-  /** A minimal reader over the characters of a time. */
-  private static final class Cursor {
-    private final String s;
-    private int pos;
-
-    Cursor(String s) {
-      this.s = s;
-    }
-
-    boolean more() {
-      return pos < s.length();
-    }
-
-    char peek() {
-      return s.charAt(pos);
-    }
-
-    void expect(char ch) {
-      if (s.charAt(pos) != ch) {
-        throw new NumberFormatException("expected " + ch);
-      }
-      pos++;
-    }
-
-    int digits(int n) {
-      int v = 0;
-      for (int i = 0; i < n; i++) {
-        char ch = s.charAt(pos++);
-        if (ch < '0' || ch > '9') {
-          throw new NumberFormatException("expected a digit");
-        }
-        v = v * 10 + (ch - '0');
-      }
-      return v;
-    }
   }
 }

@@ -8,18 +8,18 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.json.EdmTypes;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Reads an entity from Azure's JSON: the keys, and each property typed by its {@code @odata.type}
- * annotation (before or after it) or, without one, by its JSON form.
+ * annotation (before or after it; decoded by viewbase-json's {@link EdmTypes}, as the native API's
+ * values are) or, without one, by its JSON form.
  *
  * <pre>
  * JSON value                 | annotation     | Value
@@ -44,7 +44,7 @@ import java.util.UUID;
  * refused with Azure's codes.
  */
 final class EntityReader {
-  static final String ANNOTATION = "@odata.type";
+  static final String ANNOTATION = EdmTypes.ANNOTATION;
   static final int MAX_STRING_CHARS = 32 * 1024;
   static final int MAX_BINARY_BYTES = 64 * 1024;
   static final int MAX_PROPERTIES = 252;
@@ -195,89 +195,43 @@ final class EntityReader {
     return new Value.Double(finite(name, r.text));
   }
 
+  /** An annotated value, as viewbase-json's {@link EdmTypes} decodes it, within Azure's limits. */
   private static Value typed(String name, String edm, Object v) {
-    String text = v instanceof Raw r ? r.text : v instanceof String s ? s : null;
-    switch (edm) {
-      case "Edm.String":
-        if (v instanceof String s) {
-          return string(name, s);
-        }
-        break;
-      case "Edm.Boolean":
-        if (v instanceof Boolean b) {
-          return new Value.Bool(b);
-        }
-        if ("true".equals(text) || "false".equals(text)) {
-          return new Value.Bool(text.equals("true"));
-        }
-        break;
-      case "Edm.Int32":
-        if (text != null && !(v instanceof Raw r && r.token == JsonToken.VALUE_NUMBER_FLOAT)) {
-          try {
-            return new Value.Int32(Integer.parseInt(text));
-          } catch (NumberFormatException e) {
-            break;
-          }
-        }
-        break;
-      case "Edm.Int64":
-        if (text != null && !(v instanceof Raw r && r.token == JsonToken.VALUE_NUMBER_FLOAT)) {
-          try {
-            return new Value.Int64(Long.parseLong(text));
-          } catch (NumberFormatException e) {
-            break;
-          }
-        }
-        break;
-      case "Edm.Double":
-        if (text != null) {
-          switch (text) {
-            case "NaN":
-              return new Value.Double(Double.NaN);
-            case "Infinity":
-              return new Value.Double(Double.POSITIVE_INFINITY);
-            case "-Infinity":
-              return new Value.Double(Double.NEGATIVE_INFINITY);
-            default:
-              try {
-                return new Value.Double(finite(name, text));
-              } catch (ViewbaseException notANumber) {
-                break;
-              }
-          }
-        }
-        break;
-      case "Edm.DateTime":
-        if (v instanceof String s) {
-          Value.DateTime t = AzureTimes.parseValue(s);
-          if (t != null) {
-            return t;
-          }
-        }
-        break;
-      case "Edm.Guid":
-        if (v instanceof String s && isGuid(s)) {
-          return new Value.Guid(UUID.fromString(s));
-        }
-        break;
-      case "Edm.Binary":
-        if (v instanceof String s) {
-          try {
-            byte[] bytes = Base64.getDecoder().decode(s);
-            if (bytes.length > MAX_BINARY_BYTES) {
-              throw ViewbaseException.of(ErrorCode.PropertyValueTooLarge, "The property exceeds the maximum "
-                  + "allowed size (64KB).", "property", name);
-            }
-            return new Value.Binary(bytes);
-          } catch (IllegalArgumentException e) {
-            break;
-          }
-        }
-        break;
-      default:
-        throw badValue(name, "an unknown type " + edm);
+    if (!EdmTypes.isKnown(edm)) {
+      throw badValue(name, "an unknown type " + edm);
     }
-    throw badValue(name, "a value that is not a valid " + edm);
+    Value value = EdmTypes.decode(edm, natural(name, v));
+    if (value == null || value instanceof Value.DateTime t && !AzureTimes.inRange(t)) {
+      throw badValue(name, "a value that is not a valid " + edm);
+    }
+    if (value instanceof Value.Str s) {
+      return string(name, s.value());
+    }
+    if (value instanceof Value.Binary b && b.length() > MAX_BINARY_BYTES) {
+      throw ViewbaseException.of(ErrorCode.PropertyValueTooLarge, "The property exceeds the maximum "
+          + "allowed size (64KB).", "property", name);
+    }
+    return value;
+  }
+
+  /** A raw value as JSON types it: what {@link EdmTypes#decode} reads (the native API's reader's typing). */
+  private static Value natural(String name, Object v) {
+    if (v instanceof String s) {
+      return new Value.Str(s);
+    }
+    if (v instanceof Boolean b) {
+      return new Value.Bool(b);
+    }
+    Raw r = (Raw) v;
+    if (r.token == JsonToken.VALUE_NUMBER_INT) {
+      try {
+        long l = Long.parseLong(r.text);
+        return l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE ? new Value.Int32((int) l) : new Value.Int64(l);
+      } catch (NumberFormatException beyondInt64) {
+        // a double, as below
+      }
+    }
+    return new Value.Double(finite(name, r.text));
   }
 
   private static Value string(String name, String s) {
@@ -300,20 +254,6 @@ final class EntityReader {
       throw badValue(name, "a number beyond the range of a double");
     }
     return d;
-  }
-
-  private static boolean isGuid(String s) {
-    if (s.length() != 36) {
-      return false;
-    }
-    for (int i = 0; i < 36; i++) {
-      char c = s.charAt(i);
-      boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
-      if (dash ? c != '-' : Character.digit(c, 16) < 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static ViewbaseException badValue(String name, String what) {

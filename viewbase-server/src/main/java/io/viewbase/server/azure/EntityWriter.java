@@ -173,8 +173,7 @@ final class EntityWriter {
               .string(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
         }
       }
-      case DATETIME -> m.annotation(name, "Edm.DateTime", annotate).name(name)
-          .string(AzureTimes.formatTicks(((Value.DateTime) value).ticks()));
+      case DATETIME -> m.annotation(name, "Edm.DateTime", annotate).name(name).isoTime((Value.DateTime) value);
       case GUID -> m.annotation(name, "Edm.Guid", annotate).name(name)
           .string(((Value.Guid) value).value().toString());
       case BINARY -> m.annotation(name, "Edm.Binary", annotate).name(name)

@@ -4,12 +4,12 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.viewbase.storage.spi.StoreConfig;
 import io.viewbase.storage.spi.StoreOptionException;
+import io.viewbase.storage.spi.StoreOptions;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  *       {'class':'NetworkTopologyStrategy','dc1':3}; used only when the keyspace is created</td></tr>
  *   <tr><td>cassandra.consistency</td><td>LOCAL_QUORUM</td><td>reads and writes</td></tr>
  *   <tr><td>cassandra.serialConsistency</td><td>LOCAL_SERIAL</td><td>the Paxos phase of lightweight transactions</td></tr>
- *   <tr><td>cassandra.requestTimeout</td><td>10s</td><td>per request (ms, s or m suffix)</td></tr>
+ *   <tr><td>cassandra.requestTimeout</td><td>10s</td><td>per request (ms, s or m suffix, as {@link StoreOptions#duration} reads it)</td></tr>
  *   <tr><td>cassandra.claimTtl</td><td>30s</td><td>how long a crashed committer's claims block a key</td></tr>
  *   <tr><td>cassandra.pageSize</td><td>1000</td><td>rows a scan fetches per round trip</td></tr>
  * </table>
@@ -51,20 +51,22 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
   /** Cassandra's own rule for unquoted keyspace and table names. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,47}");
   private static final int DEFAULT_PORT = 9042;
+  private static final Duration MIN_DURATION = Duration.ofMillis(1);
+  private static final Duration MAX_DURATION = Duration.ofHours(1);
 
   static CassandraSettings from(StoreConfig config) {
-    rejectUnknown(config.options());
+    StoreOptions given = StoreOptions.of(config, "cassandra", KNOWN);
     return new CassandraSettings(
-        contactPoints(config.option(CONTACT_POINTS, "127.0.0.1:" + DEFAULT_PORT)),
-        nonBlank(config, LOCAL_DATACENTER, "datacenter1"),
-        name(config, KEYSPACE, "viewbase"),
-        name(config, TABLE, "kv"),
-        replication(config.option(REPLICATION, "1").trim()),
-        consistency(config, CONSISTENCY, "LOCAL_QUORUM", false),
-        consistency(config, SERIAL_CONSISTENCY, "LOCAL_SERIAL", true),
-        duration(config, REQUEST_TIMEOUT, "10s"),
-        duration(config, CLAIM_TTL, "30s"),
-        (int) number(config, PAGE_SIZE, "1000", 10, 100_000));
+        contactPoints(given.raw(CONTACT_POINTS, "127.0.0.1:" + DEFAULT_PORT)),
+        given.nonBlank(LOCAL_DATACENTER, "datacenter1"),
+        name(given, KEYSPACE, "viewbase"),
+        name(given, TABLE, "kv"),
+        replication(given.text(REPLICATION, "1")),
+        consistency(given, CONSISTENCY, "LOCAL_QUORUM", false),
+        consistency(given, SERIAL_CONSISTENCY, "LOCAL_SERIAL", true),
+        given.duration(REQUEST_TIMEOUT, "10s", MIN_DURATION, MAX_DURATION),
+        given.duration(CLAIM_TTL, "30s", MIN_DURATION, MAX_DURATION),
+        (int) given.number(PAGE_SIZE, "1000", 10, 100_000));
   }
 
   /** The contact points as the user wrote them, for messages. */
@@ -74,14 +76,6 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
       out.add(address.getHostString() + ":" + address.getPort());
     }
     return String.join(",", out);
-  }
-
-  private static void rejectUnknown(Map<String, String> options) {
-    for (String name : options.keySet()) {
-      if (name.startsWith("cassandra.") && !KNOWN.contains(name)) {
-        throw new StoreOptionException(name, "unknown option " + name + "; the cassandra backend knows " + KNOWN);
-      }
-    }
   }
 
   private static List<InetSocketAddress> contactPoints(String text) {
@@ -114,16 +108,8 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     return List.copyOf(out);
   }
 
-  private static String nonBlank(StoreConfig config, String name, String defaultValue) {
-    String value = config.option(name, defaultValue).trim();
-    if (value.isEmpty()) {
-      throw new StoreOptionException(name, name + " must not be empty");
-    }
-    return value;
-  }
-
-  private static String name(StoreConfig config, String option, String defaultValue) {
-    String value = config.option(option, defaultValue).trim();
+  private static String name(StoreOptions given, String option, String defaultValue) {
+    String value = given.text(option, defaultValue);
     if (!NAME.matcher(value).matches()) {
       throw new StoreOptionException(option, option + " must be a letter then up to 47 letters, digits or _, not '"
           + value + "'");
@@ -148,8 +134,8 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
         + "{'class':'NetworkTopologyStrategy','dc1':3}, not '" + text + "'");
   }
 
-  private static ConsistencyLevel consistency(StoreConfig config, String name, String defaultValue, boolean serial) {
-    String text = config.option(name, defaultValue).trim().toUpperCase(Locale.ROOT);
+  private static ConsistencyLevel consistency(StoreOptions given, String name, String defaultValue, boolean serial) {
+    String text = given.text(name, defaultValue).toUpperCase(Locale.ROOT);
     try {
       DefaultConsistencyLevel level = DefaultConsistencyLevel.valueOf(text);
       if (level.isSerial() == serial) {
@@ -160,42 +146,5 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     }
     throw new StoreOptionException(name, name + " must be " + (serial ? "SERIAL or LOCAL_SERIAL"
         : "a consistency level such as ONE, QUORUM, LOCAL_QUORUM or ALL") + ", not '" + text + "'");
-  }
-
-  private static Duration duration(StoreConfig config, String name, String defaultValue) {
-    String text = config.option(name, defaultValue).trim().toLowerCase(Locale.ROOT);
-    try {
-      Duration value;
-      if (text.endsWith("ms")) {
-        value = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-      } else if (text.endsWith("s")) {
-        value = Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
-      } else if (text.endsWith("m")) {
-        value = Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
-      } else {
-        value = Duration.ofMillis(Long.parseLong(text));
-      }
-      if (!value.isNegative() && !value.isZero() && value.compareTo(Duration.ofHours(1)) <= 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // fall through to the message below
-    }
-    throw new StoreOptionException(name, name + " must be a duration from 1ms to 60m such as 500ms, 10s or 1m, not '"
-        + config.option(name, defaultValue) + "'");
-  }
-
-  private static long number(StoreConfig config, String name, String defaultValue, long min, long max) {
-    String text = config.option(name, defaultValue).trim();
-    try {
-      long value = Long.parseLong(text);
-      if (value >= min && value <= max) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // fall through to the message below
-    }
-    throw new StoreOptionException(name, name + " must be a whole number from " + min + " to " + max + ", not '"
-        + text + "'");
   }
 }

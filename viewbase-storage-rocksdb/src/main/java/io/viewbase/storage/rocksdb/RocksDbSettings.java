@@ -1,8 +1,8 @@
 package io.viewbase.storage.rocksdb;
 
 import io.viewbase.storage.spi.StoreConfig;
-import io.viewbase.storage.spi.StoreOptionException;
-import java.util.Locale;
+import io.viewbase.storage.spi.StoreOptions;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -42,7 +42,8 @@ import org.rocksdb.Options;
  *       so that a synced write need not grow a file (0: none; see docs/storage.md)</td></tr>
  * </table>
  *
- * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024).
+ * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024), read as every backend reads
+ * them ({@link StoreOptions}).
  */
 final class RocksDbSettings implements AutoCloseable {
   static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
@@ -65,17 +66,18 @@ final class RocksDbSettings implements AutoCloseable {
   private final long valueCacheBytes;
 
   RocksDbSettings(StoreConfig config) {
-    rejectUnknown(config.options());
-    long cacheBytes = size(config, BLOCK_CACHE_BYTES, "128m");
-    long writeBufferBytes = size(config, WRITE_BUFFER_BYTES, "64m");
-    int backgroundJobs = (int) number(config, MAX_BACKGROUND_JOBS, "4", 1, 64);
-    String walCompression = walCompression(config); // every option checked before any native object exists
-    int recycleLogFiles = (int) number(config, RECYCLE_LOG_FILES, "2", 0, 64);
-    int memtableBloomPercent = (int) number(config, MEMTABLE_BLOOM_PERCENT, "2", 0, 25);
+    StoreOptions given = StoreOptions.of(config, "rocksdb", KNOWN);
+    long cacheBytes = given.size(BLOCK_CACHE_BYTES, "128m");
+    long writeBufferBytes = given.size(WRITE_BUFFER_BYTES, "64m");
+    int backgroundJobs = (int) given.number(MAX_BACKGROUND_JOBS, "4", 1, 64);
+    // every option checked before any native object exists
+    String walCompression = WAL_COMPRESSIONS.get(given.choice(WAL_COMPRESSION, "zstd", List.of("zstd", "none")));
+    int recycleLogFiles = (int) given.number(RECYCLE_LOG_FILES, "2", 0, 64);
+    int memtableBloomPercent = (int) given.number(MEMTABLE_BLOOM_PERCENT, "2", 0, 25);
 
-    valueCacheBytes = size(config, VALUE_CACHE_BYTES,
+    valueCacheBytes = given.size(VALUE_CACHE_BYTES,
         Long.toString(defaultValueCacheBytes(Runtime.getRuntime().maxMemory())));
-    long rowCacheBytes = size(config, ROW_CACHE_BYTES, "64m");
+    long rowCacheBytes = given.size(ROW_CACHE_BYTES, "64m");
     blockCache = new LRUCache(cacheBytes, shardBits(cacheBytes));
     // Point reads dominate: a row cache answers a repeated get without searching a block.
     rowCache = rowCacheBytes > 0 ? new LRUCache(rowCacheBytes) : null;
@@ -140,15 +142,6 @@ final class RocksDbSettings implements AutoCloseable {
     }
   }
 
-  private static String walCompression(StoreConfig config) {
-    String given = config.option(WAL_COMPRESSION, "zstd");
-    String name = WAL_COMPRESSIONS.get(given.trim().toLowerCase(Locale.ROOT));
-    if (name == null) {
-      throw new StoreOptionException(WAL_COMPRESSION, WAL_COMPRESSION + " must be zstd or none, not '" + given + "'");
-    }
-    return name;
-  }
-
   /**
    * Shards of at least 16 MiB (at most 64 of them). RocksDB's default is up to 64 shards of at least
    * 512 KiB (2 MiB each for 128 MiB), and a block larger than its shard is dropped as soon as it is
@@ -182,54 +175,11 @@ final class RocksDbSettings implements AutoCloseable {
     }
   }
 
-  private static void rejectUnknown(Map<String, String> options) {
-    for (String name : options.keySet()) {
-      if (name.startsWith("rocksdb.") && !KNOWN.contains(name)) {
-        throw new StoreOptionException(name, "unknown option " + name + "; the rocksdb backend knows " + KNOWN);
-      }
-    }
-  }
-
   /**
    * The value cache's default size for a JVM whose heap may grow to {@code maxHeap} bytes: an eighth
    * of it, at least 16 MiB and at most 1 GiB (a 1 GiB heap gets 128 MiB).
    */
   static long defaultValueCacheBytes(long maxHeap) {
     return Math.max(16L << 20, Math.min(1L << 30, maxHeap / 8));
-  }
-
-  private static long size(StoreConfig config, String name, String defaultValue) {
-    String text = config.option(name, defaultValue).trim().toLowerCase(Locale.ROOT);
-    long unit = switch (text.isEmpty() ? ' ' : text.charAt(text.length() - 1)) {
-      case 'k' -> 1L << 10;
-      case 'm' -> 1L << 20;
-      case 'g' -> 1L << 30;
-      default -> 1;
-    };
-    String digits = unit == 1 ? text : text.substring(0, text.length() - 1);
-    try {
-      long value = Long.parseLong(digits);
-      if (value < 0 || value > Long.MAX_VALUE / unit) {
-        throw new NumberFormatException();
-      }
-      return value * unit;
-    } catch (NumberFormatException e) {
-      throw new StoreOptionException(name, name + " must be a size such as 134217728 or 128m, not '"
-          + config.option(name, defaultValue) + "'");
-    }
-  }
-
-  private static long number(StoreConfig config, String name, String defaultValue, long min, long max) {
-    String text = config.option(name, defaultValue).trim();
-    try {
-      long value = Long.parseLong(text);
-      if (value >= min && value <= max) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // fall through to the message below
-    }
-    throw new StoreOptionException(name, name + " must be a whole number from " + min + " to " + max + ", not '"
-        + text + "'");
   }
 }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An ordered list of up to 100 write operations over any items of any tables, committed by
- * {@link Database#commit} atomically: all or nothing, with every view kept in step, serializable
- * against other writes. An item may appear once per batch.
+ * An ordered list of up to 100 write operations over any items of any tables, committed by {@link
+ * Database#commit} atomically: all or nothing, with every view kept in step, serializable against
+ * other writes. An item may appear once per batch.
  *
  * <pre>
  * operation   | item must be                  | effect
@@ -29,20 +29,27 @@ import java.util.Objects;
 public final class Batch {
   /** Most operations in one batch. */
   public static final int MAX_OPERATIONS = 100;
+
   /** Most encoded bytes of the items in one batch. */
   public static final int MAX_BYTES = 4 << 20;
 
   /** The kinds of operation. */
   public enum Kind {
-    INSERT, REPLACE, UPSERT, MERGE, UPSERT_MERGE, DELETE, CHECK
+    INSERT,
+    REPLACE,
+    UPSERT,
+    MERGE,
+    UPSERT_MERGE,
+    DELETE,
+    CHECK
   }
 
   /**
    * One operation.
    *
-   * @param kind    what it does
-   * @param table   the table it writes
-   * @param item    the item (its identity; properties for writes)
+   * @param kind what it does
+   * @param table the table it writes
+   * @param item the item (its identity; properties for writes)
    * @param ifMatch an ETag or "*" (replace, merge, delete, check); for check, null means "absent"
    */
   public record Operation(Kind kind, String table, Item item, String ifMatch) {

@@ -10,7 +10,10 @@ import java.util.Optional;
 @Stability(Stability.Level.EXPERIMENTAL)
 public interface Database extends AutoCloseable {
 
-  /** Creates a table; fails with {@link ErrorCode#TableAlreadyExists} if the name is taken (case-insensitively). */
+  /**
+   * Creates a table; fails with {@link ErrorCode#TableAlreadyExists} if the name is taken
+   * (case-insensitively).
+   */
   TableInfo createTable(String name);
 
   /** Drops a table and all its items; fails with {@link ErrorCode#TableNotFound}. */
@@ -20,45 +23,53 @@ public interface Database extends AutoCloseable {
   List<TableInfo> listTables();
 
   /**
-   * The table or view with this name (case-insensitive); fails with {@link ErrorCode#TableNotFound}.
-   * A view is read-only: its writes fail with {@link ErrorCode#ViewIsReadOnly}, and its reads with
-   * {@link ErrorCode#ViewNotReady} until it is ready.
+   * The table or view with this name (case-insensitive); fails with {@link
+   * ErrorCode#TableNotFound}. A view is read-only: its writes fail with {@link
+   * ErrorCode#ViewIsReadOnly}, and its reads with {@link ErrorCode#ViewNotReady} until it is ready.
    */
   Table table(String name);
 
   /**
    * Creates a view and starts its backfill; writes to the source maintain it from this moment.
    * Fails with {@link ErrorCode#TableAlreadyExists} if the name is taken, {@link
-   * ErrorCode#TableNotFound} for an unknown source, {@link ErrorCode#InvalidView} for a bad template,
-   * filter or projection.
+   * ErrorCode#TableNotFound} for an unknown source, {@link ErrorCode#InvalidView} for a bad
+   * template, filter or projection.
    */
   default ViewStatus createView(ViewDefinition definition) {
-    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Views are not supported by this database");
   }
 
-  /** The view's definition, state and backfill progress; {@link ErrorCode#TableNotFound} if there is none. */
+  /**
+   * The view's definition, state and backfill progress; {@link ErrorCode#TableNotFound} if there is
+   * none.
+   */
   default ViewStatus viewStatus(String name) {
-    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Views are not supported by this database");
   }
 
   /** Drops a view and its data. */
   default void dropView(String name) {
-    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Views are not supported by this database");
   }
 
   /** Compares every view entry with a recomputation from the source; repairs the drift if asked. */
   default VerifyReport verifyView(String name, boolean repair) {
-    throw new ViewbaseException(ErrorCode.NotImplemented, "Views are not supported by this database");
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Views are not supported by this database");
   }
 
   /**
    * Commits a batch atomically: all of it, with every view in step, or nothing. On failure the
    * exception's context names {@code operationIndex} (0-based), and its code says why (for example
-   * {@link ErrorCode#PreconditionFailed}, {@link ErrorCode#ItemAlreadyExists},
-   * {@link ErrorCode#ViewKeyConflict}).
+   * {@link ErrorCode#PreconditionFailed}, {@link ErrorCode#ItemAlreadyExists}, {@link
+   * ErrorCode#ViewKeyConflict}).
    */
   default BatchResult commit(Batch batch) {
-    throw new ViewbaseException(ErrorCode.NotImplemented, "Batches are not supported by this database");
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Batches are not supported by this database");
   }
 
   /** The longest name a setting may have, in characters ({@link #putSetting}). */
@@ -67,25 +78,28 @@ public interface Database extends AutoCloseable {
   /** The largest value a setting may hold: 64 KiB of UTF-8 ({@link #putSetting}). */
   int MAX_SETTING_VALUE_BYTES = 64 * 1024;
 
-  /** How many settings one table, view or the database as a whole may hold ({@link #putSetting}). */
+  /**
+   * How many settings one table, view or the database as a whole may hold ({@link #putSetting}).
+   */
   int MAX_SETTINGS = 64;
 
   /**
-   * A setting that a protocol keeps in the catalog beside a table, or beside the database: the Azure
-   * dialect keeps a table's stored access policies and the service's CORS rules this way. Settings
-   * are not items: no item API, query or listing reaches them.
+   * A setting that a protocol keeps in the catalog beside a table, or beside the database: the
+   * Azure dialect keeps a table's stored access policies and the service's CORS rules this way.
+   * Settings are not items: no item API, query or listing reaches them.
    *
    * @param table a table or view (case-insensitive), or null for the database as a whole
-   * @param name  the setting's name, e.g. {@code azure.acl}: 1 to {@link #MAX_SETTING_NAME_LENGTH}
-   *              characters of {@code A-Z a-z 0-9 . _ -}
+   * @param name the setting's name, e.g. {@code azure.acl}: 1 to {@link #MAX_SETTING_NAME_LENGTH}
+   *     characters of {@code A-Z a-z 0-9 . _ -}
    * @return the value last put, read from storage (so every server sharing a store reads the same),
-   *         or empty if none was put
+   *     or empty if none was put
    * @throws ViewbaseException {@link ErrorCode#TableNotFound} for a table or view that does not
-   *         exist, {@link ErrorCode#InvalidInput} for a malformed name, {@link ErrorCode#NotImplemented}
-   *         where the database keeps no settings (the HTTP client)
+   *     exist, {@link ErrorCode#InvalidInput} for a malformed name, {@link
+   *     ErrorCode#NotImplemented} where the database keeps no settings (the HTTP client)
    */
   default Optional<String> setting(String table, String name) {
-    throw new ViewbaseException(ErrorCode.NotImplemented, "Settings are not supported by this database");
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Settings are not supported by this database");
   }
 
   /**
@@ -102,15 +116,16 @@ public interface Database extends AutoCloseable {
    * and a table created again under the same name starts with none. Names are case-sensitive.
    *
    * @param table a table or view (case-insensitive), or null for the database as a whole
-   * @param name  as for {@link #setting}
+   * @param name as for {@link #setting}
    * @param value at most {@link #MAX_SETTING_VALUE_BYTES} bytes of UTF-8, or null to remove
    * @throws ViewbaseException {@link ErrorCode#TableNotFound} for a table or view that does not
-   *         exist; {@link ErrorCode#InvalidInput} for a malformed name or a new setting beyond
-   *         {@link #MAX_SETTINGS}; {@link ErrorCode#PropertyValueTooLarge} for a value over the limit;
-   *         {@link ErrorCode#NotImplemented} where the database keeps no settings (the HTTP client)
+   *     exist; {@link ErrorCode#InvalidInput} for a malformed name or a new setting beyond {@link
+   *     #MAX_SETTINGS}; {@link ErrorCode#PropertyValueTooLarge} for a value over the limit; {@link
+   *     ErrorCode#NotImplemented} where the database keeps no settings (the HTTP client)
    */
   default void putSetting(String table, String name, String value) {
-    throw new ViewbaseException(ErrorCode.NotImplemented, "Settings are not supported by this database");
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Settings are not supported by this database");
   }
 
   /** The limits this database enforces. */

@@ -1,8 +1,8 @@
 package io.viewbase.api;
 
 /**
- * Opens embedded databases; found with {@link java.util.ServiceLoader}. viewbase-core provides
- * one. Applications call {@link Viewbase#open} instead.
+ * Opens embedded databases; found with {@link java.util.ServiceLoader}. viewbase-core provides one.
+ * Applications call {@link Viewbase#open} instead.
  */
 @Stability(Stability.Level.INTERNAL)
 public interface DatabaseProvider {

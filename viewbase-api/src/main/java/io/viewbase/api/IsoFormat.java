@@ -1,8 +1,9 @@
 package io.viewbase.api;
 
 /**
- * UTC times as ISO-8601 text the way Azure Tables writes them, {@code 2026-11-30T12:09:16.1234567Z}:
- * the one formatter behind item timestamps, datetime values, ETags and view keys, in every module.
+ * UTC times as ISO-8601 text the way Azure Tables writes them, {@code
+ * 2026-11-30T12:09:16.1234567Z}: the one formatter behind item timestamps, datetime values, ETags
+ * and view keys, in every module.
  *
  * <pre>
  * part      | written
@@ -15,17 +16,18 @@ package io.viewbase.api;
  *
  * Written digit by digit into a byte array, with no object in between: it runs for every item a
  * server writes out (the timestamp, each datetime value, the ETag), and {@code DateTimeFormatter}
- * costs about a microsecond there. The calendar is computed from the epoch day directly (H. Hinnant's
- * civil-from-days), so no {@code LocalDateTime} is made either.
+ * costs about a microsecond there. The calendar is computed from the epoch day directly (H.
+ * Hinnant's civil-from-days), so no {@code LocalDateTime} is made either.
  */
 final class IsoFormat {
-  /** The most bytes {@link #write} writes: an 11-character year, "%3A" colons, 9 fractional digits. */
+  /**
+   * The most bytes {@link #write} writes: an 11-character year, "%3A" colons, 9 fractional digits.
+   */
   static final int MAX_LENGTH = 11 + 6 + 1 + 3 * 2 + 2 * 3 + 1 + 9 + 1;
 
   private static final long SECONDS_PER_DAY = 86_400;
 
-  private IsoFormat() {
-  }
+  private IsoFormat() {}
 
   static String format(long epochSecond, int nanos) {
     byte[] out = new byte[MAX_LENGTH];
@@ -103,7 +105,10 @@ final class IsoFormat {
     return p + 3;
   }
 
-  /** {@code value} (0 or more) in exactly {@code width} digits; by a constant, so the JIT multiplies. */
+  /**
+   * {@code value} (0 or more) in exactly {@code width} digits; by a constant, so the JIT
+   * multiplies.
+   */
   private static int pad(int value, int width, byte[] out, int p) {
     for (int i = p + width - 1; i >= p; i--) {
       out[i] = (byte) ('0' + value % 10);

@@ -10,8 +10,8 @@ import java.util.UUID;
 
 /**
  * An immutable JSON item: its identity {@code (partitionKey, id)}, its typed properties, and, once
- * stored, the system properties {@code _etag} and {@code _timestamp}. Identity never changes:
- * an item with another partition key or id is another item.
+ * stored, the system properties {@code _etag} and {@code _timestamp}. Identity never changes: an
+ * item with another partition key or id is another item.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class Item {
@@ -23,8 +23,14 @@ public final class Item {
   private final String sourcePartitionKey;
   private final String sourceId;
 
-  private Item(String partitionKey, String id, Map<String, Value> properties, String etag, Instant timestamp,
-      String sourcePartitionKey, String sourceId) {
+  private Item(
+      String partitionKey,
+      String id,
+      Map<String, Value> properties,
+      String etag,
+      Instant timestamp,
+      String sourcePartitionKey,
+      String sourceId) {
     this.partitionKey = Objects.requireNonNull(partitionKey, "partitionKey");
     this.id = Objects.requireNonNull(id, "id");
     this.properties = properties;
@@ -36,22 +42,39 @@ public final class Item {
 
   /** An item with the given identity and properties and no system properties (not yet stored). */
   public static Item of(String partitionKey, String id, Map<String, Value> properties) {
-    return new Item(partitionKey, id, Collections.unmodifiableMap(new LinkedHashMap<>(properties)), null, null, null,
+    return new Item(
+        partitionKey,
+        id,
+        Collections.unmodifiableMap(new LinkedHashMap<>(properties)),
+        null,
+        null,
+        null,
         null);
   }
 
   /** A stored item: for engines and codecs, which have already copied the property map. */
   @Stability(Stability.Level.INTERNAL)
-  public static Item stored(String partitionKey, String id, Map<String, Value> unmodifiableProperties,
-      String etag, Instant timestamp) {
+  public static Item stored(
+      String partitionKey,
+      String id,
+      Map<String, Value> unmodifiableProperties,
+      String etag,
+      Instant timestamp) {
     return new Item(partitionKey, id, unmodifiableProperties, etag, timestamp, null, null);
   }
 
   /** A stored view item, which records the identity of the source item it was copied from. */
   @Stability(Stability.Level.INTERNAL)
-  public static Item storedView(String partitionKey, String id, Map<String, Value> unmodifiableProperties,
-      String etag, Instant timestamp, String sourcePartitionKey, String sourceId) {
-    return new Item(partitionKey, id, unmodifiableProperties, etag, timestamp, sourcePartitionKey, sourceId);
+  public static Item storedView(
+      String partitionKey,
+      String id,
+      Map<String, Value> unmodifiableProperties,
+      String etag,
+      Instant timestamp,
+      String sourcePartitionKey,
+      String sourceId) {
+    return new Item(
+        partitionKey, id, unmodifiableProperties, etag, timestamp, sourcePartitionKey, sourceId);
   }
 
   public static Builder builder(String partitionKey, String id) {
@@ -85,7 +108,9 @@ public final class Item {
     return timestamp;
   }
 
-  /** For an item read from a view: the partition key of the source item it copies; otherwise null. */
+  /**
+   * For an item read from a view: the partition key of the source item it copies; otherwise null.
+   */
   public String sourcePartitionKey() {
     return sourcePartitionKey;
   }
@@ -97,8 +122,14 @@ public final class Item {
 
   /** The same identity and system properties with other user properties. */
   public Item withProperties(Map<String, Value> newProperties) {
-    return new Item(partitionKey, id, Collections.unmodifiableMap(new LinkedHashMap<>(newProperties)), etag, timestamp,
-        sourcePartitionKey, sourceId);
+    return new Item(
+        partitionKey,
+        id,
+        Collections.unmodifiableMap(new LinkedHashMap<>(newProperties)),
+        etag,
+        timestamp,
+        sourcePartitionKey,
+        sourceId);
   }
 
   /** A builder preloaded with this item's identity and properties. */
@@ -127,8 +158,15 @@ public final class Item {
 
   @Override
   public String toString() {
-    return "Item[" + partitionKey + "/" + id + " " + properties + (etag == null ? "" : " etag=" + etag)
-        + (sourceId == null ? "" : " source=" + sourcePartitionKey + "/" + sourceId) + "]";
+    return "Item["
+        + partitionKey
+        + "/"
+        + id
+        + " "
+        + properties
+        + (etag == null ? "" : " etag=" + etag)
+        + (sourceId == null ? "" : " source=" + sourcePartitionKey + "/" + sourceId)
+        + "]";
   }
 
   /** Collects properties for a new item. */

@@ -21,8 +21,7 @@ package io.viewbase.api;
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class KeyText {
-  private KeyText() {
-  }
+  private KeyText() {}
 
   /**
    * The value's text in a key; integers zero-padded after their sign to {@code width} characters

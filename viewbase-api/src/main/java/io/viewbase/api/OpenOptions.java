@@ -6,15 +6,16 @@ import java.util.Map;
 /**
  * How to open an embedded database.
  *
- * @param path    the data directory (created if absent); ignored by the memory backend
+ * @param path the data directory (created if absent); ignored by the memory backend
  * @param storage the storage backend by name: {@code rocksdb} (default) or {@code memory}
- * @param sync    true (default): a write returns only once its log record is synced to disk.
- *                false trades the last moments of writes on a machine crash for speed.
- * @param limits  the limits to enforce
+ * @param sync true (default): a write returns only once its log record is synced to disk. false
+ *     trades the last moments of writes on a machine crash for speed.
+ * @param limits the limits to enforce
  * @param options backend-specific settings
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record OpenOptions(Path path, String storage, boolean sync, Limits limits, Map<String, String> options) {
+public record OpenOptions(
+    Path path, String storage, boolean sync, Limits limits, Map<String, String> options) {
   public OpenOptions {
     options = Map.copyOf(options);
   }

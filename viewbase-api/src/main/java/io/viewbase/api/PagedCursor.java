@@ -4,9 +4,9 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * Iterates every item of a query by fetching one page at a time through the table's own
- * {@link Table#query}; it holds at most one page and no storage resources between pages, so an
- * abandoned cursor leaks nothing. Works over any {@link Table}, embedded or remote.
+ * Iterates every item of a query by fetching one page at a time through the table's own {@link
+ * Table#query}; it holds at most one page and no storage resources between pages, so an abandoned
+ * cursor leaks nothing. Works over any {@link Table}, embedded or remote.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class PagedCursor implements ItemCursor {

@@ -26,13 +26,14 @@ package io.viewbase.api;
 public final class PropertyName {
   /** The identity field naming an item's partition key. */
   public static final String PARTITION_KEY = "partitionKey";
+
   /** The identity field naming an item's id within its partition. */
   public static final String ID = "id";
+
   /** How many characters of a long name an error's context keeps. */
   private static final int SHOWN = 64;
 
-  private PropertyName() {
-  }
+  private PropertyName() {}
 
   /**
    * Whether a top-level property may not have this name: it starts with '_' (system properties) or
@@ -49,18 +50,25 @@ public final class PropertyName {
    */
   public static void check(String name, boolean topLevel, int maxLength) {
     if (name == null || name.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "A property name must not be empty");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidPropertyName, "A property name must not be empty");
     }
     checkLength(name, maxLength);
     if (topLevel && isReserved(name)) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
-          "Property names starting with '_' and the names partitionKey and id are reserved", "property", name);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidPropertyName,
+          "Property names starting with '_' and the names partitionKey and id are reserved",
+          "property",
+          name);
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (Character.isISOControl(c) || c == '@' || Character.isSurrogate(c) && !pairedAt(name, i)) {
-        throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
-            "A property name contains a control character, an unpaired surrogate or '@'", "property", shortened(name));
+        throw ViewbaseException.of(
+            ErrorCode.InvalidPropertyName,
+            "A property name contains a control character, an unpaired surrogate or '@'",
+            "property",
+            shortened(name));
       }
     }
   }
@@ -71,9 +79,15 @@ public final class PropertyName {
    */
   public static void checkLength(String name, int maxLength) {
     if (name.length() > maxLength) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName,
-          "A property name is longer than " + maxLength + " characters", "property", shortened(name),
-          "length", name.length(), "maxPropertyNameLength", maxLength);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidPropertyName,
+          "A property name is longer than " + maxLength + " characters",
+          "property",
+          shortened(name),
+          "length",
+          name.length(),
+          "maxPropertyNameLength",
+          maxLength);
     }
   }
 

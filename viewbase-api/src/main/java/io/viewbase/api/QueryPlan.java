@@ -1,8 +1,8 @@
 package io.viewbase.api;
 
 /**
- * How a query is answered, and why: what {@link Table#explain} and the native API's
- * {@code explain=true} report.
+ * How a query is answered, and why: what {@link Table#explain} and the native API's {@code
+ * explain=true} report.
  *
  * <pre>
  * kind        | reads
@@ -15,10 +15,10 @@ package io.viewbase.api;
  * empty       | nothing: the filter can never be true
  * </pre>
  *
- * @param kind        one of the kinds above
- * @param source      the table or view read
+ * @param kind one of the kinds above
+ * @param source the table or view read
  * @param description what is read, e.g. {@code partition 'a', ids ['x', 'y')}
- * @param reason      why this plan was chosen
+ * @param reason why this plan was chosen
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record QueryPlan(String kind, String source, String description, String reason) {

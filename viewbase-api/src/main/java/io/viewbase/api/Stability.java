@@ -6,7 +6,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** How far a public type is promised to stay as it is. Everything is experimental until we say otherwise. */
+/**
+ * How far a public type is promised to stay as it is. Everything is experimental until we say
+ * otherwise.
+ */
 @Documented
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.CONSTRUCTOR, ElementType.FIELD})

@@ -23,9 +23,8 @@ import java.util.function.Supplier;
  *
  * A write that needs the item to exist fails with 404 when it is absent, whatever {@code ifMatch}
  * says (as Azure does). An {@code ifMatch} that is not an ETag this database issued matches no
- * version. Every write returns the stored
- * item with its new {@code etag} and {@code timestamp}; each is durable when it returns unless the
- * database was opened with {@code sync=false}.
+ * version. Every write returns the stored item with its new {@code etag} and {@code timestamp};
+ * each is durable when it returns unless the database was opened with {@code sync=false}.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public interface Table {
@@ -36,10 +35,10 @@ public interface Table {
 
   /**
    * Point read, mapped: what {@code get(partitionKey, id).map(mapping::map)} returns, except that a
-   * database that caches recent reads may keep the result beside the cached item and answer a
-   * later read of the same, unchanged item with an equal mapping by that result, without decoding
-   * the item or mapping it again. Never a result of a version older than the last acknowledged
-   * write of the item.
+   * database that caches recent reads may keep the result beside the cached item and answer a later
+   * read of the same, unchanged item with an equal mapping by that result, without decoding the
+   * item or mapping it again. Never a result of a version older than the last acknowledged write of
+   * the item.
    */
   default <T> Optional<T> get(String partitionKey, String id, ItemMapping<T> mapping) {
     return get(partitionKey, id).map(mapping::map);
@@ -62,11 +61,11 @@ public interface Table {
    * its result, or exceptionally with the {@link ViewbaseException} it would have thrown. The
    * embedded database returns at once: a write that needs no read (insert, replace, upsert and
    * delete on a table without views) goes straight to the store's commit queue, and the future
-   * completes on the store's committing thread once the write is durable, so dependent actions
-   * must not block there (hand them to an executor with the {@code ...Async} stages of
-   * {@link CompletableFuture}); other writes run on the database's writer threads. Writes in
-   * flight together may land in any order: wait for one before starting another that must follow
-   * it. The defaults here write on the calling thread.
+   * completes on the store's committing thread once the write is durable, so dependent actions must
+   * not block there (hand them to an executor with the {@code ...Async} stages of {@link
+   * CompletableFuture}); other writes run on the database's writer threads. Writes in flight
+   * together may land in any order: wait for one before starting another that must follow it. The
+   * defaults here write on the calling thread.
    */
   default CompletableFuture<Item> insertAsync(Item item) {
     return completed(() -> insert(item));
@@ -94,10 +93,11 @@ public interface Table {
 
   /** {@link #delete}, asynchronously: see {@link #insertAsync}. */
   default CompletableFuture<Void> deleteAsync(String partitionKey, String id, String ifMatch) {
-    return completed(() -> {
-      delete(partitionKey, id, ifMatch);
-      return null;
-    });
+    return completed(
+        () -> {
+          delete(partitionKey, id, ifMatch);
+          return null;
+        });
   }
 
   /** Runs {@code write} on the calling thread; its outcome as a completed future. */

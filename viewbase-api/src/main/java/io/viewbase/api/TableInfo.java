@@ -5,10 +5,11 @@ import java.time.Instant;
 /**
  * What the catalog knows of a table or view.
  *
- * @param name    the name with the case given at creation
- * @param kind    {@code table} or {@code view}
- * @param source  for a view, its source table; null for a table
- * @param state   {@code ready} for tables; a view's build state ({@code building}, {@code ready}, {@code failed})
+ * @param name the name with the case given at creation
+ * @param kind {@code table} or {@code view}
+ * @param source for a view, its source table; null for a table
+ * @param state {@code ready} for tables; a view's build state ({@code building}, {@code ready},
+ *     {@code failed})
  * @param created when it was created
  */
 @Stability(Stability.Level.EXPERIMENTAL)

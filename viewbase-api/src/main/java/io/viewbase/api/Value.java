@@ -17,7 +17,9 @@ import java.util.UUID;
 @Stability(Stability.Level.EXPERIMENTAL)
 public sealed interface Value {
 
-  /** The type of a value, with the Edm name the Azure dialect uses for it (null where Edm has none). */
+  /**
+   * The type of a value, with the Edm name the Azure dialect uses for it (null where Edm has none).
+   */
   enum Type {
     STRING("Edm.String"),
     BOOLEAN("Edm.Boolean"),
@@ -104,18 +106,21 @@ public sealed interface Value {
    */
   record DateTime(long ticks) implements Value {
     public static final long TICKS_PER_SECOND = 10_000_000L;
+
     /** The most bytes {@link #writeIso} writes. */
     @Stability(Stability.Level.INTERNAL)
     public static final int MAX_ISO_BYTES = IsoFormat.MAX_LENGTH;
 
     public static DateTime of(Instant instant) {
-      return new DateTime(Math.addExact(Math.multiplyExact(instant.getEpochSecond(), TICKS_PER_SECOND),
-          instant.getNano() / 100));
+      return new DateTime(
+          Math.addExact(
+              Math.multiplyExact(instant.getEpochSecond(), TICKS_PER_SECOND),
+              instant.getNano() / 100));
     }
 
     public Instant toInstant() {
-      return Instant.ofEpochSecond(Math.floorDiv(ticks, TICKS_PER_SECOND),
-          Math.floorMod(ticks, TICKS_PER_SECOND) * 100);
+      return Instant.ofEpochSecond(
+          Math.floorDiv(ticks, TICKS_PER_SECOND), Math.floorMod(ticks, TICKS_PER_SECOND) * 100);
     }
 
     /**
@@ -123,12 +128,14 @@ public sealed interface Value {
      * digits; years beyond 0000..9999 in ISO-8601's expanded form ({@code +10000-01-01T...}).
      */
     public String toIsoString() {
-      return IsoFormat.format(Math.floorDiv(ticks, TICKS_PER_SECOND), (int) Math.floorMod(ticks, TICKS_PER_SECOND) * 100);
+      return IsoFormat.format(
+          Math.floorDiv(ticks, TICKS_PER_SECOND),
+          (int) Math.floorMod(ticks, TICKS_PER_SECOND) * 100);
     }
 
     /**
-     * An instant as {@link #toIsoString} writes a datetime: seven fractional digits, or eight or nine
-     * when the instant is finer than a tick (a system timestamp read from elsewhere).
+     * An instant as {@link #toIsoString} writes a datetime: seven fractional digits, or eight or
+     * nine when the instant is finer than a tick (a system timestamp read from elsewhere).
      */
     public static String isoString(Instant instant) {
       return IsoFormat.format(instant.getEpochSecond(), instant.getNano());
@@ -136,20 +143,25 @@ public sealed interface Value {
 
     /**
      * Writes what {@link #isoString} makes of {@code epochSecond} and {@code nanos} as ASCII into
-     * {@code out} from {@code at}, which must have {@link #MAX_ISO_BYTES} bytes free there, and returns
-     * the index after it; {@code percentColons} writes each ':' as {@code %3A} (an ETag). For writers
-     * that render items into bytes: nothing is allocated.
+     * {@code out} from {@code at}, which must have {@link #MAX_ISO_BYTES} bytes free there, and
+     * returns the index after it; {@code percentColons} writes each ':' as {@code %3A} (an ETag).
+     * For writers that render items into bytes: nothing is allocated.
      */
     @Stability(Stability.Level.INTERNAL)
-    public static int writeIso(long epochSecond, int nanos, boolean percentColons, byte[] out, int at) {
+    public static int writeIso(
+        long epochSecond, int nanos, boolean percentColons, byte[] out, int at) {
       return IsoFormat.write(epochSecond, nanos, percentColons, out, at);
     }
 
     /** {@link #writeIso} of this time: seven fractional digits. */
     @Stability(Stability.Level.INTERNAL)
     public int writeIso(boolean percentColons, byte[] out, int at) {
-      return IsoFormat.write(Math.floorDiv(ticks, TICKS_PER_SECOND), (int) Math.floorMod(ticks, TICKS_PER_SECOND) * 100,
-          percentColons, out, at);
+      return IsoFormat.write(
+          Math.floorDiv(ticks, TICKS_PER_SECOND),
+          (int) Math.floorMod(ticks, TICKS_PER_SECOND) * 100,
+          percentColons,
+          out,
+          at);
     }
 
     @Override

@@ -5,16 +5,22 @@ import java.util.List;
 /**
  * What {@link Database#verifyView} found comparing a view with a recomputation from its source.
  *
- * @param view      the view
- * @param checked   source items examined
- * @param missing   entries the source implies but the view lacks
- * @param extra     view entries no source item implies
+ * @param view the view
+ * @param checked source items examined
+ * @param missing entries the source implies but the view lacks
+ * @param extra view entries no source item implies
  * @param different entries present in both whose content differs
- * @param repaired  whether the differences were repaired
- * @param samples   up to 100 of the differences
+ * @param repaired whether the differences were repaired
+ * @param samples up to 100 of the differences
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record VerifyReport(String view, long checked, long missing, long extra, long different, boolean repaired,
+public record VerifyReport(
+    String view,
+    long checked,
+    long missing,
+    long extra,
+    long different,
+    boolean repaired,
     List<Difference> samples) {
 
   public VerifyReport {
@@ -30,7 +36,10 @@ public record VerifyReport(String view, long checked, long missing, long extra, 
    *
    * @param kind {@code missing}, {@code extra} or {@code different}
    */
-  public record Difference(String kind, String viewPartitionKey, String viewId, String sourcePartitionKey,
-      String sourceId) {
-  }
+  public record Difference(
+      String kind,
+      String viewPartitionKey,
+      String viewId,
+      String sourcePartitionKey,
+      String sourceId) {}
 }

@@ -16,13 +16,17 @@ import java.util.List;
  * </pre>
  *
  * @param definition the definition as created
- * @param state      {@code building}, {@code ready} or {@code failed}
- * @param progress   backfill progress (complete once ready)
- * @param conflicts  for a failed view, the clashing keys found (at most 100)
- * @param created    when the view was created
+ * @param state {@code building}, {@code ready} or {@code failed}
+ * @param progress backfill progress (complete once ready)
+ * @param conflicts for a failed view, the clashing keys found (at most 100)
+ * @param created when the view was created
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record ViewStatus(ViewDefinition definition, String state, Progress progress, List<Conflict> conflicts,
+public record ViewStatus(
+    ViewDefinition definition,
+    String state,
+    Progress progress,
+    List<Conflict> conflicts,
     Instant created) {
 
   public static final String BUILDING = "building";
@@ -40,16 +44,19 @@ public record ViewStatus(ViewDefinition definition, String state, Progress progr
   /**
    * Backfill progress.
    *
-   * @param done          source items examined
-   * @param total         source items when the build started (an estimate if writes go on)
+   * @param done source items examined
+   * @param total source items when the build started (an estimate if writes go on)
    * @param itemsPerSecond recent rate, 0 when not building
-   * @param etaSeconds    estimated seconds left while building; -1 when unknown or not building
+   * @param etaSeconds estimated seconds left while building; -1 when unknown or not building
    */
-  public record Progress(long done, long total, double itemsPerSecond, long etaSeconds) {
-  }
+  public record Progress(long done, long total, double itemsPerSecond, long etaSeconds) {}
 
   /** Two source items that map to one view key. */
-  public record Conflict(String viewPartitionKey, String viewId, String sourcePartitionKey, String sourceId,
-      String otherSourcePartitionKey, String otherSourceId) {
-  }
+  public record Conflict(
+      String viewPartitionKey,
+      String viewId,
+      String sourcePartitionKey,
+      String sourceId,
+      String otherSourcePartitionKey,
+      String otherSourceId) {}
 }

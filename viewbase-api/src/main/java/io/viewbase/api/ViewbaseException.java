@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The one unchecked root of every Viewbase error. The message is short and static in spirit;
- * the particulars (table, partition key, id, view, position...) travel as named context fields,
- * so logs group by message and clients can read the fields.
+ * The one unchecked root of every Viewbase error. The message is short and static in spirit; the
+ * particulars (table, partition key, id, view, position...) travel as named context fields, so logs
+ * group by message and clients can read the fields.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public class ViewbaseException extends RuntimeException {
@@ -24,7 +24,8 @@ public class ViewbaseException extends RuntimeException {
     this(code, message, context, null);
   }
 
-  public ViewbaseException(ErrorCode code, String message, Map<String, ?> context, Throwable cause) {
+  public ViewbaseException(
+      ErrorCode code, String message, Map<String, ?> context, Throwable cause) {
     super(message, cause);
     this.code = code;
     this.context = Collections.unmodifiableMap(new LinkedHashMap<>(context));

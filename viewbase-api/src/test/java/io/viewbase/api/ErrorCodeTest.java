@@ -51,15 +51,22 @@ class ErrorCodeTest {
   @ParameterizedTest
   @EnumSource(ErrorCode.class)
   void everyCodeSaysWhenItHappensInOneSentence(ErrorCode code) {
-    assertThat(code.description()).as("description").isNotBlank().endsWith(".").doesNotContain("\n");
-    assertThat(Character.isUpperCase(code.description().charAt(0))).as("starts a sentence").isTrue();
+    assertThat(code.description())
+        .as("description")
+        .isNotBlank()
+        .endsWith(".")
+        .doesNotContain("\n");
+    assertThat(Character.isUpperCase(code.description().charAt(0)))
+        .as("starts a sentence")
+        .isTrue();
   }
 
   @ParameterizedTest
   @EnumSource(ErrorCode.class)
   void noTwoCodesShareADescription(ErrorCode code) {
-    assertThat(Stream.of(ErrorCode.values()).filter(c -> c != code)
-        .map(ErrorCode::description)).as("descriptions of the others").doesNotContain(code.description());
+    assertThat(Stream.of(ErrorCode.values()).filter(c -> c != code).map(ErrorCode::description))
+        .as("descriptions of the others")
+        .doesNotContain(code.description());
   }
 
   /** The second group of the table (from AuthenticationFailed on) is the Azure dialect's own. */
@@ -69,8 +76,12 @@ class ErrorCodeTest {
     if (code.ordinal() < ErrorCode.AuthenticationFailed.ordinal()) {
       return;
     }
-    // ...but for the one Azure picks by operation: its code is ItemNotFound's, its name says the case
-    String expected = code == ErrorCode.TableNotFoundOnDelete ? ErrorCode.ItemNotFound.azure().code() : code.name();
+    // ...but for the one Azure picks by operation: its code is ItemNotFound's, its name says the
+    // case
+    String expected =
+        code == ErrorCode.TableNotFoundOnDelete
+            ? ErrorCode.ItemNotFound.azure().code()
+            : code.name();
     assertThat(code.azure().code()).isEqualTo(expected);
   }
 }

@@ -19,8 +19,12 @@ class KeyTextTest {
 
   @Test
   void ofIsNullForValuesWithoutKeyText() {
-    for (Value none : List.of(Value.nullValue(), Value.of(new byte[] {1}), new Value.Obj(Map.of()),
-        new Value.Arr(List.of()))) {
+    for (Value none :
+        List.of(
+            Value.nullValue(),
+            Value.of(new byte[] {1}),
+            new Value.Obj(Map.of()),
+            new Value.Arr(List.of()))) {
       assertThat(KeyText.of(none, 0)).as(none.toString()).isNull();
     }
     assertThat(KeyText.of(null, 0)).isNull();

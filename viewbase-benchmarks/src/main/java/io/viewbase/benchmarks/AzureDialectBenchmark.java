@@ -31,11 +31,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the Azure dialect costs on top of the native API, without a socket: the same point reads
- * and partition queries (100 items) of the {@link BenchItems} data set, as {@link AzureApi#handle}
- * of requests shaped and signed as the Java SDK sends them (SharedKeyLite, minimal metadata) and
- * as {@link NativeApi#handle}. Both sides do all their own work: routing, authentication (Azure),
- * the engine read, the JSON answer and its headers; neither touches the network.
+ * What the Azure dialect costs on top of the native API, without a socket: the same point reads and
+ * partition queries (100 items) of the {@link BenchItems} data set, as {@link AzureApi#handle} of
+ * requests shaped and signed as the Java SDK sends them (SharedKeyLite, minimal metadata) and as
+ * {@link NativeApi#handle}. Both sides do all their own work: routing, authentication (Azure), the
+ * engine read, the JSON answer and its headers; neither touches the network.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -61,7 +61,9 @@ public class AzureDialectBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    db = Dataset.openLoadedOnce("viewbase-bench-azure-dialect-" + items, loading -> Dataset.load(loading, items));
+    db =
+        Dataset.openLoadedOnce(
+            "viewbase-bench-azure-dialect-" + items, loading -> Dataset.load(loading, items));
     azure = new AzureApi(db, AzureOptions.defaults());
     nativeApi = new NativeApi(db);
     // Signed once here: a SharedKeyLite signature stays valid for 15 minutes, longer than a run.
@@ -71,8 +73,12 @@ public class AzureDialectBenchmark {
       int i = random.nextInt(items);
       String pk = String.format("p%03d", i % PARTITIONS);
       String id = String.format("i%07d", i);
-      azureReads[r] = signed("/devstoreaccount1/Bench(PartitionKey='" + pk + "',RowKey='" + id + "')", "", date);
-      azureQueries[r] = signed("/devstoreaccount1/Bench()", "?$filter=PartitionKey%20eq%20%27" + pk + "%27", date);
+      azureReads[r] =
+          signed(
+              "/devstoreaccount1/Bench(PartitionKey='" + pk + "',RowKey='" + id + "')", "", date);
+      azureQueries[r] =
+          signed(
+              "/devstoreaccount1/Bench()", "?$filter=PartitionKey%20eq%20%27" + pk + "%27", date);
       nativeReads[r] = ApiRequest.of("GET", "/v1/tables/Bench/items/" + pk + "/" + id);
       nativeQueries[r] = ApiRequest.of("GET", "/v1/tables/Bench/items/" + pk);
     }
@@ -82,11 +88,15 @@ public class AzureDialectBenchmark {
 
   private static void check(int azureStatus, int nativeStatus) {
     if (azureStatus != 200 || nativeStatus != 200) {
-      throw new IllegalStateException("expected 200 from both APIs, got " + azureStatus + " and " + nativeStatus);
+      throw new IllegalStateException(
+          "expected 200 from both APIs, got " + azureStatus + " and " + nativeStatus);
     }
   }
 
-  /** A GET as the Java SDK sends it: x-ms-date, SharedKeyLite over an empty date line and the resource. */
+  /**
+   * A GET as the Java SDK sends it: x-ms-date, SharedKeyLite over an empty date line and the
+   * resource.
+   */
   private static AzureRequest signed(String path, String query, String date) {
     Map<String, String> headers = new HashMap<>();
     headers.put("host", "127.0.0.1:10002");
@@ -95,8 +105,9 @@ public class AzureDialectBenchmark {
     headers.put("accept", "application/json;odata=minimalmetadata");
     headers.put("dataserviceversion", "3.0");
     headers.put("x-ms-client-request-id", "0f8fad5b-d9cb-469f-a165-70867728950e");
-    headers.put("authorization", "SharedKeyLite devstoreaccount1:"
-        + DevAccountKey.sign("\n/devstoreaccount1" + path));
+    headers.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:" + DevAccountKey.sign("\n/devstoreaccount1" + path));
     return new AzureRequest("GET", path + query, headers, null, "127.0.0.1");
   }
 

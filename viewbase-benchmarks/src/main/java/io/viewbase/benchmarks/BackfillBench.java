@@ -15,11 +15,12 @@ import java.nio.file.Path;
  * into a table (single-threaded {@code insert}, sync=false), then create a view over them and time
  * the backfill until ready. Target (issue 3): backfill at least 50% of the bulk-load rate.
  *
- * <pre>java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.BackfillBench [items] [rounds]</pre>
+ * <pre>
+ * java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.BackfillBench [items] [rounds]
+ * </pre>
  */
 public final class BackfillBench {
-  private BackfillBench() {
-  }
+  private BackfillBench() {}
 
   public static void main(String[] args) throws Exception {
     int items = args.length > 0 ? Integer.parseInt(args[0]) : 500_000;
@@ -41,12 +42,14 @@ public final class BackfillBench {
         }
         long t2 = System.nanoTime();
         if (!db.viewStatus("BenchByEmail").isReady()) {
-          throw new IllegalStateException("the view did not build: " + db.viewStatus("BenchByEmail"));
+          throw new IllegalStateException(
+              "the view did not build: " + db.viewStatus("BenchByEmail"));
         }
         double load = items / ((t1 - t0) / 1e9);
         double backfill = items / ((t2 - t1) / 1e9);
-        System.out.printf("round %d: bulk load %,.0f items/s, backfill %,.0f items/s, backfill/load %.0f%%%n", round,
-            load, backfill, 100 * backfill / load);
+        System.out.printf(
+            "round %d: bulk load %,.0f items/s, backfill %,.0f items/s, backfill/load %.0f%%%n",
+            round, load, backfill, 100 * backfill / load);
       } finally {
         Dataset.deleteTree(root);
       }

@@ -29,9 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Batches against single writes, side by side in one run (issue 5, acceptance 4): {@code
- * db.commit} of a batch of {@code size} upserts of existing items in distinct partitions, against
- * {@code size} single {@code table.upsert} calls one after the other, the same items either way.
+ * Batches against single writes, side by side in one run (issue 5, acceptance 4): {@code db.commit}
+ * of a batch of {@code size} upserts of existing items in distinct partitions, against {@code size}
+ * single {@code table.upsert} calls one after the other, the same items either way.
  *
  * <pre>
  * method          | mode       | unit       | figure
@@ -64,8 +64,12 @@ public class BatchBenchmark {
   private Path root;
   private Database db;
   private Table table;
-  /** Two revisions of every group of {@code size} consecutive items (so rewrites store new bytes). */
+
+  /**
+   * Two revisions of every group of {@code size} consecutive items (so rewrites store new bytes).
+   */
   private Batch[] batches;
+
   private Item[][] groups;
 
   /** Items written, reported per second beside the invocations. */
@@ -78,7 +82,8 @@ public class BatchBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     if (items < size) {
-      throw new IllegalArgumentException("items (" + items + ") must be at least size (" + size + ")");
+      throw new IllegalArgumentException(
+          "items (" + items + ") must be at least size (" + size + ")");
     }
     root = Files.createTempDirectory("viewbase-bench-batch");
     db = ViewWriteBenchmark.open(root, items, 0);

@@ -6,19 +6,20 @@ import io.viewbase.api.Item;
  * The benchmark data set: {@code count} items of about 200 encoded bytes, spread over 1000
  * partitions. Item {@code i} is {@code (pk(i), id(i))}; the HTTP load script builds the same paths.
  *
- * <p>The shape is a typical small document (a person record): a few short strings, a number, a
- * flag and a free-text field that brings the stored value to about 200 bytes, so the figures
- * measure per-request overhead, not bulk copying.
+ * <p>The shape is a typical small document (a person record): a few short strings, a number, a flag
+ * and a free-text field that brings the stored value to about 200 bytes, so the figures measure
+ * per-request overhead, not bulk copying.
  */
 public final class BenchItems {
   /** Name of the table every benchmark reads and writes. */
   public static final String TABLE = "Bench";
-  static final int PARTITIONS = 1000;
-  private static final String BIO = "Prefers short meetings, long walks and well-indexed tables; "
-      + "writes benchmarks before optimising anything at all.";
 
-  private BenchItems() {
-  }
+  static final int PARTITIONS = 1000;
+  private static final String BIO =
+      "Prefers short meetings, long walks and well-indexed tables; "
+          + "writes benchmarks before optimising anything at all.";
+
+  private BenchItems() {}
 
   public static String pk(int i) {
     return String.format("p%03d", i % PARTITIONS);

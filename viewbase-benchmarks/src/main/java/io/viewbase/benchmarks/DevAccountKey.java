@@ -17,8 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class DevAccountKey {
   private static final String VERSION = "2019-02-02";
 
-  private DevAccountKey() {
-  }
+  private DevAccountKey() {}
 
   /** The query string (no {@code ?}) of a read-only SAS for {@code table}, valid until 2099. */
   public static String readOnlySas(String table) {
@@ -26,9 +25,18 @@ public final class DevAccountKey {
     String expiry = "2099-01-01T00:00:00Z";
     String canonical = "/table/" + AzureOptions.DEV_ACCOUNT + "/" + table.toLowerCase(Locale.ROOT);
     // sp, st, se, resource, si, sip, spr, sv, spk, srk, epk, erk
-    String toSign = String.join("\n", permissions, "", expiry, canonical, "", "", "", VERSION, "", "", "", "");
-    return "sv=" + VERSION + "&tn=" + table + "&sp=" + permissions + "&se=" + encode(expiry)
-        + "&sig=" + encode(sign(toSign));
+    String toSign =
+        String.join("\n", permissions, "", expiry, canonical, "", "", "", VERSION, "", "", "", "");
+    return "sv="
+        + VERSION
+        + "&tn="
+        + table
+        + "&sp="
+        + permissions
+        + "&se="
+        + encode(expiry)
+        + "&sig="
+        + encode(sign(toSign));
   }
 
   /** Base64(HMAC-SHA256(key, UTF-8(text))): a SharedKey(Lite) or SAS signature. */

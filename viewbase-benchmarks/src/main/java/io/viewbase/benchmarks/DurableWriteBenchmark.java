@@ -31,20 +31,20 @@ import org.rocksdb.WriteOptions;
 
 /**
  * Durable writes from 64 concurrent writers: the engine opened with {@code sync=true}, where
- * concurrent commits share one log sync (group commit), against "one sync per write": the same
- * 64 threads whose raw {@code RocksDB.put}s with {@code sync=true} are serialized by a lock,
- * which is what a store without group commit does. Target (issue acceptance 5): group commit at
- * least 20x the writes per second of one sync per write.
+ * concurrent commits share one log sync (group commit), against "one sync per write": the same 64
+ * threads whose raw {@code RocksDB.put}s with {@code sync=true} are serialized by a lock, which is
+ * what a store without group commit does. Target (issue acceptance 5): group commit at least 20x
+ * the writes per second of one sync per write.
  *
  * <p>The lock matters: RocksDB itself groups concurrent synced writers into one WAL sync, so raw
  * puts from 64 unlocked threads measure RocksDB's own group commit, not its absence. That is the
- * third figure, a control: the most that grouping syncs can give on this machine and disk, to
- * tell a weak group commit in the engine from a machine where syncs are cheap next to CPU.
+ * third figure, a control: the most that grouping syncs can give on this machine and disk, to tell
+ * a weak group commit in the engine from a machine where syncs are cheap next to CPU.
  *
  * <p>{@code engineUpsertAsync64InFlight} keeps the same 64 writes in flight from one thread with
  * {@code Table.upsertAsync}, as the server's event loops do (each request a write in flight, no
- * thread parked for it): each operation waits for the oldest of its 64 writes and starts a new
- * one, so its rate is durable writes per second with 64 concurrent.
+ * thread parked for it): each operation waits for the oldest of its 64 writes and starts a new one,
+ * so its rate is durable writes per second with 64 concurrent.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -73,9 +73,10 @@ public class DurableWriteBenchmark {
   String writeBufferBytes;
 
   /**
-   * Writes made before measuring, each benchmark in its own way (below): enough for several memtable
-   * switches, so that both sides of the comparison write into recycled log files, as a running
-   * server does (docs/benchmarks.md, "Recycled log files"), and not one side into new files.
+   * Writes made before measuring, each benchmark in its own way (below): enough for several
+   * memtable switches, so that both sides of the comparison write into recycled log files, as a
+   * running server does (docs/benchmarks.md, "Recycled log files"), and not one side into new
+   * files.
    */
   @Param("150000")
   int primeWrites;
@@ -93,8 +94,15 @@ public class DurableWriteBenchmark {
   @Setup(Level.Trial)
   public void setUp(BenchmarkParams params) throws IOException, RocksDBException {
     root = Files.createTempDirectory("viewbase-bench-durable");
-    Dataset dataset = Dataset.create(root, items, Map.of("rocksdb.walCompression", walCompression,
-        "rocksdb.writeBufferBytes", writeBufferBytes));
+    Dataset dataset =
+        Dataset.create(
+            root,
+            items,
+            Map.of(
+                "rocksdb.walCompression",
+                walCompression,
+                "rocksdb.writeBufferBytes",
+                writeBufferBytes));
     System.out.println("dataset: " + dataset.describe());
     rawKeys = dataset.keys();
     rawValues = dataset.values();
@@ -137,7 +145,8 @@ public class DurableWriteBenchmark {
     } else {
       InFlightUpserts.write(table, toWrite, InFlight.WRITES, primeWrites);
     }
-    System.out.printf("primed with %,d writes in %.1f s%n", primeWrites, (System.nanoTime() - started) / 1e9);
+    System.out.printf(
+        "primed with %,d writes in %.1f s%n", primeWrites, (System.nanoTime() - started) / 1e9);
   }
 
   @TearDown(Level.Trial)
@@ -183,7 +192,8 @@ public class DurableWriteBenchmark {
   public Object engineUpsertAsync64InFlight(InFlight inFlight) {
     CompletableFuture<?> done = inFlight.ring[inFlight.oldest];
     Object result = done == null ? null : done.join();
-    inFlight.ring[inFlight.oldest] = table.upsertAsync(toWrite[ThreadLocalRandom.current().nextInt(items)]);
+    inFlight.ring[inFlight.oldest] =
+        table.upsertAsync(toWrite[ThreadLocalRandom.current().nextInt(items)]);
     inFlight.oldest = (inFlight.oldest + 1) % InFlight.WRITES;
     return result;
   }

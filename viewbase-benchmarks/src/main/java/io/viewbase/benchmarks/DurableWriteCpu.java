@@ -19,16 +19,16 @@ import java.util.concurrent.atomic.LongAdder;
  * (voluntary and not, summed over the process's threads) and writes per group commit. On a shared
  * machine throughput follows whoever else runs; these per-write costs move much less.
  *
- * <p>{@code java -cp viewbase-benchmarks/target/benchmarks.jar io.viewbase.benchmarks.DurableWriteCpu
- * [threads=64] [seconds=5] [rounds=4]}; the first round is warm-up. {@code threads} may be
- * {@code asyncN} instead: one thread keeping N writes in flight with {@code Table.upsertAsync}
- * (the engine's side of {@code DurableWriteBenchmark.engineUpsertAsync64InFlight}).
+ * <p>{@code java -cp viewbase-benchmarks/target/benchmarks.jar
+ * io.viewbase.benchmarks.DurableWriteCpu [threads=64] [seconds=5] [rounds=4]}; the first round is
+ * warm-up. {@code threads} may be {@code asyncN} instead: one thread keeping N writes in flight
+ * with {@code Table.upsertAsync} (the engine's side of {@code
+ * DurableWriteBenchmark.engineUpsertAsync64InFlight}).
  */
 public final class DurableWriteCpu {
   private static final long TICK_NANOS = 10_000_000L; // USER_HZ = 100 on Linux
 
-  private DurableWriteCpu() {
-  }
+  private DurableWriteCpu() {}
 
   public static void main(String[] args) throws Exception {
     String writers = args.length > 0 ? args[0] : "64";
@@ -41,7 +41,13 @@ public final class DurableWriteCpu {
       Dataset dataset = Dataset.create(root, 100_000);
       Item[] items = BenchItems.items(100_000);
       try (Database db = dataset.openEngine(true)) {
-        run(db.table(BenchItems.TABLE), items, async ? 1 : threads, async ? threads : 0, seconds, rounds,
+        run(
+            db.table(BenchItems.TABLE),
+            items,
+            async ? 1 : threads,
+            async ? threads : 0,
+            seconds,
+            rounds,
             GroupCounters.of(db));
       }
     } finally {
@@ -49,29 +55,42 @@ public final class DurableWriteCpu {
     }
   }
 
-  /** Runs {@code threads} writers; each blocks on its write, or keeps {@code inFlight} writes going if positive. */
-  private static void run(Table table, Item[] items, int threads, int inFlight, int seconds, int rounds,
-      GroupCounters groups) throws Exception {
+  /**
+   * Runs {@code threads} writers; each blocks on its write, or keeps {@code inFlight} writes going
+   * if positive.
+   */
+  private static void run(
+      Table table,
+      Item[] items,
+      int threads,
+      int inFlight,
+      int seconds,
+      int rounds,
+      GroupCounters groups)
+      throws Exception {
     LongAdder writes = new LongAdder();
     Semaphore go = new Semaphore(0);
     Semaphore done = new Semaphore(0);
     long[] deadline = new long[1];
     for (int t = 0; t < threads; t++) {
-      Thread writer = new Thread(() -> {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        while (true) {
-          go.acquireUninterruptibly();
-          if (inFlight > 0) {
-            writes.add(InFlightUpserts.run(table, items, inFlight, deadline[0]));
-          } else {
-            while (System.nanoTime() < deadline[0]) {
-              table.upsert(items[random.nextInt(items.length)]);
-              writes.increment();
-            }
-          }
-          done.release();
-        }
-      }, "writer-" + t);
+      Thread writer =
+          new Thread(
+              () -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                while (true) {
+                  go.acquireUninterruptibly();
+                  if (inFlight > 0) {
+                    writes.add(InFlightUpserts.run(table, items, inFlight, deadline[0]));
+                  } else {
+                    while (System.nanoTime() < deadline[0]) {
+                      table.upsert(items[random.nextInt(items.length)]);
+                      writes.increment();
+                    }
+                  }
+                  done.release();
+                }
+              },
+              "writer-" + t);
       writer.setDaemon(true);
       writer.start();
     }
@@ -84,22 +103,32 @@ public final class DurableWriteCpu {
       done.acquire(threads);
       Sample after = Sample.take(groups);
       long n = writes.sum();
-      System.out.printf("round %d%s: %,.0f writes/s; per write: %.1f us CPU (user %.1f, system %.1f), "
+      System.out.printf(
+          "round %d%s: %,.0f writes/s; per write: %.1f us CPU (user %.1f, system %.1f), "
               + "%.2f context switches (%.2f voluntary), %.1f writes per group; load average %.2f%n",
-          round, round == 0 ? " (warm-up)" : "", n * 1e9 / (System.nanoTime() - start),
+          round,
+          round == 0 ? " (warm-up)" : "",
+          n * 1e9 / (System.nanoTime() - start),
           (after.cpuTicks() - before.cpuTicks()) * TICK_NANOS / 1e3 / n,
           (after.userTicks - before.userTicks) * TICK_NANOS / 1e3 / n,
           (after.systemTicks - before.systemTicks) * TICK_NANOS / 1e3 / n,
           (double) (after.switches() - before.switches()) / n,
           (double) (after.voluntary - before.voluntary) / n,
-          groups == null ? Double.NaN
-              : (double) (after.commits - before.commits) / Math.max(1, after.groups - before.groups),
+          groups == null
+              ? Double.NaN
+              : (double) (after.commits - before.commits)
+                  / Math.max(1, after.groups - before.groups),
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
   }
 
   /** The process's counters at one moment. */
-  private record Sample(long userTicks, long systemTicks, long voluntary, long involuntary, long commits,
+  private record Sample(
+      long userTicks,
+      long systemTicks,
+      long voluntary,
+      long involuntary,
+      long commits,
       long groups) {
     static Sample take(GroupCounters groups) throws IOException {
       String[] stat = Files.readString(Path.of("/proc/self/stat")).split(" ");
@@ -121,8 +150,13 @@ public final class DurableWriteCpu {
         }
       }
       // fields 14 and 15 of /proc/PID/stat (1-based): utime and stime, after "pid (comm) state"
-      return new Sample(Long.parseLong(stat[13]), Long.parseLong(stat[14]), voluntary, involuntary,
-          groups == null ? 0 : groups.commits(), groups == null ? 0 : groups.groups());
+      return new Sample(
+          Long.parseLong(stat[13]),
+          Long.parseLong(stat[14]),
+          voluntary,
+          involuntary,
+          groups == null ? 0 : groups.commits(),
+          groups == null ? 0 : groups.groups());
     }
 
     long cpuTicks() {

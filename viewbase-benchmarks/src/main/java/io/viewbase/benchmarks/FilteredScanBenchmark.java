@@ -1,7 +1,6 @@
 package io.viewbase.benchmarks;
 
 import io.viewbase.api.Database;
-import io.viewbase.api.Item;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
@@ -10,8 +9,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -29,10 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The cost of a filter no key or view covers: a whole-table scan of 100,000 items of 8 properties
  * (the {@link BenchItems} person record plus a {@code code} that 0.1% of items share), read page by
  * page through {@link Table#query} as a client would. Divide a score by {@code items} for the cost
- * per scanned entity. The number of matches is checked at setup, so a faster answer is also a
- * right one. Besides the wall time, {@link CpuTime} counts the benchmark thread's CPU time and scans:
- * on a shared machine CPU time per scan is the steadier figure (time spent waiting for a core is
- * not in it).
+ * per scanned entity. The number of matches is checked at setup, so a faster answer is also a right
+ * one. Besides the wall time, {@link CpuTime} counts the benchmark thread's CPU time and scans: on
+ * a shared machine CPU time per scan is the steadier figure (time spent waiting for a core is not
+ * in it).
  *
  * <p>The data set is built once per machine in a temporary directory named after its size and
  * reused by later forks.
@@ -46,8 +45,10 @@ import org.openjdk.jmh.annotations.Warmup;
 public class FilteredScanBenchmark {
   /** One item in a thousand: 100 of 100,000. */
   static final String EQUALITY = "code eq 'c042'";
+
   /** Two names, the first true of every item (all live in Rotterdam): also 100 of 100,000. */
   static final String COMPOUND = "city eq 'Rotterdam' and code eq 'c042'";
+
   private static final int CODES = 1000;
 
   @Param("100000")
@@ -58,13 +59,19 @@ public class FilteredScanBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    db = Dataset.openLoadedOnce("viewbase-bench-filtered-scan-" + items, loading -> {
-      loading.createTable(BenchItems.TABLE);
-      Table t = loading.table(BenchItems.TABLE);
-      for (int i = 0; i < items; i++) {
-        t.insert(BenchItems.item(i, 0).toBuilder().put("code", String.format("c%03d", i % CODES)).build());
-      }
-    });
+    db =
+        Dataset.openLoadedOnce(
+            "viewbase-bench-filtered-scan-" + items,
+            loading -> {
+              loading.createTable(BenchItems.TABLE);
+              Table t = loading.table(BenchItems.TABLE);
+              for (int i = 0; i < items; i++) {
+                t.insert(
+                    BenchItems.item(i, 0).toBuilder()
+                        .put("code", String.format("c%03d", i % CODES))
+                        .build());
+              }
+            });
     table = db.table(BenchItems.TABLE);
     int expected = items / CODES;
     for (String filter : new String[] {EQUALITY, COMPOUND}) {
@@ -74,7 +81,8 @@ public class FilteredScanBenchmark {
       }
       int found = scan(filter);
       if (found != expected) {
-        throw new IllegalStateException(filter + " matched " + found + " items, expected " + expected);
+        throw new IllegalStateException(
+            filter + " matched " + found + " items, expected " + expected);
       }
     }
   }

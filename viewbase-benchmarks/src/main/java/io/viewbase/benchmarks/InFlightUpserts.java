@@ -7,25 +7,37 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
 
-/** Durable upserts kept in flight from one thread with {@code Table.upsertAsync}, as the server writes. */
+/**
+ * Durable upserts kept in flight from one thread with {@code Table.upsertAsync}, as the server
+ * writes.
+ */
 final class InFlightUpserts {
-  private InFlightUpserts() {
-  }
+  private InFlightUpserts() {}
 
   /**
-   * Keeps {@code inFlight} upserts of random items going until {@code deadline} (a
-   * {@link System#nanoTime()}), waiting for the oldest before starting the next, then for the rest;
+   * Keeps {@code inFlight} upserts of random items going until {@code deadline} (a {@link
+   * System#nanoTime()}), waiting for the oldest before starting the next, then for the rest;
    * returns how many completed.
    */
   static long run(Table table, Item[] items, int inFlight, long deadline) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
-    return keep(table, inFlight, started -> System.nanoTime() < deadline,
+    return keep(
+        table,
+        inFlight,
+        started -> System.nanoTime() < deadline,
         started -> items[random.nextInt(items.length)]);
   }
 
-  /** Makes {@code count} upserts of consecutive items, {@code inFlight} at a time, and waits for all. */
+  /**
+   * Makes {@code count} upserts of consecutive items, {@code inFlight} at a time, and waits for
+   * all.
+   */
   static void write(Table table, Item[] items, int inFlight, long count) {
-    keep(table, inFlight, started -> started < count, started -> items[(int) (started % items.length)]);
+    keep(
+        table,
+        inFlight,
+        started -> started < count,
+        started -> items[(int) (started % items.length)]);
   }
 
   /**
@@ -33,7 +45,8 @@ final class InFlightUpserts {
    * {@code item(n)}, waiting for the oldest once {@code inFlight} are going; then waits for the
    * rest and returns how many completed.
    */
-  private static long keep(Table table, int inFlight, LongPredicate another, LongFunction<Item> item) {
+  private static long keep(
+      Table table, int inFlight, LongPredicate another, LongFunction<Item> item) {
     CompletableFuture<?>[] ring = new CompletableFuture<?>[inFlight];
     long started = 0;
     long done = 0;

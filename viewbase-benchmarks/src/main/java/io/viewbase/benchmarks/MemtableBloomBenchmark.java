@@ -27,11 +27,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Point reads that the memtable cannot answer, with and without its bloom filter
- * ({@code rocksdb.memtableBloomPercent}, {@code -p memtableBloomPercent=0,2}): 150,000 items
- * written into one 64 MiB memtable (nothing flushed), the value and row caches off so that every
- * read asks RocksDB. {@code absentGet} reads ids no item has (an insert's "absent" check reads the
- * same way); {@code presentGet} reads stored items, which the filter cannot skip (its own cost).
+ * Point reads that the memtable cannot answer, with and without its bloom filter ({@code
+ * rocksdb.memtableBloomPercent}, {@code -p memtableBloomPercent=0,2}): 150,000 items written into
+ * one 64 MiB memtable (nothing flushed), the value and row caches off so that every read asks
+ * RocksDB. {@code absentGet} reads ids no item has (an insert's "absent" check reads the same way);
+ * {@code presentGet} reads stored items, which the filter cannot skip (its own cost).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,18 +48,27 @@ public class MemtableBloomBenchmark {
   private Path root;
   private Database db;
   private Table table;
-  /** The stored items' keys and ids no item has, built once: building them is not what is measured. */
+
+  /**
+   * The stored items' keys and ids no item has, built once: building them is not what is measured.
+   */
   private String[] partitionKeys;
+
   private String[] ids;
   private String[] absentIds;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     root = Files.createTempDirectory("viewbase-bench-memtable-bloom");
-    db = Viewbase.open(OpenOptions.at(root).withSync(false).withOptions(Map.of(
-        "rocksdb.memtableBloomPercent", memtableBloomPercent,
-        "rocksdb.valueCacheBytes", "0",
-        "rocksdb.rowCacheBytes", "0")));
+    db =
+        Viewbase.open(
+            OpenOptions.at(root)
+                .withSync(false)
+                .withOptions(
+                    Map.of(
+                        "rocksdb.memtableBloomPercent", memtableBloomPercent,
+                        "rocksdb.valueCacheBytes", "0",
+                        "rocksdb.rowCacheBytes", "0")));
     Dataset.load(db, ITEMS);
     table = db.table(BenchItems.TABLE);
     partitionKeys = new String[ITEMS];

@@ -28,17 +28,17 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.rocksdb.RocksDBException;
 
 /**
- * Embedded point read ({@code table.get(pk, id)} of a random item) against a raw
- * {@code RocksDB.get} of a random key of a copy of the same bytes under the same options.
- * Target (issue acceptance 5): the engine within 3x of raw RocksDB.
+ * Embedded point read ({@code table.get(pk, id)} of a random item) against a raw {@code
+ * RocksDB.get} of a random key of a copy of the same bytes under the same options. Target (issue
+ * acceptance 5): the engine within 3x of raw RocksDB.
  *
  * <p>The engine's figure includes everything a caller pays: key validation and encoding, the
  * storage lookup, and decoding the stored bytes into an {@link Item}.
  *
  * <p>Below HTTP, what the native API's point read costs, on the same items: a read decoded into an
  * {@code Item} and rendered as JSON ({@code engineGetThenRender}, the path before mapped reads)
- * against a mapped read with the same rendering ({@code engineMappedGet}), which the RocksDB backend
- * answers with the bytes rendered at the first read while the item is unchanged.
+ * against a mapped read with the same rendering ({@code engineMappedGet}), which the RocksDB
+ * backend answers with the bytes rendered at the first read while the item is unchanged.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -48,17 +48,18 @@ import org.rocksdb.RocksDBException;
 @Fork(1)
 public class PointReadBenchmark {
   /** The item's JSON as {@code GET /v1/tables/{t}/items/{pk}/{id}} sends it. */
-  private static final ItemMapping<byte[]> JSON = new ItemMapping<>() {
-    @Override
-    public byte[] map(Item item) {
-      return ItemJson.write(item);
-    }
+  private static final ItemMapping<byte[]> JSON =
+      new ItemMapping<>() {
+        @Override
+        public byte[] map(Item item) {
+          return ItemJson.write(item);
+        }
 
-    @Override
-    public long weight(byte[] result) {
-      return 16 + result.length;
-    }
-  };
+        @Override
+        public long weight(byte[] result) {
+          return 16 + result.length;
+        }
+      };
 
   @Param("100000")
   int items;
@@ -87,7 +88,8 @@ public class PointReadBenchmark {
       ids[i] = BenchItems.id(i);
     }
     // A benchmark that reads nothing would measure nothing: fail the run instead.
-    if (table.get(pks[items - 1], ids[items - 1]).isEmpty() || raw.db().get(rawKeys[rawKeys.length - 1]) == null) {
+    if (table.get(pks[items - 1], ids[items - 1]).isEmpty()
+        || raw.db().get(rawKeys[rawKeys.length - 1]) == null) {
       throw new IllegalStateException("the loaded data is not readable");
     }
     byte[] rendered = ItemJson.write(table.get(pks[0], ids[0]).orElseThrow());

@@ -25,11 +25,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the planner buys on a million items (issue 4, acceptance 3): each planned query against
- * the same answer computed by a filtered scan. The scan twins filter on copies of the key
- * properties ({@code pkCopy}, {@code idCopy}, {@code emailCopy}), which no key or view covers, so
- * the planner has no choice but to read every item; the answers are checked to be equal at setup.
- * Target: the key-range and view plans at least 100x faster than the scan.
+ * What the planner buys on a million items (issue 4, acceptance 3): each planned query against the
+ * same answer computed by a filtered scan. The scan twins filter on copies of the key properties
+ * ({@code pkCopy}, {@code idCopy}, {@code emailCopy}), which no key or view covers, so the planner
+ * has no choice but to read every item; the answers are checked to be equal at setup. Target: the
+ * key-range and view plans at least 100x faster than the scan.
  *
  * <p>The data set is built once per machine in a temporary directory named after its size and
  * reused by later forks (building a million items takes about half a minute).
@@ -41,8 +41,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 5)
 @Fork(1)
 public class QueryPlanBenchmark {
-  static final String KEY_RANGE = "PartitionKey eq 'p042' and RowKey ge 'i0100000' and RowKey lt 'i0200000'";
-  static final String KEY_RANGE_AS_SCAN = "pkCopy eq 'p042' and idCopy ge 'i0100000' and idCopy lt 'i0200000'";
+  static final String KEY_RANGE =
+      "PartitionKey eq 'p042' and RowKey ge 'i0100000' and RowKey lt 'i0200000'";
+  static final String KEY_RANGE_AS_SCAN =
+      "pkCopy eq 'p042' and idCopy ge 'i0100000' and idCopy lt 'i0200000'";
   static final String VIEW = "email eq 'person123456@example.com'";
   static final String VIEW_AS_SCAN = "emailCopy eq 'person123456@example.com'";
 
@@ -54,35 +56,50 @@ public class QueryPlanBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    db = Dataset.openLoadedOnce("viewbase-bench-query-" + items, loading -> {
-      loading.createTable(BenchItems.TABLE);
-      Table t = loading.table(BenchItems.TABLE);
-      for (int i = 0; i < items; i++) {
-        String pk = BenchItems.pk(i);
-        String id = BenchItems.id(i);
-        String email = "person" + i + "@example.com";
-        t.insert(Item.builder(pk, id).put("email", email).put("name", "Person " + i).put("age", 20 + i % 60)
-            .put("pkCopy", pk).put("idCopy", id).put("emailCopy", email).build());
-      }
-      loading.createView(ViewDefinition.of("BenchByEmail", BenchItems.TABLE, "all", "{email}"));
-      while (loading.viewStatus("BenchByEmail").state().equals(ViewStatus.BUILDING)) {
-        Thread.onSpinWait();
-      }
-    });
+    db =
+        Dataset.openLoadedOnce(
+            "viewbase-bench-query-" + items,
+            loading -> {
+              loading.createTable(BenchItems.TABLE);
+              Table t = loading.table(BenchItems.TABLE);
+              for (int i = 0; i < items; i++) {
+                String pk = BenchItems.pk(i);
+                String id = BenchItems.id(i);
+                String email = "person" + i + "@example.com";
+                t.insert(
+                    Item.builder(pk, id)
+                        .put("email", email)
+                        .put("name", "Person " + i)
+                        .put("age", 20 + i % 60)
+                        .put("pkCopy", pk)
+                        .put("idCopy", id)
+                        .put("emailCopy", email)
+                        .build());
+              }
+              loading.createView(
+                  ViewDefinition.of("BenchByEmail", BenchItems.TABLE, "all", "{email}"));
+              while (loading.viewStatus("BenchByEmail").state().equals(ViewStatus.BUILDING)) {
+                Thread.onSpinWait();
+              }
+            });
     table = db.table(BenchItems.TABLE);
     expect(KEY_RANGE, QueryPlan.KEY_RANGE);
     expect(KEY_RANGE_AS_SCAN, QueryPlan.SCAN);
     expect(VIEW, QueryPlan.VIEW_LOOKUP);
     expect(VIEW_AS_SCAN, QueryPlan.SCAN);
-    if (count(KEY_RANGE) != count(KEY_RANGE_AS_SCAN) || count(VIEW) != count(VIEW_AS_SCAN) || count(VIEW) != 1) {
-      throw new IllegalStateException("the planned and the scanned queries must give the same answer");
+    if (count(KEY_RANGE) != count(KEY_RANGE_AS_SCAN)
+        || count(VIEW) != count(VIEW_AS_SCAN)
+        || count(VIEW) != 1) {
+      throw new IllegalStateException(
+          "the planned and the scanned queries must give the same answer");
     }
   }
 
   private void expect(String filter, String kind) {
     QueryPlan plan = table.explain(Query.all().withFilter(filter));
     if (!plan.kind().equals(kind)) {
-      throw new IllegalStateException("expected a " + kind + " plan for " + filter + " but got " + plan);
+      throw new IllegalStateException(
+          "expected a " + kind + " plan for " + filter + " but got " + plan);
     }
   }
 

@@ -14,14 +14,14 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 
 /**
- * A plain RocksDB opened with the options stored in a database directory's latest OPTIONS file:
- * the baseline that the engine is measured against, and the tool that reads the engine's files.
+ * A plain RocksDB opened with the options stored in a database directory's latest OPTIONS file: the
+ * baseline that the engine is measured against, and the tool that reads the engine's files.
  *
  * <p>Taking the options from the OPTIONS file that the engine's backend wrote (rather than
- * restating them here) keeps the comparison fair when the backend's tuning changes: bloom
- * filter, block size, index and filter caching, compression and write buffers all follow it.
- * The one setting an OPTIONS file does not record is the block cache's capacity, so it is given
- * explicitly (and the engine is opened with the same capacity).
+ * restating them here) keeps the comparison fair when the backend's tuning changes: bloom filter,
+ * block size, index and filter caching, compression and write buffers all follow it. The one
+ * setting an OPTIONS file does not record is the block cache's capacity, so it is given explicitly
+ * (and the engine is opened with the same capacity).
  */
 public final class RawRocksDb implements AutoCloseable {
   static {
@@ -34,7 +34,8 @@ public final class RawRocksDb implements AutoCloseable {
   private final List<ColumnFamilyHandle> handles;
   private final RocksDB db;
 
-  private RawRocksDb(DBOptions dbOptions, List<ColumnFamilyDescriptor> descriptors, TableOptions tables, Path dir)
+  private RawRocksDb(
+      DBOptions dbOptions, List<ColumnFamilyDescriptor> descriptors, TableOptions tables, Path dir)
       throws RocksDBException {
     this.dbOptions = dbOptions;
     this.descriptors = descriptors;
@@ -56,11 +57,11 @@ public final class RawRocksDb implements AutoCloseable {
   }
 
   /**
-   * Creates an empty database in {@code dir} whose default column family has the options of
-   * column family {@code columnFamily} of the database in {@code template}.
+   * Creates an empty database in {@code dir} whose default column family has the options of column
+   * family {@code columnFamily} of the database in {@code template}.
    */
-  public static RawRocksDb createLike(Path dir, Path template, byte[] columnFamily, long blockCacheBytes)
-      throws RocksDBException {
+  public static RawRocksDb createLike(
+      Path dir, Path template, byte[] columnFamily, long blockCacheBytes) throws RocksDBException {
     DBOptions dbOptions = new DBOptions();
     List<ColumnFamilyDescriptor> loaded = new ArrayList<>();
     loadOptions(template, dbOptions, loaded);
@@ -75,7 +76,8 @@ public final class RawRocksDb implements AutoCloseable {
     }
     if (chosen == null) {
       dbOptions.close();
-      throw new IllegalArgumentException("no column family " + new String(columnFamily) + " in " + template);
+      throw new IllegalArgumentException(
+          "no column family " + new String(columnFamily) + " in " + template);
     }
     List<ColumnFamilyDescriptor> descriptors =
         List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, chosen.getOptions()));

@@ -17,15 +17,16 @@ import org.rocksdb.OptionsUtil;
 import org.rocksdb.RocksDBException;
 
 /**
- * The block-based table settings of a RocksDB directory, rebuilt with native objects of our own:
- * a block cache of a given capacity and the bloom filter the directory's OPTIONS file names.
+ * The block-based table settings of a RocksDB directory, rebuilt with native objects of our own: a
+ * block cache of a given capacity and the bloom filter the directory's OPTIONS file names.
  *
  * <p>Why rebuild: options loaded from an OPTIONS file come with a default-sized block cache, and
  * the filter object RocksJava fetches with them cannot be handed back to a new table config (the
  * JVM crashes), so the loaded scalar settings are copied onto a fresh config instead.
  */
 final class TableOptions implements AutoCloseable {
-  private static final Pattern BLOOM = Pattern.compile("filter_policy=bloomfilter:([0-9.]+):(true|false)");
+  private static final Pattern BLOOM =
+      Pattern.compile("filter_policy=bloomfilter:([0-9.]+):(true|false)");
 
   private final LRUCache cache;
   private final BloomFilter bloom;
@@ -35,8 +36,11 @@ final class TableOptions implements AutoCloseable {
     this.bloom = bloom;
   }
 
-  /** Gives every column family in {@code descriptors} its loaded table settings over a new cache. */
-  static TableOptions restore(Path dir, List<ColumnFamilyDescriptor> descriptors, long blockCacheBytes)
+  /**
+   * Gives every column family in {@code descriptors} its loaded table settings over a new cache.
+   */
+  static TableOptions restore(
+      Path dir, List<ColumnFamilyDescriptor> descriptors, long blockCacheBytes)
       throws RocksDBException {
     LRUCache cache = new LRUCache(blockCacheBytes);
     Double bloomBits = bloomBitsPerKey(dir);
@@ -44,14 +48,16 @@ final class TableOptions implements AutoCloseable {
     for (ColumnFamilyDescriptor d : descriptors) {
       ColumnFamilyOptions cf = d.getOptions();
       if (cf.tableFormatConfig() instanceof BlockBasedTableConfig loaded) {
-        BlockBasedTableConfig table = new BlockBasedTableConfig()
-            .setBlockCache(cache)
-            .setBlockSize(loaded.blockSize())
-            .setCacheIndexAndFilterBlocks(loaded.cacheIndexAndFilterBlocks())
-            .setCacheIndexAndFilterBlocksWithHighPriority(loaded.cacheIndexAndFilterBlocksWithHighPriority())
-            .setPinL0FilterAndIndexBlocksInCache(loaded.pinL0FilterAndIndexBlocksInCache())
-            .setWholeKeyFiltering(loaded.wholeKeyFiltering())
-            .setFormatVersion(loaded.formatVersion());
+        BlockBasedTableConfig table =
+            new BlockBasedTableConfig()
+                .setBlockCache(cache)
+                .setBlockSize(loaded.blockSize())
+                .setCacheIndexAndFilterBlocks(loaded.cacheIndexAndFilterBlocks())
+                .setCacheIndexAndFilterBlocksWithHighPriority(
+                    loaded.cacheIndexAndFilterBlocksWithHighPriority())
+                .setPinL0FilterAndIndexBlocksInCache(loaded.pinL0FilterAndIndexBlocksInCache())
+                .setWholeKeyFiltering(loaded.wholeKeyFiltering())
+                .setFormatVersion(loaded.formatVersion());
         if (bloom != null) {
           table.setFilterPolicy(bloom);
         }

@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A point read from a view against a point read of the same item from its source table, in one
- * database: {@code view.get("all", email)} vs {@code table.get(pk, id)}. Target (issue 3): within 10%.
+ * database: {@code view.get("all", email)} vs {@code table.get(pk, id)}. Target (issue 3): within
+ * 10%.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -30,9 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What views cost a write: {@code table.upsert} of an existing item on a table with 0, 1 and 3
  * views; with {@code sync=false} (the default here) the figure is the engine's work, not the
- * disk's; {@code -p sync=true} measures durable writes, the database's default. Each rewrite keeps the
- * view keys, so every view entry is rewritten in the source's batch. Target (issue 3): each view
- * adds at most 60% to a write.
+ * disk's; {@code -p sync=true} measures durable writes, the database's default. Each rewrite keeps
+ * the view keys, so every view entry is rewritten in the source's batch. Target (issue 3): each
+ * view adds at most 60% to a write.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -42,10 +42,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class ViewWriteBenchmark {
   /** The views of the benchmark table, in the order they are added. */
-  static final List<ViewDefinition> VIEWS = List.of(
-      ViewDefinition.of("BenchByEmail", BenchItems.TABLE, "all", "{email}"),
-      ViewDefinition.of("BenchByCity", BenchItems.TABLE, "{city}", "{age:03}#{id}"),
-      ViewDefinition.of("BenchByName", BenchItems.TABLE, "{partitionKey}", "{name|lower}"));
+  static final List<ViewDefinition> VIEWS =
+      List.of(
+          ViewDefinition.of("BenchByEmail", BenchItems.TABLE, "all", "{email}"),
+          ViewDefinition.of("BenchByCity", BenchItems.TABLE, "{city}", "{age:03}#{id}"),
+          ViewDefinition.of("BenchByName", BenchItems.TABLE, "{partitionKey}", "{name|lower}"));
 
   @Param({"0", "1", "3"})
   int views;
@@ -78,7 +79,10 @@ public class ViewWriteBenchmark {
     }
   }
 
-  /** A sync=false database whose table holds {@code items} items and has the first {@code views} views, built. */
+  /**
+   * A sync=false database whose table holds {@code items} items and has the first {@code views}
+   * views, built.
+   */
   static Database open(Path root, int items, int views) {
     Database db = Viewbase.open(OpenOptions.at(root).withSync(false));
     db.createTable(BenchItems.TABLE);

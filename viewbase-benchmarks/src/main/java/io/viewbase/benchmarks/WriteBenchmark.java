@@ -25,10 +25,9 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
 
 /**
- * Embedded write without sync ({@code table.upsert} on a database opened with
- * {@code sync=false}) against a raw {@code RocksDB.put} with {@code sync=false} of the same
- * bytes. Both overwrite random existing items, so both pay for the same memtable growth,
- * flushes and compactions.
+ * Embedded write without sync ({@code table.upsert} on a database opened with {@code sync=false})
+ * against a raw {@code RocksDB.put} with {@code sync=false} of the same bytes. Both overwrite
+ * random existing items, so both pay for the same memtable growth, flushes and compactions.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

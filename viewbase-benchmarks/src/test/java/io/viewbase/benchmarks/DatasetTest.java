@@ -17,8 +17,7 @@ import org.rocksdb.RocksDBException;
 class DatasetTest {
   private static final int ITEMS = 300;
 
-  @TempDir
-  Path root;
+  @TempDir Path root;
 
   @Test
   void createLoadsEveryItemIntoTheEngine() {
@@ -26,7 +25,8 @@ class DatasetTest {
 
     try (Database db = dataset.openEngine(false)) {
       for (int i : new int[] {0, ITEMS / 2, ITEMS - 1}) {
-        Item stored = db.table(BenchItems.TABLE).get(BenchItems.pk(i), BenchItems.id(i)).orElseThrow();
+        Item stored =
+            db.table(BenchItems.TABLE).get(BenchItems.pk(i), BenchItems.id(i)).orElseThrow();
         assertThat(stored.properties()).isEqualTo(BenchItems.item(i, 0).properties());
       }
     }
@@ -48,7 +48,8 @@ class DatasetTest {
   void theRawCopyRunsWithTheLogCompressionTheEngineWasCreatedWith() throws Exception {
     for (String[] compression : new String[][] {{"none", "kNoCompression"}, {"zstd", "kZSTD"}}) {
       Path dir = root.resolve(compression[0]);
-      Dataset dataset = Dataset.create(dir, ITEMS, Map.of("rocksdb.walCompression", compression[0]));
+      Dataset dataset =
+          Dataset.create(dir, ITEMS, Map.of("rocksdb.walCompression", compression[0]));
       try (RawRocksDb raw = dataset.openRaw()) {
         // Opening writes a fresh OPTIONS file with what the raw database really runs with.
         assertThat(raw.db()).isNotNull();
@@ -62,7 +63,8 @@ class DatasetTest {
     Dataset dataset = Dataset.create(root, ITEMS);
 
     try (RawRocksDb raw = dataset.openRaw()) {
-      assertThat(raw.property("rocksdb.block-cache-capacity")).isEqualTo(Long.toString(Dataset.BLOCK_CACHE_BYTES));
+      assertThat(raw.property("rocksdb.block-cache-capacity"))
+          .isEqualTo(Long.toString(Dataset.BLOCK_CACHE_BYTES));
     }
   }
 
@@ -79,7 +81,8 @@ class DatasetTest {
     assertThat(engine).contains("filter_policy=bloomfilter:10");
     assertThat(section(raw, "[TableOptions/BlockBasedTable \"default\"]"))
         .isEqualTo(section(engine, "[TableOptions/BlockBasedTable \"default\"]"));
-    assertThat(section(raw, "[CFOptions \"default\"]")).isEqualTo(section(engine, "[CFOptions \"default\"]"));
+    assertThat(section(raw, "[CFOptions \"default\"]"))
+        .isEqualTo(section(engine, "[CFOptions \"default\"]"));
   }
 
   private static String latestOptions(Path dir) throws Exception {

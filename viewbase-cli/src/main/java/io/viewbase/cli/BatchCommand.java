@@ -29,12 +29,18 @@ import picocli.CommandLine.Parameters;
  * bad file, bad JSON, bad shape|                                         | error: Code: ...            | 1
  * </pre>
  */
-@Command(name = "batch", mixinStandardHelpOptions = true,
-    description = "Commit a batch of operations atomically (all or nothing); prints the stored items.")
+@Command(
+    name = "batch",
+    mixinStandardHelpOptions = true,
+    description =
+        "Commit a batch of operations atomically (all or nothing); prints the stored items.")
 final class BatchCommand extends DataCommand {
-  @Parameters(index = "0", paramLabel = "FILE",
-      description = "The batch as JSON: {\"operations\": [{\"op\", \"table\", \"partitionKey\", \"id\", \"item\", "
-          + "\"ifMatch\"}, ...]}; - reads standard input.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description =
+          "The batch as JSON: {\"operations\": [{\"op\", \"table\", \"partitionKey\", \"id\", \"item\", "
+              + "\"ifMatch\"}, ...]}; - reads standard input.")
   String file;
 
   @Override
@@ -50,8 +56,8 @@ final class BatchCommand extends DataCommand {
     } catch (NoSuchFileException missing) {
       throw ViewbaseException.of(ErrorCode.InvalidInput, "Batch file not found", "file", file);
     } catch (IOException failure) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "Cannot read the batch: " + failure.getMessage(),
-          "file", file);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "Cannot read the batch: " + failure.getMessage(), "file", file);
     }
   }
 }

@@ -59,7 +59,10 @@ final class BuildProgress {
     started = true;
   }
 
-  /** Shows the end of the build: the state it ended in and how far it got (no rate or ETA: it is over). */
+  /**
+   * Shows the end of the build: the state it ended in and how far it got (no rate or ETA: it is
+   * over).
+   */
   void finish(ViewStatus status) {
     if (bar && started) {
       err.print("\r" + " ".repeat(lastWidth) + "\r");
@@ -76,10 +79,12 @@ final class BuildProgress {
 
   /** {@code 412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11}: what every mode shows. */
   static String describe(ViewStatus.Progress p) {
-    StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "%,d/%,d", p.done(), p.total()));
+    StringBuilder text =
+        new StringBuilder(String.format(Locale.ROOT, "%,d/%,d", p.done(), p.total()));
     if (p.total() > 0) {
       // Writes during the build can take done past the estimate made at its start.
-      text.append(String.format(Locale.ROOT, " (%.1f%%)", Math.min(100.0, 100.0 * p.done() / p.total())));
+      text.append(
+          String.format(Locale.ROOT, " (%.1f%%)", Math.min(100.0, 100.0 * p.done() / p.total())));
     }
     if (p.itemsPerSecond() > 0) {
       text.append(String.format(Locale.ROOT, ", %,.0f items/s", p.itemsPerSecond()));
@@ -90,15 +95,26 @@ final class BuildProgress {
     return text.toString();
   }
 
-  /** {@code 1,000/1,000 (100.0%)}: how far a build got, without the rate and ETA of a running one. */
+  /**
+   * {@code 1,000/1,000 (100.0%)}: how far a build got, without the rate and ETA of a running one.
+   */
   static String describeDone(ViewStatus.Progress p) {
     return describe(new ViewStatus.Progress(p.done(), p.total(), 0, -1));
   }
 
   /** {@code all/same@x: p/1 and p/2}: the view key and the two source items that both map to it. */
   static String describe(ViewStatus.Conflict c) {
-    return c.viewPartitionKey() + "/" + c.viewId() + ": " + c.sourcePartitionKey() + "/" + c.sourceId()
-        + " and " + c.otherSourcePartitionKey() + "/" + c.otherSourceId();
+    return c.viewPartitionKey()
+        + "/"
+        + c.viewId()
+        + ": "
+        + c.sourcePartitionKey()
+        + "/"
+        + c.sourceId()
+        + " and "
+        + c.otherSourcePartitionKey()
+        + "/"
+        + c.otherSourceId();
   }
 
   /** {@code 0:07}, {@code 12:30}, {@code 3:05:00}. */
@@ -106,6 +122,8 @@ final class BuildProgress {
     long h = seconds / 3600;
     long m = seconds % 3600 / 60;
     long s = seconds % 60;
-    return h > 0 ? String.format(Locale.ROOT, "%d:%02d:%02d", h, m, s) : String.format(Locale.ROOT, "%d:%02d", m, s);
+    return h > 0
+        ? String.format(Locale.ROOT, "%d:%02d:%02d", h, m, s)
+        : String.format(Locale.ROOT, "%d:%02d", m, s);
   }
 }

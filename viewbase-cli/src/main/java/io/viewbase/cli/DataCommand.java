@@ -8,19 +8,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * A command that reads or writes data: it opens the database its options name (a server, or a
- * data directory), runs, and closes it again, whatever happened. It exits 0 unless it failed (an
+ * A command that reads or writes data: it opens the database its options name (a server, or a data
+ * directory), runs, and closes it again, whatever happened. It exits 0 unless it failed (an
  * exception: exit 1) or {@link #exitWith} named an outcome of its own (such as drift found).
  */
 abstract class DataCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  DatabaseTarget target;
+  @Mixin DatabaseTarget target;
 
-  @Mixin
-  Output output;
+  @Mixin Output output;
 
   private int exitCode;
 

@@ -9,23 +9,24 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Opens the embedded engine for the CLI. A RocksDB data directory belongs to one process at a
- * time; when another holds it, the user gets a message that says so and what to do, rather than
- * RocksDB's "lock hold by current process" text.
+ * Opens the embedded engine for the CLI. A RocksDB data directory belongs to one process at a time;
+ * when another holds it, the user gets a message that says so and what to do, rather than RocksDB's
+ * "lock hold by current process" text.
  */
 final class DataDirectory {
-  private DataDirectory() {
-  }
+  private DataDirectory() {}
 
   static Database open(OpenOptions options) {
     try {
       return Viewbase.open(options);
     } catch (RuntimeException failure) {
       if (options.path() != null && isLockConflict(failure)) {
-        throw new ViewbaseException(ErrorCode.StorageLocked,
+        throw new ViewbaseException(
+            ErrorCode.StorageLocked,
             "Data directory is in use by another process (a running 'viewbase serve'?); stop it, "
                 + "or send the command to that server with --server URL",
-            Map.of("data", options.path().toAbsolutePath()), failure);
+            Map.of("data", options.path().toAbsolutePath()),
+            failure);
       }
       throw failure;
     }
@@ -39,9 +40,10 @@ final class DataDirectory {
   private static boolean isLockConflict(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       String message = t.getMessage();
-      if (message != null && (message.contains("LOCK")
-          || message.toLowerCase(Locale.ROOT).contains("lock hold")
-          || message.toLowerCase(Locale.ROOT).contains("lock file"))) {
+      if (message != null
+          && (message.contains("LOCK")
+              || message.toLowerCase(Locale.ROOT).contains("lock hold")
+              || message.toLowerCase(Locale.ROOT).contains("lock file"))) {
         return true;
       }
     }

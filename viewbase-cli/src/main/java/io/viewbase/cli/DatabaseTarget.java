@@ -33,30 +33,39 @@ final class DatabaseTarget {
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
 
-  @Option(names = "--server", paramLabel = "URL",
-      description = "A running Viewbase server (default: $VIEWBASE_SERVER or " + DEFAULT_SERVER + ").")
+  @Option(
+      names = "--server",
+      paramLabel = "URL",
+      description =
+          "A running Viewbase server (default: $VIEWBASE_SERVER or " + DEFAULT_SERVER + ").")
   URI server;
 
-  @Option(names = "--data", paramLabel = "DIR",
-      description = "Open this data directory directly instead of talking to a server; "
-          + "only while no server holds it.")
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description =
+          "Open this data directory directly instead of talking to a server; "
+              + "only while no server holds it.")
   Path data;
 
   Database open() {
     if (server != null && data != null) {
-      throw new ParameterException(spec.commandLine(), "--server and --data are alternatives: give one of them");
+      throw new ParameterException(
+          spec.commandLine(), "--server and --data are alternatives: give one of them");
     }
     return data != null ? openDirectory(data) : RemoteDatabase.connect(serverUri());
   }
 
   /**
-   * Rewrites the failures whose cause the user can fix with a better message: a server that is
-   * not running, and a data directory that a server holds.
+   * Rewrites the failures whose cause the user can fix with a better message: a server that is not
+   * running, and a data directory that a server holds.
    */
   RuntimeException explain(RuntimeException failure) {
     if (data == null && causedBy(failure, ConnectException.class)) {
-      return new ViewbaseException(ErrorCode.StorageUnreachable,
-          "No Viewbase server answers at " + serverUri()
+      return new ViewbaseException(
+          ErrorCode.StorageUnreachable,
+          "No Viewbase server answers at "
+              + serverUri()
               + "; start one with 'viewbase serve', or open a data directory with --data DIR");
     }
     return failure;
@@ -67,14 +76,18 @@ final class DatabaseTarget {
       return server;
     }
     String fromEnvironment = System.getenv("VIEWBASE_SERVER");
-    return URI.create(fromEnvironment == null || fromEnvironment.isBlank() ? DEFAULT_SERVER : fromEnvironment);
+    return URI.create(
+        fromEnvironment == null || fromEnvironment.isBlank() ? DEFAULT_SERVER : fromEnvironment);
   }
 
   private static Database openDirectory(Path dir) {
     if (!Files.isDirectory(dir)) {
       // Opening would create an empty database: a typo in DIR must not silently do that.
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
-          "Data directory does not exist; create it (mkdir) to start a new database", "data", dir);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "Data directory does not exist; create it (mkdir) to start a new database",
+          "data",
+          dir);
     }
     return DataDirectory.open(OpenOptions.at(dir));
   }

@@ -11,10 +11,12 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete one item.")
 final class DeleteCommand extends DataCommand {
-  @Mixin
-  ItemKey key;
+  @Mixin ItemKey key;
 
-  @Option(names = "--if-match", paramLabel = "ETAG", description = "Delete only this version of the item.")
+  @Option(
+      names = "--if-match",
+      paramLabel = "ETAG",
+      description = "Delete only this version of the item.")
   String ifMatch;
 
   @Override

@@ -6,9 +6,9 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * A duration flag's value: a whole number and its unit, {@code ms}, {@code s}, {@code m} or
- * {@code h} ({@code 500ms}, {@code 30s}, {@code 2m}), the units the Cassandra durations of
- * {@code --cassandra-option} take. The unit is required: a bare {@code 30} could mean seconds or
+ * A duration flag's value: a whole number and its unit, {@code ms}, {@code s}, {@code m} or {@code
+ * h} ({@code 500ms}, {@code 30s}, {@code 2m}), the units the Cassandra durations of {@code
+ * --cassandra-option} take. The unit is required: a bare {@code 30} could mean seconds or
  * milliseconds, and a wrong guess is a timeout a thousand times off.
  */
 final class DurationConverter implements ITypeConverter<Duration> {
@@ -21,7 +21,8 @@ final class DurationConverter implements ITypeConverter<Duration> {
     }
     String unit = t.substring(digits);
     if (digits == 0 || digits > 12) {
-      throw new TypeConversionException("'" + text + "' is not a duration such as 500ms, 30s or 2m");
+      throw new TypeConversionException(
+          "'" + text + "' is not a duration such as 500ms, 30s or 2m");
     }
     long n = Long.parseLong(t.substring(0, digits));
     return switch (unit) {
@@ -29,7 +30,9 @@ final class DurationConverter implements ITypeConverter<Duration> {
       case "s" -> Duration.ofSeconds(n);
       case "m" -> Duration.ofMinutes(n);
       case "h" -> Duration.ofHours(n);
-      default -> throw new TypeConversionException("'" + text + "' needs a unit: ms, s, m or h (as in 500ms, 30s, 2m)");
+      default ->
+          throw new TypeConversionException(
+              "'" + text + "' needs a unit: ms, s, m or h (as in 500ms, 30s, 2m)");
     };
   }
 }

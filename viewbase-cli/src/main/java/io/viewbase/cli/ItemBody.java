@@ -24,11 +24,11 @@ import java.nio.file.Path;
  * </pre>
  */
 final class ItemBody {
-  private ItemBody() {
-  }
+  private ItemBody() {}
 
   /** The item the argument describes, with the identity given on the command line. */
-  static Item read(String argument, String partitionKey, String id, Limits limits, InputStream stdin) {
+  static Item read(
+      String argument, String partitionKey, String id, Limits limits, InputStream stdin) {
     return JsonText.readItem(text(argument, stdin), partitionKey, id, limits);
   }
 
@@ -44,10 +44,14 @@ final class ItemBody {
         return Files.readString(Path.of(argument.substring(1)), StandardCharsets.UTF_8);
       }
     } catch (NoSuchFileException missing) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "Body file not found", "file", argument.substring(1));
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "Body file not found", "file", argument.substring(1));
     } catch (IOException failure) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "Cannot read the body: " + failure.getMessage(),
-          "source", argument);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "Cannot read the body: " + failure.getMessage(),
+          "source",
+          argument);
     }
     return argument;
   }

@@ -18,8 +18,7 @@ import java.nio.charset.StandardCharsets;
  * string quoting that the human table format uses for nested values.
  */
 final class JsonText {
-  private JsonText() {
-  }
+  private JsonText() {}
 
   /** One item on one line, with its system properties. */
   static String item(Item item) {
@@ -31,7 +30,8 @@ final class JsonText {
    * another partitionKey or id fails with KeyMismatch, as it does over HTTP.
    */
   static Item readItem(String json, String partitionKey, String id, Limits limits) {
-    return ItemJson.read(json.getBytes(StandardCharsets.UTF_8), limits).addressedTo(partitionKey, id);
+    return ItemJson.read(json.getBytes(StandardCharsets.UTF_8), limits)
+        .addressedTo(partitionKey, id);
   }
 
   /** A committed batch's result, as {@code POST /v1/batch} answers it. */

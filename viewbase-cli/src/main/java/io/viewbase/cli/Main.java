@@ -8,31 +8,31 @@ import picocli.CommandLine.Command;
  * The {@code viewbase} command line: a server ({@code serve}) and the commands that read and write
  * tables and items, either through a running server or directly on a data directory.
  *
- * <p>Exit codes: 0 success, 1 a failed operation ({@code error: <Code>: <message>} on stderr;
- * also a view whose backfill failed), 2 a usage error, 3 {@code verify} found drift it did not repair.
+ * <p>Exit codes: 0 success, 1 a failed operation ({@code error: <Code>: <message>} on stderr; also
+ * a view whose backfill failed), 2 a usage error, 3 {@code verify} found drift it did not repair.
  */
-@Command(name = "viewbase",
+@Command(
+    name = "viewbase",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A database for JSON items addressed by partition key and id.",
     subcommands = {
-        ServeCommand.class,
-        TablesCommand.class,
-        TableCommand.class,
-        PutCommand.class,
-        MergeCommand.class,
-        GetCommand.class,
-        DeleteCommand.class,
-        QueryCommand.class,
-        BatchCommand.class,
-        ViewCommand.class,
-        VerifyCommand.class,
-        CommandLine.HelpCommand.class
+      ServeCommand.class,
+      TablesCommand.class,
+      TableCommand.class,
+      PutCommand.class,
+      MergeCommand.class,
+      GetCommand.class,
+      DeleteCommand.class,
+      QueryCommand.class,
+      BatchCommand.class,
+      ViewCommand.class,
+      VerifyCommand.class,
+      CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** Bare {@code viewbase} prints the list of commands. */
   @Override

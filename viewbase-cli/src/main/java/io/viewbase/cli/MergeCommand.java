@@ -20,17 +20,22 @@ import picocli.CommandLine.Parameters;
  * --if-match '*'   | merge       | 404 ItemNotFound       | properties merged
  * </pre>
  */
-@Command(name = "merge", mixinStandardHelpOptions = true,
+@Command(
+    name = "merge",
+    mixinStandardHelpOptions = true,
     description = "Set some properties of an item, keeping the others; prints the stored item.")
 final class MergeCommand extends DataCommand {
-  @Mixin
-  ItemKey key;
+  @Mixin ItemKey key;
 
-  @Parameters(index = "3", paramLabel = "JSON|@FILE|-",
+  @Parameters(
+      index = "3",
+      paramLabel = "JSON|@FILE|-",
       description = "The properties to set as JSON, @file to read a file, - for stdin.")
   String body;
 
-  @Option(names = "--if-match", paramLabel = "ETAG",
+  @Option(
+      names = "--if-match",
+      paramLabel = "ETAG",
       description = "Merge only into this version of the item ('*': any existing version).")
   String ifMatch;
 

@@ -14,16 +14,20 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --format} option and the printing of items, table descriptions, view status and
- * verify reports in that format.
- * JSON output streams: one line per item, flushed as it goes. Table output is laid out a batch
- * of {@value #TABLE_BATCH} rows at a time, so memory stays bounded on {@code query --all}.
+ * The {@code --format} option and the printing of items, table descriptions, view status and verify
+ * reports in that format. JSON output streams: one line per item, flushed as it goes. Table output
+ * is laid out a batch of {@value #TABLE_BATCH} rows at a time, so memory stays bounded on {@code
+ * query --all}.
  */
 final class Output {
   private static final int TABLE_BATCH = 1000;
 
-  @Option(names = "--format", paramLabel = "json|table", defaultValue = "json",
-      description = "Output format: json (one JSON object per line) or table (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--format",
+      paramLabel = "json|table",
+      defaultValue = "json",
+      description =
+          "Output format: json (one JSON object per line) or table (default: ${DEFAULT-VALUE}).")
   OutputFormat format = OutputFormat.json;
 
   void item(PrintWriter out, Item item) {
@@ -61,8 +65,14 @@ final class Output {
       for (int i = 0; i < batch.size(); i++) {
         Batch.Operation op = batch.operations().get(i);
         Item stored = result.items().get(i);
-        rows.add(List.of(Integer.toString(i), BatchJson.opName(op.kind()), op.table(), op.partitionKey(), op.id(),
-            stored == null ? "" : stored.etag()));
+        rows.add(
+            List.of(
+                Integer.toString(i),
+                BatchJson.opName(op.kind()),
+                op.table(),
+                op.partitionKey(),
+                op.id(),
+                stored == null ? "" : stored.etag()));
       }
       TextTable.of(List.of("#", "op", "table", "partitionKey", "id", "_etag"), rows).print(out);
     }
@@ -86,14 +96,20 @@ final class Output {
       var d = status.definition();
       rows.add(List.of("name", d.name()));
       rows.add(List.of("source", d.source()));
-      rows.add(List.of("partitionBy", d.partitionBy() == null ? "{partitionKey}" : d.partitionBy()));
+      rows.add(
+          List.of("partitionBy", d.partitionBy() == null ? "{partitionKey}" : d.partitionBy()));
       rows.add(List.of("idBy", d.idBy() == null ? "{id}" : d.idBy()));
       rows.add(List.of("where", d.where() == null ? "" : d.where()));
       rows.add(List.of("select", d.select().isEmpty() ? "(all)" : String.join(",", d.select())));
       rows.add(List.of("state", status.state()));
-      rows.add(List.of("progress", status.progress() == null ? ""
-          : ViewStatus.BUILDING.equals(status.state()) ? BuildProgress.describe(status.progress())
-          : BuildProgress.describeDone(status.progress())));
+      rows.add(
+          List.of(
+              "progress",
+              status.progress() == null
+                  ? ""
+                  : ViewStatus.BUILDING.equals(status.state())
+                      ? BuildProgress.describe(status.progress())
+                      : BuildProgress.describeDone(status.progress())));
       for (ViewStatus.Conflict c : status.conflicts()) {
         rows.add(List.of("conflict", BuildProgress.describe(c)));
       }
@@ -115,8 +131,16 @@ final class Output {
       rows.add(List.of("different", Long.toString(report.different())));
       rows.add(List.of("repaired", Boolean.toString(report.repaired())));
       for (VerifyReport.Difference d : report.samples()) {
-        rows.add(List.of(d.kind(), d.viewPartitionKey() + "/" + d.viewId() + " <- "
-            + (d.sourceId() == null ? "(no source)" : d.sourcePartitionKey() + "/" + d.sourceId())));
+        rows.add(
+            List.of(
+                d.kind(),
+                d.viewPartitionKey()
+                    + "/"
+                    + d.viewId()
+                    + " <- "
+                    + (d.sourceId() == null
+                        ? "(no source)"
+                        : d.sourcePartitionKey() + "/" + d.sourceId())));
       }
       TextTable.of(List.of("field", "value"), rows).print(out);
     }

@@ -10,8 +10,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code viewbase put TABLE PK ID [JSON | @file | -]}: stores a whole item and prints it as
- * stored, with its new {@code _etag}.
+ * {@code viewbase put TABLE PK ID [JSON | @file | -]}: stores a whole item and prints it as stored,
+ * with its new {@code _etag}.
  *
  * <pre>
  * options              | operation | item absent           | item present
@@ -22,17 +22,23 @@ import picocli.CommandLine.Parameters;
  * --if-none-match      | insert    | stored                | 409 ItemAlreadyExists
  * </pre>
  */
-@Command(name = "put", mixinStandardHelpOptions = true,
+@Command(
+    name = "put",
+    mixinStandardHelpOptions = true,
     description = "Store an item (replacing all its properties); prints the stored item.")
 final class PutCommand extends DataCommand {
-  @Mixin
-  ItemKey key;
+  @Mixin ItemKey key;
 
-  @Parameters(index = "3", arity = "0..1", paramLabel = "JSON|@FILE|-",
+  @Parameters(
+      index = "3",
+      arity = "0..1",
+      paramLabel = "JSON|@FILE|-",
       description = "The properties as JSON, @file to read a file, - for stdin (default: {}).")
   String body;
 
-  @Option(names = "--if-match", paramLabel = "ETAG",
+  @Option(
+      names = "--if-match",
+      paramLabel = "ETAG",
       description = "Replace only this version of the item ('*': any existing version).")
   String ifMatch;
 
@@ -42,7 +48,8 @@ final class PutCommand extends DataCommand {
   @Override
   void run(Database db) {
     if (ifMatch != null && ifNoneMatch) {
-      throw new ParameterException(spec.commandLine(), "--if-match and --if-none-match are alternatives");
+      throw new ParameterException(
+          spec.commandLine(), "--if-match and --if-none-match are alternatives");
     }
     Item item = ItemBody.read(body, key.partitionKey, key.id, db.limits(), System.in);
     Table table = db.table(key.table);

@@ -13,20 +13,26 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code viewbase query TABLE [PK]}: the items of one partition (optionally an id range or
- * prefix), or with no PK of the whole table (a scan).
+ * {@code viewbase query TABLE [PK]}: the items of one partition (optionally an id range or prefix),
+ * or with no PK of the whole table (a scan).
  *
- * <p>Without {@code --all} it prints one page and, if there is more, the line
- * {@code next: --continuation <token>} on stderr, so stdout holds only items. With {@code --all}
- * it follows continuations and streams every item, a page in memory at a time.
+ * <p>Without {@code --all} it prints one page and, if there is more, the line {@code next:
+ * --continuation <token>} on stderr, so stdout holds only items. With {@code --all} it follows
+ * continuations and streams every item, a page in memory at a time.
  */
-@Command(name = "query", mixinStandardHelpOptions = true,
+@Command(
+    name = "query",
+    mixinStandardHelpOptions = true,
     description = "List the items of a partition (or, without PK, of the whole table).")
 final class QueryCommand extends DataCommand {
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table (or view).")
   String table;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "PK", description = "The partition key; omit to scan the table.")
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "PK",
+      description = "The partition key; omit to scan the table.")
   String partitionKey;
 
   @Option(names = "--prefix", paramLabel = "P", description = "Only ids starting with P.")
@@ -41,23 +47,38 @@ final class QueryCommand extends DataCommand {
   @Option(names = "--desc", description = "Highest id first.")
   boolean descending;
 
-  @Option(names = "--select", paramLabel = "a,b", split = ",", description = "Only these properties.")
+  @Option(
+      names = "--select",
+      paramLabel = "a,b",
+      split = ",",
+      description = "Only these properties.")
   List<String> select;
 
-  @Option(names = "--filter", paramLabel = "EXPR", description = "An OData filter, e.g. \"age gt 30\".")
+  @Option(
+      names = "--filter",
+      paramLabel = "EXPR",
+      description = "An OData filter, e.g. \"age gt 30\".")
   String filter;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "" + Query.DEFAULT_LIMIT,
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "" + Query.DEFAULT_LIMIT,
       description = "Items per page, 1..1000 (default: ${DEFAULT-VALUE}).")
   int limit;
 
-  @Option(names = "--continuation", paramLabel = "T", description = "Continue after the page that returned T.")
+  @Option(
+      names = "--continuation",
+      paramLabel = "T",
+      description = "Continue after the page that returned T.")
   String continuation;
 
   @Option(names = "--all", description = "Follow continuations: print every matching item.")
   boolean all;
 
-  @Option(names = "--explain", description = "Print how the query would be answered (the plan), not the items.")
+  @Option(
+      names = "--explain",
+      description = "Print how the query would be answered (the plan), not the items.")
   boolean explain;
 
   @Override
@@ -88,10 +109,12 @@ final class QueryCommand extends DataCommand {
 
   private Query query() {
     if (partitionKey == null && (prefix != null || from != null || to != null || descending)) {
-      throw new ParameterException(spec.commandLine(), "--prefix, --from, --to and --desc need a partition key (PK)");
+      throw new ParameterException(
+          spec.commandLine(), "--prefix, --from, --to and --desc need a partition key (PK)");
     }
     Query query = partitionKey == null ? Query.all() : Query.partition(partitionKey);
-    return query.withPrefix(prefix)
+    return query
+        .withPrefix(prefix)
         .withRange(from, to)
         .descending(descending)
         .withSelect(select)

@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Started servers (the native API, the Azure dialect) and the database under them, closed once, in
  * that order: every server first, so no request is still writing when the database closes and
- * flushes. Called from the shutdown hook (SIGTERM, Ctrl-C) or from the thread that runs
- * {@code serve} when it is interrupted.
+ * flushes. Called from the shutdown hook (SIGTERM, Ctrl-C) or from the thread that runs {@code
+ * serve} when it is interrupted.
  */
 final class RunningServer {
   private static final Logger log = LoggerFactory.getLogger(RunningServer.class);

@@ -26,9 +26,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code viewbase serve}: opens a database and serves the native HTTP API and, beside it, the
- * Azure Tables dialect until the process is stopped. Prints its lines once both accept
- * connections (tests and scripts wait for the first):
+ * {@code viewbase serve}: opens a database and serves the native HTTP API and, beside it, the Azure
+ * Tables dialect until the process is stopped. Prints its lines once both accept connections (tests
+ * and scripts wait for the first):
  *
  * <pre>
  * Viewbase listening on http://127.0.0.1:8080 (data: /abs/viewbase-data, storage: rocksdb)
@@ -36,110 +36,180 @@ import picocli.CommandLine.Spec;
  * </pre>
  *
  * With {@code --port 0} the line names the port the system chose; {@code --azure-port 0} turns the
- * dialect off (no second line). SIGTERM or Ctrl-C stops both servers, then closes the database,
- * so the next start finds a clean directory.
+ * dialect off (no second line). SIGTERM or Ctrl-C stops both servers, then closes the database, so
+ * the next start finds a clean directory.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
     description = "Run the Viewbase server (native HTTP API) on a data directory.")
 final class ServeCommand implements Callable<Integer> {
   /** Where the Azure Tables dialect will listen (Azurite's port); see --azure-port below. */
   static final int DEFAULT_AZURE_PORT = 10002;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--data", paramLabel = "DIR", defaultValue = "viewbase-data",
-      description = "Data directory, created if absent, relative to the current directory "
-          + "(default: ./${DEFAULT-VALUE}).")
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      defaultValue = "viewbase-data",
+      description =
+          "Data directory, created if absent, relative to the current directory "
+              + "(default: ./${DEFAULT-VALUE}).")
   Path data;
 
-  @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      defaultValue = "8080",
       description = "Port of the native HTTP API; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-      description = "Address to listen on; 0.0.0.0 for every interface (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description =
+          "Address to listen on; 0.0.0.0 for every interface (default: ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--storage", paramLabel = "rocksdb|memory|cassandra", defaultValue = "rocksdb",
-      description = "Storage backend: rocksdb in --data; memory keeps nothing after exit; cassandra "
-          + "stores in a Cassandra cluster, shared by every server on the keyspace (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--storage",
+      paramLabel = "rocksdb|memory|cassandra",
+      defaultValue = "rocksdb",
+      description =
+          "Storage backend: rocksdb in --data; memory keeps nothing after exit; cassandra "
+              + "stores in a Cassandra cluster, shared by every server on the keyspace (default: ${DEFAULT-VALUE}).")
   StorageChoice storage;
 
-  @Option(names = "--cassandra-contact-points", paramLabel = "HOST:PORT[,HOST:PORT...]",
+  @Option(
+      names = "--cassandra-contact-points",
+      paramLabel = "HOST:PORT[,HOST:PORT...]",
       defaultValue = "127.0.0.1:9042",
-      description = "With --storage cassandra: nodes to connect to first (default: ${DEFAULT-VALUE}).")
+      description =
+          "With --storage cassandra: nodes to connect to first (default: ${DEFAULT-VALUE}).")
   String cassandraContactPoints;
 
-  @Option(names = "--keyspace", paramLabel = "NAME", defaultValue = "viewbase",
-      description = "With --storage cassandra: the keyspace, created if absent (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--keyspace",
+      paramLabel = "NAME",
+      defaultValue = "viewbase",
+      description =
+          "With --storage cassandra: the keyspace, created if absent (default: ${DEFAULT-VALUE}).")
   String keyspace;
 
-  @Option(names = "--cassandra-datacenter", paramLabel = "NAME", defaultValue = "datacenter1",
+  @Option(
+      names = "--cassandra-datacenter",
+      paramLabel = "NAME",
+      defaultValue = "datacenter1",
       description = "With --storage cassandra: the local datacenter (default: ${DEFAULT-VALUE}).")
   String cassandraDatacenter;
 
-  @Option(names = "--cassandra-option", paramLabel = "KEY=VALUE",
-      description = "With --storage cassandra: another backend setting, e.g. consistency=QUORUM or "
-          + "replication={'class':'SimpleStrategy','replication_factor':3} (see docs/scale-out.md); repeatable.")
+  @Option(
+      names = "--cassandra-option",
+      paramLabel = "KEY=VALUE",
+      description =
+          "With --storage cassandra: another backend setting, e.g. consistency=QUORUM or "
+              + "replication={'class':'SimpleStrategy','replication_factor':3} (see docs/scale-out.md); repeatable.")
   Map<String, String> cassandraOptions;
 
-  @Option(names = "--rocksdb-option", paramLabel = "KEY=VALUE",
-      description = "With --storage rocksdb: a backend setting, e.g. blockCacheBytes=512m, writeBufferBytes=64m, "
-          + "walCompression=none or recycleLogFiles=0 (see docs/storage.md); repeatable.")
+  @Option(
+      names = "--rocksdb-option",
+      paramLabel = "KEY=VALUE",
+      description =
+          "With --storage rocksdb: a backend setting, e.g. blockCacheBytes=512m, writeBufferBytes=64m, "
+              + "walCompression=none or recycleLogFiles=0 (see docs/storage.md); repeatable.")
   Map<String, String> rocksdbOptions;
 
-  @Option(names = "--io-threads", paramLabel = "N",
-      description = "Event-loop threads of each listener (the native API's and the Azure dialect's): they "
-          + "parse requests, serve point reads and queue writes (default: the number of cores).")
+  @Option(
+      names = "--io-threads",
+      paramLabel = "N",
+      description =
+          "Event-loop threads of each listener (the native API's and the Azure dialect's): they "
+              + "parse requests, serve point reads and queue writes (default: the number of cores).")
   Integer ioThreads;
 
-  @Option(names = "--idle-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "How long a kept-alive connection may wait for its next request before the server closes "
-          + "it, on each listener, e.g. 120s or 5m (default: 120s).")
+  @Option(
+      names = "--idle-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "How long a kept-alive connection may wait for its next request before the server closes "
+              + "it, on each listener, e.g. 120s or 5m (default: 120s).")
   Duration idleTimeout;
 
-  @Option(names = "--header-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "How long a request line and headers may take to arrive, from their first byte or the "
-          + "connection's accept; then 408 and close (default: 30s).")
+  @Option(
+      names = "--header-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "How long a request line and headers may take to arrive, from their first byte or the "
+              + "connection's accept; then 408 and close (default: 30s).")
   Duration headerTimeout;
 
-  @Option(names = "--body-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "How long a request body may take to arrive once its headers have; then 408 and close "
-          + "(default: 120s).")
+  @Option(
+      names = "--body-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "How long a request body may take to arrive once its headers have; then 408 and close "
+              + "(default: 120s).")
   Duration bodyTimeout;
 
-  @Option(names = "--max-connections", paramLabel = "N",
-      description = "Connections each listener keeps open at once; the next are answered 503 and closed "
-          + "(default: 10000).")
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      description =
+          "Connections each listener keeps open at once; the next are answered 503 and closed "
+              + "(default: 10000).")
   Integer maxConnections;
 
-  @Option(names = "--no-sync",
-      description = "Acknowledge writes before they are synced to disk: faster, but a machine crash "
-          + "can lose the last acknowledged writes (a process crash cannot).")
+  @Option(
+      names = "--no-sync",
+      description =
+          "Acknowledge writes before they are synced to disk: faster, but a machine crash "
+              + "can lose the last acknowledged writes (a process crash cannot).")
   boolean noSync;
 
-  @Option(names = "--azure-port", paramLabel = "PORT", defaultValue = "" + DEFAULT_AZURE_PORT,
-      description = "Port of the Azure Tables dialect (Azurite's, so UseDevelopmentStorage=true works); "
-          + "0 turns it off (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--azure-port",
+      paramLabel = "PORT",
+      defaultValue = "" + DEFAULT_AZURE_PORT,
+      description =
+          "Port of the Azure Tables dialect (Azurite's, so UseDevelopmentStorage=true works); "
+              + "0 turns it off (default: ${DEFAULT-VALUE}).")
   int azurePort;
 
-  @Option(names = "--azure-account", paramLabel = "NAME:BASE64KEY",
-      description = "An account the Azure dialect accepts, with its base64 key; repeat for more. "
-          + "Given once or more, it replaces the default devstoreaccount1 and its well-known key.")
+  @Option(
+      names = "--azure-account",
+      paramLabel = "NAME:BASE64KEY",
+      description =
+          "An account the Azure dialect accepts, with its base64 key; repeat for more. "
+              + "Given once or more, it replaces the default devstoreaccount1 and its well-known key.")
   List<String> azureAccounts;
 
-  @Option(names = "--azure-anonymous",
-      description = "Serve Azure requests that carry no signature at all (no SharedKey, no SAS). "
-          + "Anyone who can reach the port can then read and write everything.")
+  @Option(
+      names = "--azure-anonymous",
+      description =
+          "Serve Azure requests that carry no signature at all (no SharedKey, no SAS). "
+              + "Anyone who can reach the port can then read and write everything.")
   boolean azureAnonymous;
 
   /** The storage backends {@code serve} offers by name. */
-  enum StorageChoice { rocksdb, memory, cassandra }
+  enum StorageChoice {
+    rocksdb,
+    memory,
+    cassandra
+  }
 
   /** The options that mean something only with {@code --storage cassandra}. */
   private static final List<String> CASSANDRA_FLAGS =
-      List.of("--cassandra-contact-points", "--keyspace", "--cassandra-datacenter", "--cassandra-option");
+      List.of(
+          "--cassandra-contact-points",
+          "--keyspace",
+          "--cassandra-datacenter",
+          "--cassandra-option");
+
   /** The options that mean something only with {@code --storage rocksdb}. */
   private static final List<String> ROCKSDB_FLAGS = List.of("--rocksdb-option");
 
@@ -156,15 +226,18 @@ final class ServeCommand implements Callable<Integer> {
     try {
       opened = DataDirectory.open(openOptions());
     } catch (StoreOptionException badSetting) {
-      throw new ParameterException(spec.commandLine(), flagOf(badSetting.option()) + ": " + badSetting.getMessage());
+      throw new ParameterException(
+          spec.commandLine(), flagOf(badSetting.option()) + ": " + badSetting.getMessage());
     }
     ViewbaseServer server;
     try {
       server = ViewbaseServer.start(opened, serverOptions);
     } catch (UncheckedIOException cannotListen) {
       opened.close();
-      throw ViewbaseException.of(ErrorCode.InvalidInput, cannotListen.getMessage()
-          + " (is another server running there? choose another --port or --bind)");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          cannotListen.getMessage()
+              + " (is another server running there? choose another --port or --bind)");
     } catch (RuntimeException failure) {
       opened.close();
       throw failure;
@@ -177,31 +250,48 @@ final class ServeCommand implements Callable<Integer> {
         server.close();
         opened.close();
         if (failure instanceof UncheckedIOException cannotListen) {
-          throw ViewbaseException.of(ErrorCode.InvalidInput, "Azure Tables dialect: " + cannotListen.getMessage()
-              + " (is Azurite or another server using the port? choose another --azure-port, or --azure-port 0 "
-              + "to turn the Azure dialect off)");
+          throw ViewbaseException.of(
+              ErrorCode.InvalidInput,
+              "Azure Tables dialect: "
+                  + cannotListen.getMessage()
+                  + " (is Azurite or another server using the port? choose another --azure-port, or --azure-port 0 "
+                  + "to turn the Azure dialect off)");
         }
         throw failure;
       }
     }
     // Every listener stops before the database closes: no request is still writing then.
-    RunningServer running = new RunningServer(azure == null ? List.of(server) : List.of(server, azure), opened);
+    RunningServer running =
+        new RunningServer(azure == null ? List.of(server) : List.of(server, azure), opened);
     Thread hook = new Thread(running::close, "viewbase-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
 
     PrintWriter out = spec.commandLine().getOut();
-    out.println("Viewbase listening on http://" + hostForUrl() + ":" + server.port() + " (" + whereData() + ")");
+    out.println(
+        "Viewbase listening on http://"
+            + hostForUrl()
+            + ":"
+            + server.port()
+            + " ("
+            + whereData()
+            + ")");
     if (azure != null) {
-      out.println("Azure Tables dialect on http://" + hostForUrl() + ":" + azure.port() + "/"
-          + azureOptions.accounts().keySet().iterator().next()
-          + (azureOptions.anonymousAccess() ? " (anonymous access: no signature needed)" : ""));
+      out.println(
+          "Azure Tables dialect on http://"
+              + hostForUrl()
+              + ":"
+              + azure.port()
+              + "/"
+              + azureOptions.accounts().keySet().iterator().next()
+              + (azureOptions.anonymousAccess() ? " (anonymous access: no signature needed)" : ""));
     }
     out.flush();
 
     try {
       running.awaitClosed();
     } catch (InterruptedException interrupted) {
-      // In-process callers (tests, an embedding program) stop the server by interrupting its thread.
+      // In-process callers (tests, an embedding program) stop the server by interrupting its
+      // thread.
       running.close();
       removeHook(hook);
       Thread.currentThread().interrupt();
@@ -224,10 +314,13 @@ final class ServeCommand implements Callable<Integer> {
         settings.put("cassandra.contactPoints", cassandraContactPoints);
         settings.put("cassandra.keyspace", keyspace);
         settings.put("cassandra.localDatacenter", cassandraDatacenter);
-        // Durability is the cluster's (commit log and replication), so --no-sync changes nothing there.
+        // Durability is the cluster's (commit log and replication), so --no-sync changes nothing
+        // there.
         return new OpenOptions(null, "cassandra", true, Limits.DEFAULT, settings);
       default:
-        return OpenOptions.at(data).withSync(!noSync).withOptions(prefixed(rocksdbOptions, "rocksdb."));
+        return OpenOptions.at(data)
+            .withSync(!noSync)
+            .withOptions(prefixed(rocksdbOptions, "rocksdb."));
     }
   }
 
@@ -237,16 +330,22 @@ final class ServeCommand implements Callable<Integer> {
       case "cassandra.contactPoints" -> "--cassandra-contact-points";
       case "cassandra.keyspace" -> "--keyspace";
       case "cassandra.localDatacenter" -> "--cassandra-datacenter";
-      default -> option.startsWith("cassandra.") ? "--cassandra-option"
-          : option.startsWith("rocksdb.") ? "--rocksdb-option" : option;
+      default ->
+          option.startsWith("cassandra.")
+              ? "--cassandra-option"
+              : option.startsWith("rocksdb.") ? "--rocksdb-option" : option;
     };
   }
 
-  /** A backend's settings as given on the command line (or none), each name with its backend's prefix. */
+  /**
+   * A backend's settings as given on the command line (or none), each name with its backend's
+   * prefix.
+   */
   private static Map<String, String> prefixed(Map<String, String> given, String prefix) {
     Map<String, String> settings = new LinkedHashMap<>();
     if (given != null) {
-      given.forEach((key, value) -> settings.put(key.startsWith(prefix) ? key : prefix + key, value));
+      given.forEach(
+          (key, value) -> settings.put(key.startsWith(prefix) ? key : prefix + key, value));
     }
     return settings;
   }
@@ -255,7 +354,8 @@ final class ServeCommand implements Callable<Integer> {
   private void onlyWith(List<String> flags, String storage) {
     for (String flag : flags) {
       if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
-        throw new ParameterException(spec.commandLine(), flag + " applies only to --storage " + storage);
+        throw new ParameterException(
+            spec.commandLine(), flag + " applies only to --storage " + storage);
       }
     }
   }
@@ -281,7 +381,10 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** Both listeners take the connection flags: checked once, each with its flag's name in the message. */
+  /**
+   * Both listeners take the connection flags: checked once, each with its flag's name in the
+   * message.
+   */
   private ConnectionLimits connectionLimits() {
     ConnectionLimits limits = ConnectionLimits.defaults();
     if (idleTimeout != null) {
@@ -295,7 +398,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (maxConnections != null) {
       if (maxConnections < 1) {
-        throw new ParameterException(spec.commandLine(), "--max-connections must be at least 1, not " + maxConnections);
+        throw new ParameterException(
+            spec.commandLine(), "--max-connections must be at least 1, not " + maxConnections);
       }
       limits = limits.withMaxConnections(maxConnections);
     }
@@ -305,15 +409,20 @@ final class ServeCommand implements Callable<Integer> {
   private Duration positive(String flag, Duration value) {
     if (value.toMillis() < 1) {
       String given = spec.commandLine().getParseResult().matchedOption(flag).stringValues().get(0);
-      throw new ParameterException(spec.commandLine(), flag + " must be at least 1ms, not " + given);
+      throw new ParameterException(
+          spec.commandLine(), flag + " must be at least 1ms, not " + given);
     }
     return value;
   }
 
-  /** Both listeners take {@code --io-threads}: checked once, with the flag's name and range in the message. */
+  /**
+   * Both listeners take {@code --io-threads}: checked once, with the flag's name and range in the
+   * message.
+   */
   private void checkIoThreads() {
     if (ioThreads != null && (ioThreads < 1 || ioThreads > 1024)) {
-      throw new ParameterException(spec.commandLine(), "--io-threads must be 1 to 1024, not " + ioThreads);
+      throw new ParameterException(
+          spec.commandLine(), "--io-threads must be 1 to 1024, not " + ioThreads);
     }
   }
 
@@ -323,8 +432,11 @@ final class ServeCommand implements Callable<Integer> {
       return null;
     }
     try {
-      AzureOptions options = AzureOptions.defaults().withBindAddress(bind).withPort(azurePort)
-          .withAnonymousAccess(azureAnonymous);
+      AzureOptions options =
+          AzureOptions.defaults()
+              .withBindAddress(bind)
+              .withPort(azurePort)
+              .withAnonymousAccess(azureAnonymous);
       if (ioThreads != null) {
         options = options.withIoThreads(ioThreads);
       }
@@ -333,7 +445,8 @@ final class ServeCommand implements Callable<Integer> {
         for (String account : azureAccounts) {
           int colon = account.indexOf(':');
           if (colon <= 0 || colon == account.length() - 1) {
-            throw new IllegalArgumentException("--azure-account takes NAME:BASE64KEY, was " + account);
+            throw new IllegalArgumentException(
+                "--azure-account takes NAME:BASE64KEY, was " + account);
           }
           accounts.put(account.substring(0, colon), account.substring(colon + 1));
         }
@@ -341,8 +454,10 @@ final class ServeCommand implements Callable<Integer> {
       }
       return options;
     } catch (IllegalArgumentException invalid) {
-      throw new ParameterException(spec.commandLine(), invalid.getMessage()
-          + (invalid.getMessage().startsWith("port") ? " (--azure-port)" : ""));
+      throw new ParameterException(
+          spec.commandLine(),
+          invalid.getMessage()
+              + (invalid.getMessage().startsWith("port") ? " (--azure-port)" : ""));
     }
   }
 

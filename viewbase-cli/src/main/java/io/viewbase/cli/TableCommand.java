@@ -9,19 +9,24 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code viewbase table create|drop NAME}: the lifecycle of a table. */
-@Command(name = "table", mixinStandardHelpOptions = true, description = "Create or drop a table.",
+@Command(
+    name = "table",
+    mixinStandardHelpOptions = true,
+    description = "Create or drop a table.",
     subcommands = {TableCommand.Create.class, TableCommand.Drop.class})
 final class TableCommand implements Runnable {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(), "Missing subcommand: create or drop");
   }
 
-  @Command(name = "create", mixinStandardHelpOptions = true,
-      description = "Create a table; prints its description. Names: a letter, then 2-62 letters or digits.")
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description =
+          "Create a table; prints its description. Names: a letter, then 2-62 letters or digits.")
   static final class Create extends DataCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "The table name.")
     String name;
@@ -32,7 +37,10 @@ final class TableCommand implements Runnable {
     }
   }
 
-  @Command(name = "drop", mixinStandardHelpOptions = true, description = "Drop a table and all its items.")
+  @Command(
+      name = "drop",
+      mixinStandardHelpOptions = true,
+      description = "Drop a table and all its items.")
   static final class Drop extends DataCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "The table name.")
     String name;

@@ -13,8 +13,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Rows of text in aligned columns, for {@code --format table}. Cells (but ETags) are cut to
- * {@value #MAX_CELL} characters and line breaks shown as spaces, so one row stays one line.
+ * Rows of text in aligned columns, for {@code --format table}. Cells (but ETags) are cut to {@value
+ * #MAX_CELL} characters and line breaks shown as spaces, so one row stays one line.
  */
 final class TextTable {
   private static final int MAX_CELL = 40;
@@ -54,8 +54,13 @@ final class TextTable {
   static TextTable ofTables(List<TableInfo> tables) {
     List<List<String>> rows = new ArrayList<>();
     for (TableInfo t : tables) {
-      rows.add(List.of(t.name(), t.kind(), t.source() == null ? "" : t.source(), t.state(),
-          t.created() == null ? "" : t.created().toString()));
+      rows.add(
+          List.of(
+              t.name(),
+              t.kind(),
+              t.source() == null ? "" : t.source(),
+              t.state(),
+              t.created() == null ? "" : t.created().toString()));
     }
     return new TextTable(List.of("name", "kind", "source", "state", "created"), rows);
   }
@@ -90,8 +95,8 @@ final class TextTable {
   }
 
   /**
-   * A value as people read it: strings bare, datetimes in ISO-8601, binary in base64, nested
-   * values as compact JSON. (A chain of instanceof, not a pattern switch: that is a preview in Java 17.)
+   * A value as people read it: strings bare, datetimes in ISO-8601, binary in base64, nested values
+   * as compact JSON. (A chain of instanceof, not a pattern switch: that is a preview in Java 17.)
    */
   static String text(Value value) {
     if (value instanceof Value.Str s) {
@@ -107,7 +112,9 @@ final class TextTable {
           .map(e -> JsonText.quote(e.getKey()) + ":" + nested(e.getValue()))
           .collect(Collectors.joining(",", "{", "}"));
     } else if (value instanceof Value.Arr a) {
-      return a.elements().stream().map(TextTable::nested).collect(Collectors.joining(",", "[", "]"));
+      return a.elements().stream()
+          .map(TextTable::nested)
+          .collect(Collectors.joining(",", "[", "]"));
     } else if (value instanceof Value.Bool b) {
       return Boolean.toString(b.value());
     } else if (value instanceof Value.Int32 i) {
@@ -128,6 +135,8 @@ final class TextTable {
   /** One line of text; cut unless it is an ETag, which people copy into --if-match whole. */
   private static String cell(String text, boolean cut) {
     String oneLine = text.replaceAll("\\R|\\t", " ");
-    return !cut || oneLine.length() <= MAX_CELL ? oneLine : oneLine.substring(0, MAX_CELL - 1) + "…";
+    return !cut || oneLine.length() <= MAX_CELL
+        ? oneLine
+        : oneLine.substring(0, MAX_CELL - 1) + "…";
   }
 }

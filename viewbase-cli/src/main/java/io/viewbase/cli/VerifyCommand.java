@@ -7,8 +7,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code viewbase verify NAME [--repair]}: compares every entry of a view with a recomputation
- * from its source and prints the report on stdout.
+ * {@code viewbase verify NAME [--repair]}: compares every entry of a view with a recomputation from
+ * its source and prints the report on stdout.
  *
  * <pre>
  * found                      | exit
@@ -18,7 +18,9 @@ import picocli.CommandLine.Parameters;
  * drift, not repaired        | 3   (so a script can tell drift from a failure, which is 1)
  * </pre>
  */
-@Command(name = "verify", mixinStandardHelpOptions = true,
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
     description = "Compare a view with its source; report missing, extra and different entries.")
 final class VerifyCommand extends DataCommand {
   static final int DRIFT = 3;
@@ -26,8 +28,10 @@ final class VerifyCommand extends DataCommand {
   @Parameters(index = "0", paramLabel = "NAME", description = "The view name.")
   String name;
 
-  @Option(names = "--repair",
-      description = "Repair the drift found (write missing and different entries, delete extra ones).")
+  @Option(
+      names = "--repair",
+      description =
+          "Repair the drift found (write missing and different entries, delete extra ones).")
   boolean repair;
 
   @Override
@@ -35,9 +39,20 @@ final class VerifyCommand extends DataCommand {
     VerifyReport report = db.verifyView(name, repair);
     output.report(out(), report);
     if (report.drift() > 0) {
-      err().println((report.repaired() ? "repaired: " : "drift: ") + report.drift() + " entries of view " + name
-          + " differed from the source (missing " + report.missing() + ", extra " + report.extra() + ", different "
-          + report.different() + ")" + (report.repaired() ? "" : "; run with --repair to repair them"));
+      err()
+          .println(
+              (report.repaired() ? "repaired: " : "drift: ")
+                  + report.drift()
+                  + " entries of view "
+                  + name
+                  + " differed from the source (missing "
+                  + report.missing()
+                  + ", extra "
+                  + report.extra()
+                  + ", different "
+                  + report.different()
+                  + ")"
+                  + (report.repaired() ? "" : "; run with --repair to repair them"));
       err().flush();
     }
     exitWith(exitCode(report));

@@ -2,7 +2,9 @@ package io.viewbase.cli;
 
 import picocli.CommandLine.IVersionProvider;
 
-/** The version in the jar manifest (written by the build), or "development" when run from classes. */
+/**
+ * The version in the jar manifest (written by the build), or "development" when run from classes.
+ */
 final class VersionProvider implements IVersionProvider {
   @Override
   public String[] getVersion() {

@@ -13,12 +13,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code viewbase view create|status|drop NAME}: the lifecycle of a view. */
-@Command(name = "view", mixinStandardHelpOptions = true,
+@Command(
+    name = "view",
+    mixinStandardHelpOptions = true,
     description = "Create a view (and watch its backfill), show its status, or drop it.",
     subcommands = {ViewCommand.Create.class, ViewCommand.Status.class, ViewCommand.Drop.class})
 final class ViewCommand implements Runnable {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public void run() {
@@ -26,8 +27,8 @@ final class ViewCommand implements Runnable {
   }
 
   /**
-   * Creates a view and, unless {@code --no-wait}, waits for its backfill with a progress display
-   * on stderr, then prints the final status on stdout.
+   * Creates a view and, unless {@code --no-wait}, waits for its backfill with a progress display on
+   * stderr, then prints the final status on stdout.
    *
    * <pre>
    * outcome                  | stdout        | stderr                          | exit
@@ -38,44 +39,70 @@ final class ViewCommand implements Runnable {
    * refused (bad definition) | nothing       | error: &lt;Code&gt;: …                | 1
    * </pre>
    */
-  @Command(name = "create", mixinStandardHelpOptions = true,
-      description = {"Create a view of a table, keyed by other properties; wait for its backfill.",
-          "Templates: literal text with {property}, {partitionKey}, {id}, {n:08} (zero-padded integer), "
-              + "{email|lower}. Items lacking a template's property or failing --where are left out."})
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Create a view of a table, keyed by other properties; wait for its backfill.",
+        "Templates: literal text with {property}, {partitionKey}, {id}, {n:08} (zero-padded integer), "
+            + "{email|lower}. Items lacking a template's property or failing --where are left out."
+      })
   static final class Create extends DataCommand {
-    /** Often enough for a progress bar to move smoothly, rarely enough to cost the server nothing. */
+    /**
+     * Often enough for a progress bar to move smoothly, rarely enough to cost the server nothing.
+     */
     private static final long POLL_MILLIS = 250;
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The view name (shares the namespace of tables).")
+    @Parameters(
+        index = "0",
+        paramLabel = "NAME",
+        description = "The view name (shares the namespace of tables).")
     String name;
 
-    @Option(names = "--source", required = true, paramLabel = "TABLE", description = "The source table.")
+    @Option(
+        names = "--source",
+        required = true,
+        paramLabel = "TABLE",
+        description = "The source table.")
     String source;
 
-    @Option(names = "--partition-by", paramLabel = "TPL",
-        description = "Template of the view's partition key (default: the source's {partitionKey}).")
+    @Option(
+        names = "--partition-by",
+        paramLabel = "TPL",
+        description =
+            "Template of the view's partition key (default: the source's {partitionKey}).")
     String partitionBy;
 
-    @Option(names = "--id-by", paramLabel = "TPL",
+    @Option(
+        names = "--id-by",
+        paramLabel = "TPL",
         description = "Template of the view's id (default: the source's {id}).")
     String idBy;
 
-    @Option(names = "--where", paramLabel = "FILTER",
+    @Option(
+        names = "--where",
+        paramLabel = "FILTER",
         description = "Only items matching this filter, e.g. \"active eq true\".")
     String where;
 
-    @Option(names = "--select", paramLabel = "a,b", split = ",",
+    @Option(
+        names = "--select",
+        paramLabel = "a,b",
+        split = ",",
         description = "Only these properties are copied (default: all).")
     List<String> select;
 
-    @Option(names = "--no-wait",
-        description = "Print the status at once and leave the backfill running (on a server; with --data it "
-            + "resumes the next time the directory is opened).")
+    @Option(
+        names = "--no-wait",
+        description =
+            "Print the status at once and leave the backfill running (on a server; with --data it "
+                + "resumes the next time the directory is opened).")
     boolean noWait;
 
     @Override
     void run(Database db) {
-      ViewStatus status = db.createView(new ViewDefinition(name, source, partitionBy, idBy, where, select));
+      ViewStatus status =
+          db.createView(new ViewDefinition(name, source, partitionBy, idBy, where, select));
       if (!noWait) {
         status = await(db, status);
       }
@@ -105,13 +132,17 @@ final class ViewCommand implements Runnable {
         Thread.sleep(POLL_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while waiting for the view; it goes on building", e);
+        throw new IllegalStateException(
+            "Interrupted while waiting for the view; it goes on building", e);
       }
     }
 
     private void reportFailure(PrintWriter err, ViewStatus status) {
-      err.println("error: view " + name + " failed: its source has items that map to the same view key "
-          + "(a view key is unique); drop the view, fix the data or the template, and create it again");
+      err.println(
+          "error: view "
+              + name
+              + " failed: its source has items that map to the same view key "
+              + "(a view key is unique); drop the view, fix the data or the template, and create it again");
       for (ViewStatus.Conflict c : status.conflicts()) {
         err.println("  " + BuildProgress.describe(c));
       }
@@ -119,8 +150,11 @@ final class ViewCommand implements Runnable {
     }
   }
 
-  @Command(name = "status", mixinStandardHelpOptions = true,
-      description = "Show a view's definition, state (building, ready, failed) and backfill progress.")
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description =
+          "Show a view's definition, state (building, ready, failed) and backfill progress.")
   static final class Status extends DataCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "The view name.")
     String name;
@@ -131,7 +165,10 @@ final class ViewCommand implements Runnable {
     }
   }
 
-  @Command(name = "drop", mixinStandardHelpOptions = true, description = "Drop a view and its data (not its source).")
+  @Command(
+      name = "drop",
+      mixinStandardHelpOptions = true,
+      description = "Drop a view and its data (not its source).")
   static final class Drop extends DataCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "The view name.")
     String name;

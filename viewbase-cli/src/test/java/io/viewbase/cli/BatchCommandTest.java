@@ -24,19 +24,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code viewbase batch FILE}, against a real server on an ephemeral port and on a data directory. */
+/**
+ * {@code viewbase batch FILE}, against a real server on an ephemeral port and on a data directory.
+ */
 class BatchCommandTest {
   private static Database db;
   private static ViewbaseServer server;
   private static List<String> remote;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeAll
   static void startServer() {
     db = Viewbase.open(OpenOptions.inMemory());
-    server = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withWorkerThreads(4).withIoThreads(1));
+    server =
+        ViewbaseServer.start(
+            db, ServerOptions.defaults().withPort(0).withWorkerThreads(4).withIoThreads(1));
     remote = List.of("--server", "http://127.0.0.1:" + server.port());
   }
 
@@ -50,10 +53,20 @@ class BatchCommandTest {
     return Files.writeString(Files.createTempFile(dir, "batch", ".json"), json);
   }
 
-  private static String op(String op, String table, String pk, String id, String item, String ifMatch) {
-    return "{\"op\":\"" + op + "\",\"table\":\"" + table + "\",\"partitionKey\":\"" + pk + "\",\"id\":\"" + id + "\""
+  private static String op(
+      String op, String table, String pk, String id, String item, String ifMatch) {
+    return "{\"op\":\""
+        + op
+        + "\",\"table\":\""
+        + table
+        + "\",\"partitionKey\":\""
+        + pk
+        + "\",\"id\":\""
+        + id
+        + "\""
         + (item == null ? "" : ",\"item\":" + item)
-        + (ifMatch == null ? "" : ",\"ifMatch\":\"" + ifMatch.replace("\"", "\\\"") + "\"") + "}";
+        + (ifMatch == null ? "" : ",\"ifMatch\":\"" + ifMatch.replace("\"", "\\\"") + "\"")
+        + "}";
   }
 
   private static String batch(String... operations) {
@@ -64,15 +77,18 @@ class BatchCommandTest {
   void batchFileCommitsAcrossTablesAndPrintsTheResult() throws IOException {
     Cli.run(remote, "table", "create", "BatchPeople");
     Cli.run(remote, "table", "create", "BatchOrders");
-    Path body = file(batch(
-        op("insert", "BatchPeople", "acme", "ann", "{\"age\":34}", null),
-        op("upsert", "BatchOrders", "2026", "o1", "{\"total\":12.5}", null),
-        op("check", "BatchPeople", "acme", "bo", null, null)));
+    Path body =
+        file(
+            batch(
+                op("insert", "BatchPeople", "acme", "ann", "{\"age\":34}", null),
+                op("upsert", "BatchOrders", "2026", "o1", "{\"total\":12.5}", null),
+                op("check", "BatchPeople", "acme", "bo", null, null)));
 
     Cli run = Cli.run(remote, "batch", body.toString());
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
-    BatchResult result = BatchResultJson.read(run.out().strip().getBytes(StandardCharsets.UTF_8), Limits.DEFAULT);
+    BatchResult result =
+        BatchResultJson.read(run.out().strip().getBytes(StandardCharsets.UTF_8), Limits.DEFAULT);
     assertThat(result.items()).hasSize(3);
     assertThat(result.items().get(2)).isNull();
     assertThat(db.table("BatchPeople").get("acme", "ann")).contains(result.items().get(0));
@@ -84,9 +100,11 @@ class BatchCommandTest {
     Cli.run(remote, "table", "create", "BatchFail");
     Item old = db.table("BatchFail").upsert(Item.builder("p", "a").put("v", 1).build());
     db.table("BatchFail").upsert(Item.builder("p", "a").put("v", 2).build());
-    Path body = file(batch(
-        op("upsert", "BatchFail", "p", "new", "{}", null),
-        op("delete", "BatchFail", "p", "a", null, old.etag())));
+    Path body =
+        file(
+            batch(
+                op("upsert", "BatchFail", "p", "new", "{}", null),
+                op("delete", "BatchFail", "p", "a", null, old.etag())));
 
     Cli run = Cli.run(remote, "batch", body.toString());
 
@@ -100,16 +118,22 @@ class BatchCommandTest {
   void batchOfABadFileOrShapeFailsWithItsCode() throws IOException {
     Cli missing = Cli.run(remote, "batch", dir.resolve("nope.json").toString());
     Cli malformed = Cli.run(remote, "batch", file("{\"operations\":[").toString());
-    Cli unknown = Cli.run(remote, "batch", file("{\"operations\":[{\"op\":\"upsert\",\"table\":\"T\",\"oops\":1}]}")
-        .toString());
+    Cli unknown =
+        Cli.run(
+            remote,
+            "batch",
+            file("{\"operations\":[{\"op\":\"upsert\",\"table\":\"T\",\"oops\":1}]}").toString());
     Cli empty = Cli.run(remote, "batch", file(batch()).toString());
     Cli noFile = Cli.run(remote, "batch");
 
     assertThat(missing.err()).startsWith("error: InvalidInput: Batch file not found");
     assertThat(malformed.err()).startsWith("error: InvalidJson: ");
-    assertThat(unknown.err()).startsWith("error: InvalidInput: Unknown members").contains("oops", "operationIndex=0");
+    assertThat(unknown.err())
+        .startsWith("error: InvalidInput: Unknown members")
+        .contains("oops", "operationIndex=0");
     assertThat(empty.err()).startsWith("error: InvalidInput: ");
-    assertThat(List.of(missing, malformed, unknown, empty)).allSatisfy(c -> assertThat(c.exitCode()).isEqualTo(1));
+    assertThat(List.of(missing, malformed, unknown, empty))
+        .allSatisfy(c -> assertThat(c.exitCode()).isEqualTo(1));
     assertThat(noFile.exitCode()).isEqualTo(2);
   }
 
@@ -117,8 +141,10 @@ class BatchCommandTest {
   void batchFromStdinAsATableMovesAnItem() {
     Cli.run(remote, "table", "create", "BatchMove");
     Item old = db.table("BatchMove").upsert(Item.builder("acme", "ann").put("age", 34).build());
-    String body = batch(op("insert", "BatchMove", "globex", "ann", "{\"age\":34}", null),
-        op("delete", "BatchMove", "acme", "ann", null, old.etag()));
+    String body =
+        batch(
+            op("insert", "BatchMove", "globex", "ann", "{\"age\":34}", null),
+            op("delete", "BatchMove", "acme", "ann", null, old.etag()));
     InputStream stdin = System.in;
     Cli run;
     try {
@@ -141,14 +167,18 @@ class BatchCommandTest {
     Path data = Files.createDirectories(dir.resolve("data"));
     List<String> local = List.of("--data", data.toString());
     assertThat(Cli.run(local, "table", "create", "People").exitCode()).isZero();
-    Path body = file(batch(op("upsert", "People", "p", "a", "{\"v\":1}", null),
-        op("upsert", "People", "q", "b", "{\"v\":2}", null)));
+    Path body =
+        file(
+            batch(
+                op("upsert", "People", "p", "a", "{\"v\":1}", null),
+                op("upsert", "People", "q", "b", "{\"v\":2}", null)));
 
     Cli run = Cli.run(local, "batch", body.toString());
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
     try (Database reopened = Viewbase.open(data)) {
-      assertThat(reopened.table("People").get("q", "b").orElseThrow().properties()).containsEntry("v", Value.of(2));
+      assertThat(reopened.table("People").get("q", "b").orElseThrow().properties())
+          .containsEntry("v", Value.of(2));
       assertThat(reopened.table("People").get("p", "a")).isPresent();
     }
   }

@@ -52,20 +52,27 @@ class BatchCrashRecoveryTest {
   private static final int WRITERS = 4;
   private static final Duration WRITE_PHASE_LIMIT = Duration.ofSeconds(8);
 
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   /** Names of the batches a 200 acknowledged. */
   private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-  /** Per writer, the sequence number of its last acknowledged batch (sequences grow across cycles). */
+
+  /**
+   * Per writer, the sequence number of its last acknowledged batch (sequences grow across cycles).
+   */
   private final Map<Integer, Long> lastAcknowledged = new ConcurrentHashMap<>();
-  /** Batches the server answered with an error: none should be, each is valid and touches its own items. */
+
+  /**
+   * Batches the server answered with an error: none should be, each is valid and touches its own
+   * items.
+   */
   private final Queue<String> refused = new ConcurrentLinkedQueue<>();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aServerKilledWhileCommittingBatchesRestartsWithEveryBatchWholeOrAbsent() throws Exception {
@@ -77,8 +84,10 @@ class BatchCrashRecoveryTest {
     for (int cycle = 0; cycle < CYCLES; cycle++) {
       try (ServerProcess server = ServerProcess.serve(data, logs, "batch-cycle" + cycle)) {
         if (cycle == 0) {
-          assertThat(send(request(server.uri(), "PUT", "/v1/tables/" + GROUPS, "")).statusCode()).isEqualTo(201);
-          assertThat(send(request(server.uri(), "PUT", "/v1/tables/" + OTHERS, "")).statusCode()).isEqualTo(201);
+          assertThat(send(request(server.uri(), "PUT", "/v1/tables/" + GROUPS, "")).statusCode())
+              .isEqualTo(201);
+          assertThat(send(request(server.uri(), "PUT", "/v1/tables/" + OTHERS, "")).statusCode())
+              .isEqualTo(201);
         } else {
           verify(server, "seed " + seed + ", after kill " + cycle);
         }
@@ -90,23 +99,39 @@ class BatchCrashRecoveryTest {
     }
   }
 
-  /** Runs the writers until {@code killAfter} batches are acknowledged (or the time limit), then kills the server. */
+  /**
+   * Runs the writers until {@code killAfter} batches are acknowledged (or the time limit), then
+   * kills the server.
+   */
   private void writeUntilKilled(ServerProcess server, int cycle, int killAfter) throws Exception {
-    ServerProcess.Load load = server.killUnderLoad(WRITERS,
-        (uri, writer, stop, acks, cutOff) -> write(uri, cycle, writer, stop, acks, cutOff), killAfter, WRITE_PHASE_LIMIT);
+    ServerProcess.Load load =
+        server.killUnderLoad(
+            WRITERS,
+            (uri, writer, stop, acks, cutOff) -> write(uri, cycle, writer, stop, acks, cutOff),
+            killAfter,
+            WRITE_PHASE_LIMIT);
     assertThat(refused).as("batches refused in cycle " + cycle).isEmpty();
-    assertThat(load.acks()).as("acknowledged batches in cycle " + cycle + "\n" + server.output()).isPositive();
-    System.out.printf("batch crash cycle %d: killed after %d acknowledged batches; %d cut off%n",
+    assertThat(load.acks())
+        .as("acknowledged batches in cycle " + cycle + "\n" + server.output())
+        .isPositive();
+    System.out.printf(
+        "batch crash cycle %d: killed after %d acknowledged batches; %d cut off%n",
         cycle, load.acks(), load.cutOff());
   }
 
-  private void write(URI server, int cycle, int writer, AtomicBoolean stop, AtomicInteger acks,
+  private void write(
+      URI server,
+      int cycle,
+      int writer,
+      AtomicBoolean stop,
+      AtomicInteger acks,
       AtomicInteger cutOff) {
     for (long s = 0; !stop.get(); s++) {
       long seq = cycle * 1_000_000L + s;
       String name = "w" + writer + "-" + seq;
       try {
-        HttpResponse<String> response = send(request(server, "POST", "/v1/batch", body(writer, seq, name)));
+        HttpResponse<String> response =
+            send(request(server, "POST", "/v1/batch", body(writer, seq, name)));
         if (response.statusCode() == 200) {
           acknowledged.add(name);
           lastAcknowledged.merge(writer, seq, Math::max);
@@ -115,7 +140,8 @@ class BatchCrashRecoveryTest {
           refused.add(name + " answered " + response.statusCode() + ": " + response.body());
         }
       } catch (IOException killedOrRefused) {
-        // The server died under this batch: it was never acknowledged, so it may be whole or absent.
+        // The server died under this batch: it was never acknowledged, so it may be whole or
+        // absent.
         cutOff.incrementAndGet();
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
@@ -124,17 +150,41 @@ class BatchCrashRecoveryTest {
     }
   }
 
-  /** A group of 5..10 inserts over three partitions of two tables, plus the writer's counter upsert. */
+  /**
+   * A group of 5..10 inserts over three partitions of two tables, plus the writer's counter upsert.
+   */
   private static String body(int writer, long seq, String name) {
     int size = groupSize(seq);
     List<String> ops = new ArrayList<>();
     for (int j = 0; j < size; j++) {
       String table = j % 2 == 0 ? GROUPS : OTHERS;
-      ops.add("{\"op\":\"insert\",\"table\":\"" + table + "\",\"partitionKey\":\"g" + j % 3 + "\",\"id\":\"" + name
-          + "-" + j + "\",\"item\":{\"batch\":\"" + name + "\",\"size\":" + size + "}}");
+      ops.add(
+          "{\"op\":\"insert\",\"table\":\""
+              + table
+              + "\",\"partitionKey\":\"g"
+              + j % 3
+              + "\",\"id\":\""
+              + name
+              + "-"
+              + j
+              + "\",\"item\":{\"batch\":\""
+              + name
+              + "\",\"size\":"
+              + size
+              + "}}");
     }
-    ops.add("{\"op\":\"upsert\",\"table\":\"" + GROUPS + "\",\"partitionKey\":\"" + COUNTERS + "\",\"id\":\"w" + writer
-        + "\",\"item\":{\"batch\":\"" + name + "\",\"seq\":" + seq + "}}");
+    ops.add(
+        "{\"op\":\"upsert\",\"table\":\""
+            + GROUPS
+            + "\",\"partitionKey\":\""
+            + COUNTERS
+            + "\",\"id\":\"w"
+            + writer
+            + "\",\"item\":{\"batch\":\""
+            + name
+            + "\",\"seq\":"
+            + seq
+            + "}}");
     return "{\"operations\":[" + String.join(",", ops) + "]}";
   }
 
@@ -158,7 +208,8 @@ class BatchCrashRecoveryTest {
       }
     }
     for (Map.Entry<String, Integer> group : found.entrySet()) {
-      assertThat(group.getValue()).as("%s: batch %s is partial", when, group.getKey())
+      assertThat(group.getValue())
+          .as("%s: batch %s is partial", when, group.getKey())
           .isEqualTo(sizes.get(group.getKey()));
     }
     for (String batch : acknowledged) {
@@ -168,10 +219,16 @@ class BatchCrashRecoveryTest {
       Item counter = counters.get(writer.getKey());
       assertThat(counter).as("%s: counter of writer %d", when, writer.getKey()).isNotNull();
       long seq = number(counter, "seq");
-      assertThat(seq).as("%s: counter of writer %d", when, writer.getKey()).isGreaterThanOrEqualTo(writer.getValue());
-      String newest = found.keySet().stream().filter(b -> b.startsWith("w" + writer.getKey() + "-"))
-          .max((a, b) -> Long.compare(sequenceOf(a), sequenceOf(b))).orElseThrow();
-      assertThat(text(counter, "batch")).as("%s: writer %d's counter and its newest group", when, writer.getKey())
+      assertThat(seq)
+          .as("%s: counter of writer %d", when, writer.getKey())
+          .isGreaterThanOrEqualTo(writer.getValue());
+      String newest =
+          found.keySet().stream()
+              .filter(b -> b.startsWith("w" + writer.getKey() + "-"))
+              .max((a, b) -> Long.compare(sequenceOf(a), sequenceOf(b)))
+              .orElseThrow();
+      assertThat(text(counter, "batch"))
+          .as("%s: writer %d's counter and its newest group", when, writer.getKey())
           .isEqualTo(newest);
     }
   }
@@ -184,9 +241,15 @@ class BatchCrashRecoveryTest {
     List<Item> items = new ArrayList<>();
     String continuation = null;
     do {
-      String path = "/v1/tables/" + table + "/items?limit=1000" + (continuation == null ? ""
-          : "&continuation=" + URLEncoder.encode(continuation, StandardCharsets.UTF_8));
-      HttpResponse<String> r = send(HttpRequest.newBuilder(server.uri().resolve(path)).GET().build());
+      String path =
+          "/v1/tables/"
+              + table
+              + "/items?limit=1000"
+              + (continuation == null
+                  ? ""
+                  : "&continuation=" + URLEncoder.encode(continuation, StandardCharsets.UTF_8));
+      HttpResponse<String> r =
+          send(HttpRequest.newBuilder(server.uri().resolve(path)).GET().build());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
       Page page = PageJson.read(r.body().getBytes(StandardCharsets.UTF_8), Limits.DEFAULT);
       items.addAll(page.items());
@@ -208,7 +271,11 @@ class BatchCrashRecoveryTest {
     return HttpRequest.newBuilder(server.resolve(path))
         .timeout(Duration.ofSeconds(20))
         .header("Content-Type", "application/json")
-        .method(method, json.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+        .method(
+            method,
+            json.isEmpty()
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json))
         .build();
   }
 

@@ -11,18 +11,25 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BuildProgressTest {
-  private static final ViewStatus.Progress HALF = new ViewStatus.Progress(412_000, 1_000_000, 52_310.4, 11);
+  private static final ViewStatus.Progress HALF =
+      new ViewStatus.Progress(412_000, 1_000_000, 52_310.4, 11);
 
   private static ViewStatus ready(ViewStatus.Progress progress) {
-    return new ViewStatus(ViewDefinition.of("ByEmail", "People", null, "{email}"), ViewStatus.READY, progress,
-        List.of(), Instant.EPOCH);
+    return new ViewStatus(
+        ViewDefinition.of("ByEmail", "People", null, "{email}"),
+        ViewStatus.READY,
+        progress,
+        List.of(),
+        Instant.EPOCH);
   }
 
   @Test
   void describeShowsDoneTotalPercentRateAndEta() {
-    assertThat(BuildProgress.describe(HALF)).isEqualTo("412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11");
+    assertThat(BuildProgress.describe(HALF))
+        .isEqualTo("412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11");
     assertThat(BuildProgress.describe(new ViewStatus.Progress(0, 0, 0, -1))).isEqualTo("0/0");
-    assertThat(BuildProgress.describe(new ViewStatus.Progress(12, 10, 0, 0))).isEqualTo("12/10 (100.0%), ETA 0:00");
+    assertThat(BuildProgress.describe(new ViewStatus.Progress(12, 10, 0, 0)))
+        .isEqualTo("12/10 (100.0%), ETA 0:00");
   }
 
   @Test
@@ -43,8 +50,10 @@ class BuildProgressTest {
 
     String[] frames = err.toString().split("\r");
     assertThat(frames[1]).startsWith("ByEmail [------------------------]  0/1,000,000 (0.0%)");
-    assertThat(frames[2]).startsWith("ByEmail [#########---------------]  412,000/1,000,000 (41.2%)");
-    assertThat(err.toString()).endsWith("\rByEmail ready: 1,000,000/1,000,000 (100.0%)" + System.lineSeparator());
+    assertThat(frames[2])
+        .startsWith("ByEmail [#########---------------]  412,000/1,000,000 (41.2%)");
+    assertThat(err.toString())
+        .endsWith("\rByEmail ready: 1,000,000/1,000,000 (100.0%)" + System.lineSeparator());
     assertThat(err.toString().chars().filter(c -> c == '\n').count()).isEqualTo(1);
   }
 
@@ -57,8 +66,9 @@ class BuildProgressTest {
     progress.update(HALF); // within the interval: no new line
     progress.finish(ready(HALF));
 
-    assertThat(err.toString().lines()).containsExactly(
-        "ByEmail building: 412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11",
-        "ByEmail ready: 412,000/1,000,000 (41.2%)");
+    assertThat(err.toString().lines())
+        .containsExactly(
+            "ByEmail building: 412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11",
+            "ByEmail ready: 412,000/1,000,000 (41.2%)");
   }
 }

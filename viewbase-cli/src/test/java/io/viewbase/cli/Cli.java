@@ -11,7 +11,8 @@ record Cli(int exitCode, String out, String err) {
   static Cli run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int exitCode = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    int exitCode =
+        Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     return new Cli(exitCode, out.toString(), err.toString());
   }
 

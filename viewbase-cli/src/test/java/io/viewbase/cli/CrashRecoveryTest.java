@@ -38,16 +38,16 @@ class CrashRecoveryTest {
   private static final int HOT_KEYS = 3;
   private static final Duration WRITE_PHASE_LIMIT = Duration.ofSeconds(8);
 
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   /** "partitionKey/id" to the highest version a 200 acknowledged. */
   private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aServerKilledWhileWritingRestartsWithEveryAcknowledgedWrite() throws Exception {
@@ -59,7 +59,8 @@ class CrashRecoveryTest {
     for (int cycle = 0; cycle < CYCLES; cycle++) {
       try (ServerProcess server = ServerProcess.serve(data, logs, "cycle" + cycle)) {
         if (cycle == 0) {
-          assertThat(send(put(server.uri(), "/v1/tables/" + TABLE, "")).statusCode()).isEqualTo(201);
+          assertThat(send(put(server.uri(), "/v1/tables/" + TABLE, "")).statusCode())
+              .isEqualTo(201);
         } else {
           verifyAcknowledgedWrites(server, "seed " + seed + ", after kill " + cycle);
         }
@@ -77,14 +78,26 @@ class CrashRecoveryTest {
    * then kills the server while they are still sending, and only then stops them.
    */
   private void writeUntilKilled(ServerProcess server, int cycle, int killAfter) throws Exception {
-    ServerProcess.Load load = server.killUnderLoad(WRITERS,
-        (uri, writer, stop, acks, cutOff) -> write(uri, cycle, writer, stop, acks, cutOff), killAfter, WRITE_PHASE_LIMIT);
-    assertThat(load.acks()).as("acknowledged writes in cycle " + cycle + "\n" + server.output()).isPositive();
-    System.out.printf("crash cycle %d: killed after %d acknowledged writes; %d requests cut off%n",
+    ServerProcess.Load load =
+        server.killUnderLoad(
+            WRITERS,
+            (uri, writer, stop, acks, cutOff) -> write(uri, cycle, writer, stop, acks, cutOff),
+            killAfter,
+            WRITE_PHASE_LIMIT);
+    assertThat(load.acks())
+        .as("acknowledged writes in cycle " + cycle + "\n" + server.output())
+        .isPositive();
+    System.out.printf(
+        "crash cycle %d: killed after %d acknowledged writes; %d requests cut off%n",
         cycle, load.acks(), load.cutOff());
   }
 
-  private void write(URI server, int cycle, int writer, AtomicBoolean stop, AtomicInteger acks,
+  private void write(
+      URI server,
+      int cycle,
+      int writer,
+      AtomicBoolean stop,
+      AtomicInteger acks,
       AtomicInteger cutOff) {
     String partition = "w" + writer;
     for (long seq = 0; !stop.get(); seq++) {
@@ -92,8 +105,12 @@ class CrashRecoveryTest {
       long version = cycle * 1_000_000L + seq;
       String id = seq % 2 == 0 ? "c" + cycle + "-n" + seq : "hot" + (seq / 2) % HOT_KEYS;
       try {
-        HttpResponse<String> response = send(put(server,
-            "/v1/tables/" + TABLE + "/items/" + partition + "/" + id, "{\"v\": " + version + "}"));
+        HttpResponse<String> response =
+            send(
+                put(
+                    server,
+                    "/v1/tables/" + TABLE + "/items/" + partition + "/" + id,
+                    "{\"v\": " + version + "}"));
         if (response.statusCode() == 200) {
           acknowledged.merge(partition + "/" + id, version, Math::max);
           acks.incrementAndGet();
@@ -110,14 +127,21 @@ class CrashRecoveryTest {
 
   private void verifyAcknowledgedWrites(ServerProcess server, String when) throws Exception {
     for (Map.Entry<String, Long> write : acknowledged.entrySet()) {
-      HttpResponse<String> response = send(HttpRequest.newBuilder(
-          server.uri().resolve("/v1/tables/" + TABLE + "/items/" + write.getKey())).GET().build());
-      assertThat(response.statusCode()).as("%s: acknowledged %s (version %d) is gone", when, write.getKey(),
-          write.getValue()).isEqualTo(200);
+      HttpResponse<String> response =
+          send(
+              HttpRequest.newBuilder(
+                      server.uri().resolve("/v1/tables/" + TABLE + "/items/" + write.getKey()))
+                  .GET()
+                  .build());
+      assertThat(response.statusCode())
+          .as("%s: acknowledged %s (version %d) is gone", when, write.getKey(), write.getValue())
+          .isEqualTo(200);
       Item item = Items.parse(response.body());
       long version = versionOf(item);
       if (write.getKey().contains("/hot")) {
-        assertThat(version).as("%s: %s", when, write.getKey()).isGreaterThanOrEqualTo(write.getValue());
+        assertThat(version)
+            .as("%s: %s", when, write.getKey())
+            .isGreaterThanOrEqualTo(write.getValue());
       } else {
         assertThat(version).as("%s: %s", when, write.getKey()).isEqualTo(write.getValue());
       }
@@ -133,7 +157,10 @@ class CrashRecoveryTest {
     return HttpRequest.newBuilder(server.resolve(path))
         .timeout(Duration.ofSeconds(20))
         .header("Content-Type", "application/json")
-        .PUT(json.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+        .PUT(
+            json.isEmpty()
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json))
         .build();
   }
 

@@ -14,21 +14,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The data commands on a RocksDB data directory opened in-process ({@code --data DIR}). */
 class DataDirectoryCommandsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void commandsOnADataDirectoryPersistBetweenRuns() {
     List<String> local = List.of("--data", dir.toString());
 
     assertThat(Cli.run(local, "table", "create", "People").exitCode()).isZero();
-    assertThat(Cli.run(local, "put", "People", "acme", "alice", "{\"age\": 34}").exitCode()).isZero();
+    assertThat(Cli.run(local, "put", "People", "acme", "alice", "{\"age\": 34}").exitCode())
+        .isZero();
     Cli get = Cli.run(local, "get", "People", "acme", "alice");
 
     assertThat(get.exitCode()).as(get.toString()).isZero();
     assertThat(Items.parse(get.out()).properties()).containsEntry("age", Value.of(34));
     try (Database db = Viewbase.open(dir)) {
-      assertThat(db.table("People").get("acme", "alice")).map(Item::properties)
+      assertThat(db.table("People").get("acme", "alice"))
+          .map(Item::properties)
           .hasValueSatisfying(p -> assertThat(p).containsEntry("age", Value.of(34)));
     }
   }
@@ -41,7 +42,8 @@ class DataDirectoryCommandsTest {
       Cli get = Cli.run("get", "People", "p", "i", "--data", dir.toString());
 
       assertThat(get.exitCode()).isEqualTo(1);
-      assertThat(get.err()).startsWith("error: StorageLocked: Data directory is in use by another process");
+      assertThat(get.err())
+          .startsWith("error: StorageLocked: Data directory is in use by another process");
     }
   }
 
@@ -74,6 +76,7 @@ class DataDirectoryCommandsTest {
     Cli tables = Cli.run("tables", "--server", "http://127.0.0.1:" + closedPort);
 
     assertThat(tables.exitCode()).isEqualTo(1);
-    assertThat(tables.err()).startsWith("error: StorageUnreachable: No Viewbase server answers at http://127.0.0.1:");
+    assertThat(tables.err())
+        .startsWith("error: StorageUnreachable: No Viewbase server answers at http://127.0.0.1:");
   }
 }

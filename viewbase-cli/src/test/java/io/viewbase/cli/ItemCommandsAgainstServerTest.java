@@ -60,7 +60,8 @@ class ItemCommandsAgainstServerTest {
     assertThat(created.exitCode()).as(created.toString()).isZero();
     assertThat(created.out()).contains("\"name\":\"Created1\"", "\"kind\":\"table\"");
     assertThat(tables.exitCode()).isZero();
-    assertThat(tables.lines()).anySatisfy(line -> assertThat(line).contains("\"name\":\"Created1\""));
+    assertThat(tables.lines())
+        .anySatisfy(line -> assertThat(line).contains("\"name\":\"Created1\""));
   }
 
   @Test
@@ -90,7 +91,9 @@ class ItemCommandsAgainstServerTest {
     Item read = Items.parse(get.out().strip());
     assertThat(stored.etag()).isNotBlank();
     assertThat(read.etag()).isEqualTo(stored.etag());
-    assertThat(read.properties()).containsEntry("name", Value.of("Alice")).containsEntry("age", Value.of(34));
+    assertThat(read.properties())
+        .containsEntry("name", Value.of("Alice"))
+        .containsEntry("age", Value.of(34));
   }
 
   @Test
@@ -158,7 +161,9 @@ class ItemCommandsAgainstServerTest {
     Cli put = Cli.run(remote, "put", table, "p", "i", "@" + dir.resolve("absent.json"));
 
     assertThat(put.exitCode()).isEqualTo(1);
-    assertThat(put.err()).startsWith("error: InvalidInput: Body file not found").contains("absent.json");
+    assertThat(put.err())
+        .startsWith("error: InvalidInput: Body file not found")
+        .contains("absent.json");
   }
 
   @Test
@@ -194,7 +199,9 @@ class ItemCommandsAgainstServerTest {
 
     assertThat(merged.exitCode()).as(merged.toString()).isZero();
     assertThat(Items.parse(merged.out()).properties())
-        .containsEntry("a", Value.of(1)).containsEntry("b", Value.of(3)).containsEntry("c", Value.of(4));
+        .containsEntry("a", Value.of(1))
+        .containsEntry("b", Value.of(3))
+        .containsEntry("c", Value.of(4));
   }
 
   @Test
@@ -236,11 +243,20 @@ class ItemCommandsAgainstServerTest {
     putItems("p", "a", "b", "c");
     putItems("q", "z");
 
-    Cli filtered = Cli.run(remote, "query", table, "--filter", "PartitionKey eq 'p' and RowKey ge 'b'", "--all");
+    Cli filtered =
+        Cli.run(
+            remote, "query", table, "--filter", "PartitionKey eq 'p' and RowKey ge 'b'", "--all");
     assertThat(filtered.exitCode()).as(filtered.toString()).isZero();
     assertThat(Items.ids(filtered.out())).containsExactly("b", "c");
 
-    Cli explain = Cli.run(remote, "query", table, "--filter", "PartitionKey eq 'p' and RowKey ge 'b'", "--explain");
+    Cli explain =
+        Cli.run(
+            remote,
+            "query",
+            table,
+            "--filter",
+            "PartitionKey eq 'p' and RowKey ge 'b'",
+            "--explain");
     assertThat(explain.exitCode()).as(explain.toString()).isZero();
     assertThat(explain.out()).contains("plan:   keyRange of " + table).contains("partition 'p'");
 
@@ -277,7 +293,8 @@ class ItemCommandsAgainstServerTest {
 
     Cli query = Cli.run(remote, "query", table, "p", "--select", "a,c");
 
-    assertThat(Items.parseLines(query.out())).singleElement()
+    assertThat(Items.parseLines(query.out()))
+        .singleElement()
         .satisfies(item -> assertThat(item.properties()).containsOnlyKeys("a", "c"));
   }
 
@@ -286,7 +303,8 @@ class ItemCommandsAgainstServerTest {
     putItems("p", "a");
     putItems("q", "b");
 
-    assertThat(Items.ids(Cli.run(remote, "query", table).out())).containsExactlyInAnyOrder("a", "b");
+    assertThat(Items.ids(Cli.run(remote, "query", table).out()))
+        .containsExactlyInAnyOrder("a", "b");
   }
 
   @Test
@@ -305,7 +323,9 @@ class ItemCommandsAgainstServerTest {
     Cli query = Cli.run(remote, "query", table, "p", "--format", "table");
 
     assertThat(query.lines()).hasSize(3);
-    assertThat(query.lines().get(0)).startsWith("partitionKey").contains("id", "name", "age", "_etag");
+    assertThat(query.lines().get(0))
+        .startsWith("partitionKey")
+        .contains("id", "name", "age", "_etag");
     assertThat(query.lines().get(1)).startsWith("p").contains("Alice");
     assertThat(query.lines().get(2)).contains("7");
   }

@@ -8,8 +8,7 @@ import java.util.List;
 
 /** Reads back the items a command printed as JSON Lines. */
 final class Items {
-  private Items() {
-  }
+  private Items() {}
 
   static Item parse(String line) {
     return ItemJson.readStored(line.getBytes(StandardCharsets.UTF_8), Limits.DEFAULT);

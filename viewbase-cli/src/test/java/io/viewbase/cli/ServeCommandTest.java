@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -12,7 +13,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,18 +31,25 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code viewbase serve}, run on a thread of this JVM and stopped by interrupting it. */
 class ServeCommandTest {
   private static final Pattern LISTENING =
-      Pattern.compile("Viewbase listening on (http://127\\.0\\.0\\.1:(\\d+)) \\(data: (.+), storage: (\\w+)\\)");
+      Pattern.compile(
+          "Viewbase listening on (http://127\\.0\\.0\\.1:(\\d+)) \\(data: (.+), storage: (\\w+)\\)");
 
   private static final Pattern AZURE_LINE =
       Pattern.compile("Azure Tables dialect on (http://127\\.0\\.0\\.1:(\\d+)/devstoreaccount1)");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void serveOnPortZeroPrintsTheRealPortAndServesTheCommands() throws Exception {
-    try (Served served = Served.start("serve", "--data", dir.resolve("data").toString(), "--port", "0",
-        "--azure-port", "0")) {
+    try (Served served =
+        Served.start(
+            "serve",
+            "--data",
+            dir.resolve("data").toString(),
+            "--port",
+            "0",
+            "--azure-port",
+            "0")) {
       Matcher line = served.awaitListening();
 
       assertThat(Integer.parseInt(line.group(2))).isPositive();
@@ -56,7 +63,8 @@ class ServeCommandTest {
 
   @Test
   void serveWithMemoryStorageSaysSo() throws Exception {
-    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0")) {
+    try (Served served =
+        Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0")) {
       Matcher line = served.awaitListening();
 
       assertThat(line.group(3)).isEqualTo("none");
@@ -67,7 +75,8 @@ class ServeCommandTest {
   @Test
   void aStoppedServerReleasesItsDataDirectory() throws Exception {
     String data = dir.resolve("data").toString();
-    try (Served served = Served.start("serve", "--data", data, "--port", "0", "--azure-port", "0")) {
+    try (Served served =
+        Served.start("serve", "--data", data, "--port", "0", "--azure-port", "0")) {
       served.awaitListening();
       Cli whileServing = Cli.run("tables", "--data", data);
       assertThat(whileServing.err()).startsWith("error: StorageLocked: Data directory is in use");
@@ -84,17 +93,29 @@ class ServeCommandTest {
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
     }
-    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port",
-        String.valueOf(port), "--azure-anonymous")) {
+    try (Served served =
+        Served.start(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            String.valueOf(port),
+            "--azure-anonymous")) {
       served.awaitListening();
       Matcher azure = served.await(AZURE_LINE);
       assertThat(Integer.parseInt(azure.group(2))).isEqualTo(port);
 
       HttpClient http = HttpClient.newHttpClient();
-      HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(azure.group(1) + "/Tables"))
-          .header("Content-Type", "application/json").header("Accept", "application/json;odata=nometadata")
-          .POST(HttpRequest.BodyPublishers.ofString("{\"TableName\":\"Azured\"}")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> created =
+          http.send(
+              HttpRequest.newBuilder(URI.create(azure.group(1) + "/Tables"))
+                  .header("Content-Type", "application/json")
+                  .header("Accept", "application/json;odata=nometadata")
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"TableName\":\"Azured\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
       assertThat(created.body()).isEqualTo("{\"TableName\":\"Azured\"}");
     }
@@ -103,8 +124,15 @@ class ServeCommandTest {
   @Test
   void serveWhenTheAzurePortIsTakenFailsNamingTheFlag() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Cli serve = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port",
-          String.valueOf(taken.getLocalPort()));
+      Cli serve =
+          Cli.run(
+              "serve",
+              "--storage",
+              "memory",
+              "--port",
+              "0",
+              "--azure-port",
+              String.valueOf(taken.getLocalPort()));
 
       assertThat(serve.exitCode()).as(serve.toString()).isNotZero();
       assertThat(serve.err()).contains("Azure Tables dialect").contains("--azure-port");
@@ -130,8 +158,17 @@ class ServeCommandTest {
   @Test
   void serveWithCassandraStorageAndNoClusterFailsNamingTheContactPoints() {
     // Port 1 on loopback: nothing listens there, so the driver is refused at once.
-    Cli serve = Cli.run("serve", "--storage", "cassandra", "--cassandra-contact-points", "127.0.0.1:1",
-        "--port", "0", "--azure-port", "0");
+    Cli serve =
+        Cli.run(
+            "serve",
+            "--storage",
+            "cassandra",
+            "--cassandra-contact-points",
+            "127.0.0.1:1",
+            "--port",
+            "0",
+            "--azure-port",
+            "0");
 
     assertThat(serve.exitCode()).isEqualTo(1);
     assertThat(serve.err()).startsWith("error: ").contains("127.0.0.1:1");
@@ -139,7 +176,9 @@ class ServeCommandTest {
 
   @Test
   void aCassandraFlagWithAnotherStorageIsAUsageError() {
-    Cli serve = Cli.run("serve", "--storage", "memory", "--keyspace", "ks", "--port", "0", "--azure-port", "0");
+    Cli serve =
+        Cli.run(
+            "serve", "--storage", "memory", "--keyspace", "ks", "--port", "0", "--azure-port", "0");
 
     assertThat(serve.exitCode()).isEqualTo(2);
     assertThat(serve.err()).contains("--keyspace applies only to --storage cassandra");
@@ -148,35 +187,81 @@ class ServeCommandTest {
   @Test
   void rocksdbOptionsReachTheBackendWithOrWithoutTheirPrefix() throws Exception {
     Path data = dir.resolve("data");
-    try (Served served = Served.start("serve", "--data", data.toString(), "--port", "0", "--azure-port", "0",
-        "--rocksdb-option", "walCompression=none", "--rocksdb-option", "rocksdb.recycleLogFiles=0")) {
+    try (Served served =
+        Served.start(
+            "serve",
+            "--data",
+            data.toString(),
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--rocksdb-option",
+            "walCompression=none",
+            "--rocksdb-option",
+            "rocksdb.recycleLogFiles=0")) {
       served.awaitListening();
 
       // RocksDB writes the options it runs with into the directory
       String options;
       try (Stream<Path> files = Files.list(data)) {
-        Path latest = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).max(Path::compareTo)
-            .orElseThrow();
+        Path latest =
+            files
+                .filter(f -> f.getFileName().toString().startsWith("OPTIONS-"))
+                .max(Path::compareTo)
+                .orElseThrow();
         options = Files.readString(latest);
       }
-      assertThat(options).contains("wal_compression=kNoCompression").contains("recycle_log_file_num=0");
+      assertThat(options)
+          .contains("wal_compression=kNoCompression")
+          .contains("recycle_log_file_num=0");
     }
   }
 
   @Test
   void aBadRocksdbOptionIsAUsageErrorNamingIt() {
-    Cli unknown = Cli.run("serve", "--data", dir.resolve("a").toString(), "--port", "0", "--azure-port", "0",
-        "--rocksdb-option", "bogus=1");
-    Cli badValue = Cli.run("serve", "--data", dir.resolve("b").toString(), "--port", "0", "--azure-port", "0",
-        "--rocksdb-option", "blockCacheBytes=lots");
-    Cli otherStorage = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port", "0",
-        "--rocksdb-option", "blockCacheBytes=1m");
+    Cli unknown =
+        Cli.run(
+            "serve",
+            "--data",
+            dir.resolve("a").toString(),
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--rocksdb-option",
+            "bogus=1");
+    Cli badValue =
+        Cli.run(
+            "serve",
+            "--data",
+            dir.resolve("b").toString(),
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--rocksdb-option",
+            "blockCacheBytes=lots");
+    Cli otherStorage =
+        Cli.run(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--rocksdb-option",
+            "blockCacheBytes=1m");
 
     assertThat(unknown.exitCode()).isEqualTo(2);
-    assertThat(unknown.err()).contains("--rocksdb-option: unknown option rocksdb.bogus")
+    assertThat(unknown.err())
+        .contains("--rocksdb-option: unknown option rocksdb.bogus")
         .contains("rocksdb.recycleLogFiles");
     assertThat(badValue.exitCode()).isEqualTo(2);
-    assertThat(badValue.err()).contains("--rocksdb-option: rocksdb.blockCacheBytes must be a size").contains("'lots'");
+    assertThat(badValue.err())
+        .contains("--rocksdb-option: rocksdb.blockCacheBytes must be a size")
+        .contains("'lots'");
     assertThat(otherStorage.exitCode()).isEqualTo(2);
     assertThat(otherStorage.err()).contains("--rocksdb-option applies only to --storage rocksdb");
   }
@@ -184,23 +269,63 @@ class ServeCommandTest {
   @Test
   void aBadCassandraSettingIsAUsageErrorNamingItsFlag() {
     // refused before any connection is tried: no Cassandra node is needed to see it
-    Cli unknown = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
-        "--cassandra-option", "bogus=1");
-    Cli badValue = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
-        "--cassandra-option", "requestTimeout=forever");
-    Cli badPoints = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
-        "--cassandra-contact-points", "127.0.0.1:99999");
-    Cli badKeyspace = Cli.run("serve", "--storage", "cassandra", "--port", "0", "--azure-port", "0",
-        "--keyspace", "no-dashes");
+    Cli unknown =
+        Cli.run(
+            "serve",
+            "--storage",
+            "cassandra",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--cassandra-option",
+            "bogus=1");
+    Cli badValue =
+        Cli.run(
+            "serve",
+            "--storage",
+            "cassandra",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--cassandra-option",
+            "requestTimeout=forever");
+    Cli badPoints =
+        Cli.run(
+            "serve",
+            "--storage",
+            "cassandra",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--cassandra-contact-points",
+            "127.0.0.1:99999");
+    Cli badKeyspace =
+        Cli.run(
+            "serve",
+            "--storage",
+            "cassandra",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--keyspace",
+            "no-dashes");
 
     assertThat(unknown.exitCode()).isEqualTo(2);
-    assertThat(unknown.err()).contains("--cassandra-option: unknown option cassandra.bogus")
-        .contains("cassandra.requestTimeout").doesNotContain("InternalError");
+    assertThat(unknown.err())
+        .contains("--cassandra-option: unknown option cassandra.bogus")
+        .contains("cassandra.requestTimeout")
+        .doesNotContain("InternalError");
     assertThat(badValue.exitCode()).isEqualTo(2);
-    assertThat(badValue.err()).contains("--cassandra-option: cassandra.requestTimeout must be a duration")
+    assertThat(badValue.err())
+        .contains("--cassandra-option: cassandra.requestTimeout must be a duration")
         .contains("'forever'");
     assertThat(badPoints.exitCode()).isEqualTo(2);
-    assertThat(badPoints.err()).contains("--cassandra-contact-points: cassandra.contactPoints must be host[:port]");
+    assertThat(badPoints.err())
+        .contains("--cassandra-contact-points: cassandra.contactPoints must be host[:port]");
     assertThat(badKeyspace.exitCode()).isEqualTo(2);
     assertThat(badKeyspace.err()).contains("--keyspace: cassandra.keyspace must be a letter then");
   }
@@ -208,15 +333,34 @@ class ServeCommandTest {
   @Test
   void aPortInUseOrAnAddressThatDoesNotResolveFailsNamingIt() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      Cli inUse = Cli.run("serve", "--storage", "memory", "--port", Integer.toString(taken.getLocalPort()),
-          "--azure-port", "0");
-      Cli nowhere = Cli.run("serve", "--storage", "memory", "--bind", "999.1.1.1", "--port", "0", "--azure-port", "0");
+      Cli inUse =
+          Cli.run(
+              "serve",
+              "--storage",
+              "memory",
+              "--port",
+              Integer.toString(taken.getLocalPort()),
+              "--azure-port",
+              "0");
+      Cli nowhere =
+          Cli.run(
+              "serve",
+              "--storage",
+              "memory",
+              "--bind",
+              "999.1.1.1",
+              "--port",
+              "0",
+              "--azure-port",
+              "0");
 
       assertThat(inUse.exitCode()).isEqualTo(1);
-      assertThat(inUse.err()).contains("InvalidInput: Cannot listen on 127.0.0.1:" + taken.getLocalPort())
+      assertThat(inUse.err())
+          .contains("InvalidInput: Cannot listen on 127.0.0.1:" + taken.getLocalPort())
           .contains("is another server running there?");
       assertThat(nowhere.exitCode()).isEqualTo(1);
-      assertThat(nowhere.err()).contains("Cannot listen on 999.1.1.1:0: the address does not resolve")
+      assertThat(nowhere.err())
+          .contains("Cannot listen on 999.1.1.1:0: the address does not resolve")
           .doesNotContain(": null");
     }
   }
@@ -224,8 +368,17 @@ class ServeCommandTest {
   @Test
   void ioThreadsSetTheEventLoopsOfEachListener() throws Exception {
     Set<String> before = ioThreadNames();
-    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0",
-        "--io-threads", "3")) {
+    try (Served served =
+        Served.start(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--io-threads",
+            "3")) {
       URI base = URI.create(served.awaitListening().group(1));
       // Netty hands new connections to its event loops in turn: six reach all three, never a fourth
       for (int i = 0; i < 6; i++) {
@@ -236,7 +389,17 @@ class ServeCommandTest {
       assertThat(started).as("event-loop threads started by this server").hasSize(3);
     }
 
-    Cli zero = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port", "0", "--io-threads", "0");
+    Cli zero =
+        Cli.run(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--io-threads",
+            "0");
     assertThat(zero.exitCode()).isEqualTo(2);
     assertThat(zero.err()).contains("--io-threads must be 1 to 1024, not 0");
   }
@@ -247,23 +410,45 @@ class ServeCommandTest {
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       azurePort = probe.getLocalPort();
     }
-    try (Served served = Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port",
-        String.valueOf(azurePort), "--azure-anonymous", "--idle-timeout", "200ms", "--header-timeout", "1m",
-        "--body-timeout", "2m", "--max-connections", "1")) {
+    try (Served served =
+        Served.start(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            String.valueOf(azurePort),
+            "--azure-anonymous",
+            "--idle-timeout",
+            "200ms",
+            "--header-timeout",
+            "1m",
+            "--body-timeout",
+            "2m",
+            "--max-connections",
+            "1")) {
       URI base = URI.create(served.awaitListening().group(1));
       served.await(AZURE_LINE);
       for (int port : new int[] {base.getPort(), azurePort}) {
-        String get = port == azurePort ? "GET /devstoreaccount1/Tables HTTP/1.1" : "GET /v1/health HTTP/1.1";
+        String get =
+            port == azurePort ? "GET /devstoreaccount1/Tables HTTP/1.1" : "GET /v1/health HTTP/1.1";
         try (Socket first = new Socket(InetAddress.getLoopbackAddress(), port)) {
           first.setSoTimeout(10_000);
-          first.getOutputStream().write((get + "\r\nHost: x\r\nAccept: application/json\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
+          first
+              .getOutputStream()
+              .write(
+                  (get + "\r\nHost: x\r\nAccept: application/json\r\n\r\n")
+                      .getBytes(StandardCharsets.US_ASCII));
           assertThat(statusLine(first)).startsWith("HTTP/1.1 200");
           try (Socket second = new Socket(InetAddress.getLoopbackAddress(), port)) {
             second.setSoTimeout(10_000);
             // over --max-connections: the native API answers 503 first, the dialect just closes
-            String refused = new String(second.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-            assertThat(refused).as("port " + port).startsWith(port == azurePort ? "" : "HTTP/1.1 503");
+            String refused =
+                new String(second.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(refused)
+                .as("port " + port)
+                .startsWith(port == azurePort ? "" : "HTTP/1.1 503");
           }
           // --idle-timeout: the first is closed once idle (readAllBytes returns at the close)
           first.getInputStream().readAllBytes();
@@ -271,9 +456,16 @@ class ServeCommandTest {
       }
     }
 
-    for (String[] bad : new String[][] {{"--idle-timeout", "0s"}, {"--header-timeout", "30"},
-        {"--body-timeout", "soon"}, {"--max-connections", "0"}}) {
-      Cli serve = Cli.run("serve", "--storage", "memory", "--port", "0", "--azure-port", "0", bad[0], bad[1]);
+    for (String[] bad :
+        new String[][] {
+          {"--idle-timeout", "0s"},
+          {"--header-timeout", "30"},
+          {"--body-timeout", "soon"},
+          {"--max-connections", "0"}
+        }) {
+      Cli serve =
+          Cli.run(
+              "serve", "--storage", "memory", "--port", "0", "--azure-port", "0", bad[0], bad[1]);
       assertThat(serve.exitCode()).as(serve.toString()).isEqualTo(2);
       assertThat(serve.err()).contains(bad[0]).contains(bad[1]);
     }
@@ -304,10 +496,16 @@ class ServeCommandTest {
   private static String healthOnANewConnection(URI base) throws Exception {
     try (Socket socket = new Socket(base.getHost(), base.getPort())) {
       socket.setSoTimeout(10_000);
-      socket.getOutputStream().write(("GET /v1/health HTTP/1.1\r\nHost: " + base.getHost()
-          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-      BufferedReader reader = new BufferedReader(
-          new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+      socket
+          .getOutputStream()
+          .write(
+              ("GET /v1/health HTTP/1.1\r\nHost: "
+                      + base.getHost()
+                      + "\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      BufferedReader reader =
+          new BufferedReader(
+              new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
       return reader.readLine();
     }
   }
@@ -320,8 +518,13 @@ class ServeCommandTest {
     private final Thread thread;
 
     private Served(String... args) {
-      thread = new Thread(() -> exitCode.set(
-          Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args)), "serve");
+      thread =
+          new Thread(
+              () ->
+                  exitCode.set(
+                      Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                          .execute(args)),
+              "serve");
     }
 
     static Served start(String... args) {

@@ -9,15 +9,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code viewbase serve} in a child JVM with this test JVM's class path, for tests that must kill
- * a server the hard way. Its stdout and stderr go to files next to the data directory, so a failed
+ * {@code viewbase serve} in a child JVM with this test JVM's class path, for tests that must kill a
+ * server the hard way. Its stdout and stderr go to files next to the data directory, so a failed
  * test can show what the server said.
  */
 final class ServerProcess implements AutoCloseable {
@@ -29,7 +29,8 @@ final class ServerProcess implements AutoCloseable {
   private final Path stderr;
   private final URI uri;
 
-  private ServerProcess(Process process, Path stdout, Path stderr) throws IOException, InterruptedException {
+  private ServerProcess(Process process, Path stdout, Path stderr)
+      throws IOException, InterruptedException {
     this.process = process;
     this.stdout = stdout;
     this.stderr = stderr;
@@ -37,17 +38,30 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** Starts a durable RocksDB server on a free port of 127.0.0.1 and waits until it listens. */
-  static ServerProcess serve(Path data, Path logs, String name) throws IOException, InterruptedException {
+  static ServerProcess serve(Path data, Path logs, String name)
+      throws IOException, InterruptedException {
     Path stdout = logs.resolve(name + ".out");
     Path stderr = logs.resolve(name + ".err");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process = new ProcessBuilder(List.of(java, "-Xmx256m",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-        "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "serve", "--data", data.toString(), "--port", "0", "--azure-port", "0"))
-        .redirectOutput(stdout.toFile())
-        .redirectError(stderr.toFile())
-        .start();
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-Xmx256m",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName(),
+                    "serve",
+                    "--data",
+                    data.toString(),
+                    "--port",
+                    "0",
+                    "--azure-port",
+                    "0"))
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile())
+            .start();
     try {
       return new ServerProcess(process, stdout, stderr);
     } catch (IOException | InterruptedException | RuntimeException | AssertionError failure) {
@@ -71,27 +85,32 @@ final class ServerProcess implements AutoCloseable {
   /** What the server printed, for failure messages. */
   String output() {
     try {
-      return Files.readString(stdout, StandardCharsets.UTF_8) + Files.readString(stderr, StandardCharsets.UTF_8);
+      return Files.readString(stdout, StandardCharsets.UTF_8)
+          + Files.readString(stderr, StandardCharsets.UTF_8);
     } catch (IOException e) {
       return "(output unreadable: " + e + ")";
     }
   }
 
-  /** One writer of a load: sends requests until {@code stop}, counting acknowledged and cut-off ones. */
+  /**
+   * One writer of a load: sends requests until {@code stop}, counting acknowledged and cut-off
+   * ones.
+   */
   @FunctionalInterface
   interface Writer {
     void run(URI server, int writer, AtomicBoolean stop, AtomicInteger acks, AtomicInteger cutOff);
   }
 
   /** What a load saw before the kill. */
-  record Load(int acks, int cutOff) {
-  }
+  record Load(int acks, int cutOff) {}
 
   /**
    * Runs {@code writers} writer threads until {@code killAfter} requests are acknowledged (or
-   * {@code limit} passes), kills this server while they are still sending, and only then stops them.
+   * {@code limit} passes), kills this server while they are still sending, and only then stops
+   * them.
    */
-  Load killUnderLoad(int writers, Writer writer, int killAfter, Duration limit) throws InterruptedException {
+  Load killUnderLoad(int writers, Writer writer, int killAfter, Duration limit)
+      throws InterruptedException {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger acks = new AtomicInteger();
     AtomicInteger cutOff = new AtomicInteger();
@@ -137,10 +156,12 @@ final class ServerProcess implements AutoCloseable {
         return URI.create(line.group(1));
       }
       if (!process.isAlive()) {
-        throw new AssertionError("the server exited with " + process.exitValue() + " before listening:\n" + output());
+        throw new AssertionError(
+            "the server exited with " + process.exitValue() + " before listening:\n" + output());
       }
       Thread.sleep(25);
     }
-    throw new AssertionError("the server printed no listening line within " + START_TIMEOUT + ":\n" + output());
+    throw new AssertionError(
+        "the server printed no listening line within " + START_TIMEOUT + ":\n" + output());
   }
 }

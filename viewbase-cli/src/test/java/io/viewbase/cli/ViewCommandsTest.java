@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code view create|status|drop} and {@code verify}, in-process against a real server, and on a data directory. */
+/**
+ * {@code view create|status|drop} and {@code verify}, in-process against a real server, and on a
+ * data directory.
+ */
 class ViewCommandsTest {
   private static Database db;
   private static ViewbaseServer server;
@@ -35,7 +38,9 @@ class ViewCommandsTest {
   @BeforeAll
   static void startServer() {
     db = Viewbase.open(OpenOptions.inMemory());
-    server = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withWorkerThreads(4).withIoThreads(1));
+    server =
+        ViewbaseServer.start(
+            db, ServerOptions.defaults().withPort(0).withWorkerThreads(4).withIoThreads(1));
     remote = List.of("--server", "http://127.0.0.1:" + server.port());
   }
 
@@ -57,7 +62,8 @@ class ViewCommandsTest {
   private void fill(int count) {
     Table source = db.table(table);
     for (int i = 0; i < count; i++) {
-      source.upsert(Item.builder("p" + (i % 5), "id" + i).put("email", "u" + i + "@x").put("n", i).build());
+      source.upsert(
+          Item.builder("p" + (i % 5), "id" + i).put("email", "u" + i + "@x").put("n", i).build());
     }
   }
 
@@ -69,8 +75,20 @@ class ViewCommandsTest {
   void viewCreateWaitsForTheBackfillShowsProgressAndPrintsTheReadyStatus() {
     fill(500);
 
-    Cli created = Cli.run(remote, "view", "create", view, "--source", table, "--partition-by", "all",
-        "--id-by", "{email}", "--select", "email,n");
+    Cli created =
+        Cli.run(
+            remote,
+            "view",
+            "create",
+            view,
+            "--source",
+            table,
+            "--partition-by",
+            "all",
+            "--id-by",
+            "{email}",
+            "--select",
+            "email,n");
 
     assertThat(created.exitCode()).as(created.toString()).isZero();
     ViewStatus status = status(created.out());
@@ -81,8 +99,13 @@ class ViewCommandsTest {
     Item viewItem = Items.parse(Cli.run(remote, "get", view, "all", "u7@x").out());
     assertThat(viewItem.sourceId()).isEqualTo("id7");
     assertThat(viewItem.sourcePartitionKey()).isEqualTo("p2");
-    assertThat(Cli.run(remote, "tables").out()).contains("\"name\":\"" + view + "\",\"kind\":\"view\",\"source\":\""
-        + table + "\",\"state\":\"ready\"");
+    assertThat(Cli.run(remote, "tables").out())
+        .contains(
+            "\"name\":\""
+                + view
+                + "\",\"kind\":\"view\",\"source\":\""
+                + table
+                + "\",\"state\":\"ready\"");
   }
 
   @Test
@@ -90,12 +113,23 @@ class ViewCommandsTest {
     db.table(table).upsert(Item.builder("p", "1").put("email", "same@x").build());
     db.table(table).upsert(Item.builder("p", "2").put("email", "same@x").build());
 
-    Cli created = Cli.run(remote, "view", "create", view, "--source", table, "--partition-by", "all",
-        "--id-by", "{email}");
+    Cli created =
+        Cli.run(
+            remote,
+            "view",
+            "create",
+            view,
+            "--source",
+            table,
+            "--partition-by",
+            "all",
+            "--id-by",
+            "{email}");
 
     assertThat(created.exitCode()).as(created.toString()).isEqualTo(1);
     assertThat(status(created.out()).state()).isEqualTo(ViewStatus.FAILED);
-    assertThat(created.err()).contains("error: view " + view + " failed: ")
+    assertThat(created.err())
+        .contains("error: view " + view + " failed: ")
         .containsAnyOf("  all/same@x: p/1 and p/2", "  all/same@x: p/2 and p/1");
   }
 
@@ -103,7 +137,9 @@ class ViewCommandsTest {
   void viewCreateWithNoWaitPrintsTheStatusAtOnceAndShowsNoProgress() {
     fill(50);
 
-    Cli created = Cli.run(remote, "view", "create", view, "--source", table, "--id-by", "{email}", "--no-wait");
+    Cli created =
+        Cli.run(
+            remote, "view", "create", view, "--source", table, "--id-by", "{email}", "--no-wait");
 
     assertThat(created.exitCode()).as(created.toString()).isZero();
     assertThat(status(created.out()).state()).isIn(ViewStatus.BUILDING, ViewStatus.READY);
@@ -112,8 +148,10 @@ class ViewCommandsTest {
 
   @Test
   void viewCreateWithABadDefinitionFailsWithTheEnginesCode() {
-    Cli badTemplate = Cli.run(remote, "view", "create", view, "--source", table, "--id-by", "{email");
-    Cli noSource = Cli.run(remote, "view", "create", view, "--source", "Nowhere", "--id-by", "{email}");
+    Cli badTemplate =
+        Cli.run(remote, "view", "create", view, "--source", table, "--id-by", "{email");
+    Cli noSource =
+        Cli.run(remote, "view", "create", view, "--source", "Nowhere", "--id-by", "{email}");
     Cli noSourceOption = Cli.run(remote, "view", "create", view, "--id-by", "{email}");
 
     assertThat(badTemplate.exitCode()).isEqualTo(1);
@@ -127,7 +165,17 @@ class ViewCommandsTest {
   @Test
   void viewStatusPrintsTheDefinitionAndStateAndDropRemovesTheView() {
     fill(10);
-    Cli.run(remote, "view", "create", view, "--source", table, "--id-by", "n_{n:04}", "--where", "n ge 5");
+    Cli.run(
+        remote,
+        "view",
+        "create",
+        view,
+        "--source",
+        table,
+        "--id-by",
+        "n_{n:04}",
+        "--where",
+        "n ge 5");
 
     Cli json = Cli.run(remote, "view", "status", view);
     Cli human = Cli.run(remote, "view", "status", view, "--format", "table");
@@ -137,7 +185,8 @@ class ViewCommandsTest {
     ViewStatus status = status(json.out());
     assertThat(status.definition().idBy()).isEqualTo("n_{n:04}");
     assertThat(status.definition().where()).isEqualTo("n ge 5");
-    assertThat(human.lines()).anySatisfy(line -> assertThat(line).matches("state +ready"))
+    assertThat(human.lines())
+        .anySatisfy(line -> assertThat(line).matches("state +ready"))
         .anySatisfy(line -> assertThat(line).matches("partitionBy +\\{partitionKey}"));
     assertThat(dropped.exitCode()).as(dropped.toString()).isZero();
     assertThat(Cli.run(remote, "view", "status", view).err()).startsWith("error: TableNotFound: ");
@@ -147,14 +196,25 @@ class ViewCommandsTest {
   @Test
   void verifyOfAViewInStepWithItsSourcePrintsTheReportAndExits0() {
     fill(40);
-    Cli.run(remote, "view", "create", view, "--source", table, "--partition-by", "all", "--id-by", "{email}");
+    Cli.run(
+        remote,
+        "view",
+        "create",
+        view,
+        "--source",
+        table,
+        "--partition-by",
+        "all",
+        "--id-by",
+        "{email}");
     db.table(table).upsert(Item.builder("p9", "late").put("email", "late@x").build());
 
     Cli verified = Cli.run(remote, "verify", view);
     Cli repaired = Cli.run(remote, "verify", view, "--repair", "--format", "table");
 
     assertThat(verified.exitCode()).as(verified.toString()).isZero();
-    VerifyReport report = VerifyReportJson.read(verified.out().strip().getBytes(StandardCharsets.UTF_8));
+    VerifyReport report =
+        VerifyReportJson.read(verified.out().strip().getBytes(StandardCharsets.UTF_8));
     assertThat(report.checked()).isEqualTo(41);
     assertThat(report.drift()).isZero();
     assertThat(verified.err()).isEmpty();
@@ -173,8 +233,15 @@ class ViewCommandsTest {
   @Test
   void verifyExitCodeIs3OnlyForDriftThatWasNotRepaired() {
     VerifyReport clean = new VerifyReport("V", 10, 0, 0, 0, false, List.of());
-    VerifyReport drift = new VerifyReport("V", 10, 1, 0, 2, false,
-        List.of(new VerifyReport.Difference("missing", "all", "a@x", "p", "1")));
+    VerifyReport drift =
+        new VerifyReport(
+            "V",
+            10,
+            1,
+            0,
+            2,
+            false,
+            List.of(new VerifyReport.Difference("missing", "all", "a@x", "p", "1")));
     VerifyReport repaired = new VerifyReport("V", 10, 1, 0, 2, true, drift.samples());
 
     assertThat(VerifyCommand.exitCode(clean)).isZero();
@@ -190,8 +257,18 @@ class ViewCommandsTest {
       Cli.run(local, "put", "People", "people", "g" + i, "{\"email\": \"p" + i + "@x\"}");
     }
 
-    Cli created = Cli.run(local, "view", "create", "PeopleByEmail", "--source", "People", "--partition-by", "all",
-        "--id-by", "{email}");
+    Cli created =
+        Cli.run(
+            local,
+            "view",
+            "create",
+            "PeopleByEmail",
+            "--source",
+            "People",
+            "--partition-by",
+            "all",
+            "--id-by",
+            "{email}");
     Cli verified = Cli.run(local, "verify", "PeopleByEmail");
 
     assertThat(created.exitCode()).as(created.toString()).isZero();
@@ -199,7 +276,9 @@ class ViewCommandsTest {
     assertThat(verified.exitCode()).as(verified.toString()).isZero();
     try (Database reopened = Viewbase.open(dir)) {
       assertThat(reopened.viewStatus("PeopleByEmail").isReady()).isTrue();
-      assertThat(reopened.table("PeopleByEmail").get("all", "p3@x")).map(Item::sourceId).hasValue("g3");
+      assertThat(reopened.table("PeopleByEmail").get("all", "p3@x"))
+          .map(Item::sourceId)
+          .hasValue("g3");
     }
   }
 }

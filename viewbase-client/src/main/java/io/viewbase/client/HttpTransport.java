@@ -39,48 +39,74 @@ final class HttpTransport {
   }
 
   /** A successful answer: its status, body and ETag header (null if none). */
-  record Answer(int status, byte[] body, String etag) {
-  }
+  record Answer(int status, byte[] body, String etag) {}
 
   /** Sends and returns a 2xx answer, or throws the error the server (or the network) gave. */
   Answer send(String method, String pathAndQuery, byte[] body, String... headers) {
     return send(method, pathAndQuery, body, timeout, headers);
   }
 
-  /** As {@link #send(String, String, byte[], String...)}, waiting at most {@code timeout} for the answer. */
-  Answer send(String method, String pathAndQuery, byte[] body, Duration timeout, String... headers) {
+  /**
+   * As {@link #send(String, String, byte[], String...)}, waiting at most {@code timeout} for the
+   * answer.
+   */
+  Answer send(
+      String method, String pathAndQuery, byte[] body, Duration timeout, String... headers) {
     if (closed) {
       throw new ViewbaseException(ErrorCode.DatabaseClosed, "The database is closed");
     }
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(timeout)
-        .header("Accept", JSON);
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+            .timeout(timeout)
+            .header("Accept", JSON);
     if (headers.length > 0) {
       b.headers(headers);
     }
     if (body != null) {
       b.header("Content-Type", JSON);
     }
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
     HttpResponse<byte[]> response;
     try {
       response = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (ConnectException | HttpConnectTimeoutException e) {
-      throw new ViewbaseException(ErrorCode.StorageUnreachable, "Cannot reach the Viewbase server: " + e,
-          Map.of("url", base), e);
+      throw new ViewbaseException(
+          ErrorCode.StorageUnreachable,
+          "Cannot reach the Viewbase server: " + e,
+          Map.of("url", base),
+          e);
     } catch (HttpTimeoutException e) {
-      throw new ViewbaseException(ErrorCode.Timeout, "The Viewbase server did not answer within " + timeout
-          + "; the request may or may not have been applied", Map.of("url", base), e);
+      throw new ViewbaseException(
+          ErrorCode.Timeout,
+          "The Viewbase server did not answer within "
+              + timeout
+              + "; the request may or may not have been applied",
+          Map.of("url", base),
+          e);
     } catch (IOException e) {
-      throw new ViewbaseException(ErrorCode.Timeout, "The connection to the Viewbase server ended without an answer ("
-          + e + "); the request may or may not have been applied", Map.of("url", base), e);
+      throw new ViewbaseException(
+          ErrorCode.Timeout,
+          "The connection to the Viewbase server ended without an answer ("
+              + e
+              + "); the request may or may not have been applied",
+          Map.of("url", base),
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ViewbaseException(ErrorCode.Timeout, "Interrupted while waiting for the Viewbase server",
-          Map.of("url", base), e);
+      throw new ViewbaseException(
+          ErrorCode.Timeout,
+          "Interrupted while waiting for the Viewbase server",
+          Map.of("url", base),
+          e);
     }
     int status = response.statusCode();
     if (status >= 200 && status < 300) {
-      return new Answer(status, response.body(), response.headers().firstValue("ETag").orElse(null));
+      return new Answer(
+          status, response.body(), response.headers().firstValue("ETag").orElse(null));
     }
     throw error(status, response.body());
   }
@@ -90,17 +116,24 @@ final class HttpTransport {
     if (remote.isPresent()) {
       return remote.get();
     }
-    ErrorCode code = switch (status) {
-      case 404 -> ErrorCode.UnknownEndpoint;
-      case 405 -> ErrorCode.MethodNotAllowed;
-      case 413 -> ErrorCode.RequestTooLarge;
-      case 415 -> ErrorCode.UnsupportedMediaType;
-      case 502, 503 -> ErrorCode.StorageUnreachable; // a proxy in front of no (answering) server
-      case 504 -> ErrorCode.Timeout;
-      default -> status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidInput;
-    };
-    return ViewbaseException.of(code, "The server answered HTTP " + status + " without a Viewbase error",
-        "status", status, "url", base);
+    ErrorCode code =
+        switch (status) {
+          case 404 -> ErrorCode.UnknownEndpoint;
+          case 405 -> ErrorCode.MethodNotAllowed;
+          case 413 -> ErrorCode.RequestTooLarge;
+          case 415 -> ErrorCode.UnsupportedMediaType;
+          case 502, 503 ->
+              ErrorCode.StorageUnreachable; // a proxy in front of no (answering) server
+          case 504 -> ErrorCode.Timeout;
+          default -> status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidInput;
+        };
+    return ViewbaseException.of(
+        code,
+        "The server answered HTTP " + status + " without a Viewbase error",
+        "status",
+        status,
+        "url",
+        base);
   }
 
   /** The timeout of an ordinary request. */

@@ -28,8 +28,8 @@ import java.util.List;
  * engine does, errors included: a server's JSON error comes back as a {@code ViewbaseException}
  * with the same code and context. Thread-safe; one instance shares its connections among threads.
  *
- * <p>Views map onto {@code /v1/views/{view}}: {@link #createView} is {@code PUT} (it returns as soon
- * as the server has accepted the view; poll {@link #viewStatus} for the backfill), {@link
+ * <p>Views map onto {@code /v1/views/{view}}: {@link #createView} is {@code PUT} (it returns as
+ * soon as the server has accepted the view; poll {@link #viewStatus} for the backfill), {@link
  * #viewStatus} {@code GET}, {@link #dropView} {@code DELETE}, {@link #verifyView} {@code POST
  * .../verify[?repair=true]}. Verification scans the whole view in one request, so it may wait up to
  * {@link #VERIFY_TIMEOUT} (or the request timeout, if longer) for its answer.
@@ -37,17 +37,22 @@ import java.util.List;
  * <p>{@link #commit} is {@code POST /v1/batch}: the server commits the batch all or nothing, and a
  * failure comes back with the failing operation's {@code operationIndex} in its context. A batch
  * whose answer was lost (a timeout, a dropped connection) may or may not have committed: the
- * exception is then Timeout, and a retry should check first (a {@code check}
- * operation, or an insert that fails with ItemAlreadyExists if the first attempt landed).
+ * exception is then Timeout, and a retry should check first (a {@code check} operation, or an
+ * insert that fails with ItemAlreadyExists if the first attempt landed).
  *
  * <p>{@link #limits()} answers the default limits: the v1 API does not publish a server's own, and
  * the server enforces whichever it has.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class RemoteDatabase implements Database {
-  /** Long enough for a query page or a durable write on a busy server; a hung server still fails. */
+  /**
+   * Long enough for a query page or a durable write on a busy server; a hung server still fails.
+   */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
-  /** A verification reads every item of the source and the view: minutes for hundreds of millions. */
+
+  /**
+   * A verification reads every item of the source and the view: minutes for hundreds of millions.
+   */
   public static final Duration VERIFY_TIMEOUT = Duration.ofHours(1);
 
   private final HttpTransport http;
@@ -56,19 +61,25 @@ public final class RemoteDatabase implements Database {
     this.http = http;
   }
 
-  /** The server at this base address, for example {@code http://127.0.0.1:8080}. Connects lazily. */
+  /**
+   * The server at this base address, for example {@code http://127.0.0.1:8080}. Connects lazily.
+   */
   public static RemoteDatabase connect(URI base) {
     return connect(base, DEFAULT_TIMEOUT);
   }
 
   public static RemoteDatabase connect(URI base, Duration requestTimeout) {
     if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
-      throw new IllegalArgumentException("A Viewbase server address starts with http:// or https://, not " + base);
+      throw new IllegalArgumentException(
+          "A Viewbase server address starts with http:// or https://, not " + base);
     }
-    HttpClient client = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1) // the server speaks HTTP/1.1; skip the h2c upgrade dance
-        .connectTimeout(Duration.ofSeconds(10))
-        .build();
+    HttpClient client =
+        HttpClient.newBuilder()
+            .version(
+                HttpClient.Version
+                    .HTTP_1_1) // the server speaks HTTP/1.1; skip the h2c upgrade dance
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     return new RemoteDatabase(new HttpTransport(client, base, requestTimeout));
   }
 
@@ -115,7 +126,8 @@ public final class RemoteDatabase implements Database {
 
   @Override
   public VerifyReport verifyView(String name, boolean repair) {
-    Duration timeout = http.timeout().compareTo(VERIFY_TIMEOUT) > 0 ? http.timeout() : VERIFY_TIMEOUT;
+    Duration timeout =
+        http.timeout().compareTo(VERIFY_TIMEOUT) > 0 ? http.timeout() : VERIFY_TIMEOUT;
     String path = viewPath(name) + "/verify" + (repair ? "?repair=true" : "");
     return VerifyReportJson.read(http.send("POST", path, null, timeout).body());
   }

@@ -32,8 +32,14 @@ import java.util.Optional;
  */
 final class RemoteTable implements Table {
   /** Items the server wrote are read back leniently: the server has enforced its own limits. */
-  private static final Limits READ_LIMITS = new Limits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE,
-      Integer.MAX_VALUE, 1024, Integer.MAX_VALUE);
+  private static final Limits READ_LIMITS =
+      new Limits(
+          Integer.MAX_VALUE,
+          Integer.MAX_VALUE,
+          Integer.MAX_VALUE,
+          Integer.MAX_VALUE,
+          1024,
+          Integer.MAX_VALUE);
 
   private final HttpTransport http;
   private final String name;
@@ -109,11 +115,13 @@ final class RemoteTable implements Table {
   /** The server's plan, from a query with {@code explain=true} that reads at most one item. */
   @Override
   public QueryPlan explain(Query query) {
-    return PageJson.readPlan(http.send("GET", queryPath(query.withLimit(1)) + "&explain=true", null).body());
+    return PageJson.readPlan(
+        http.send("GET", queryPath(query.withLimit(1)) + "&explain=true", null).body());
   }
 
   private Item write(String method, Item item, String... headers) {
-    return read(http.send(method, itemPath(item.partitionKey(), item.id()), ItemJson.write(item), headers));
+    return read(
+        http.send(method, itemPath(item.partitionKey(), item.id()), ItemJson.write(item), headers));
   }
 
   private static Item read(HttpTransport.Answer answer) {

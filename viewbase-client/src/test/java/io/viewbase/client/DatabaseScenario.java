@@ -46,7 +46,8 @@ abstract class DatabaseScenario {
   }
 
   static void assertCode(ThrowingCallable call, ErrorCode code) {
-    assertThatThrownBy(call).isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(code));
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(code));
   }
 
   @Test
@@ -75,45 +76,77 @@ abstract class DatabaseScenario {
 
     Item replaced = t.replace(Item.builder("p", "i").put("v", 2).build(), inserted.etag());
     assertThat(replaced.etag()).isNotEqualTo(inserted.etag());
-    assertCode(() -> t.replace(Item.builder("p", "i").put("v", 3).build(), inserted.etag()),
+    assertCode(
+        () -> t.replace(Item.builder("p", "i").put("v", 3).build(), inserted.etag()),
         ErrorCode.PreconditionFailed);
     assertCode(() -> t.replace(Item.builder("p", "absent").build(), null), ErrorCode.ItemNotFound);
     assertThat(t.get("p", "i")).contains(replaced);
 
     Item merged = t.merge(Item.builder("p", "i").put("w", "x").build(), "*");
-    assertThat(merged.properties()).containsEntry("v", Value.of(2)).containsEntry("w", Value.of("x"));
-    assertCode(() -> t.merge(Item.builder("p", "i").build(), replaced.etag()), ErrorCode.PreconditionFailed);
+    assertThat(merged.properties())
+        .containsEntry("v", Value.of(2))
+        .containsEntry("w", Value.of("x"));
+    assertCode(
+        () -> t.merge(Item.builder("p", "i").build(), replaced.etag()),
+        ErrorCode.PreconditionFailed);
     assertCode(() -> t.merge(Item.builder("p", "absent").build(), null), ErrorCode.ItemNotFound);
 
-    assertThat(t.upsert(Item.builder("p", "u").put("a", 1).build()).properties()).containsOnlyKeys("a");
-    assertThat(t.upsertMerge(Item.builder("p", "u").put("b", 2).build()).properties()).containsOnlyKeys("a", "b");
+    assertThat(t.upsert(Item.builder("p", "u").put("a", 1).build()).properties())
+        .containsOnlyKeys("a");
+    assertThat(t.upsertMerge(Item.builder("p", "u").put("b", 2).build()).properties())
+        .containsOnlyKeys("a", "b");
 
     assertCode(() -> t.delete("p", "i", replaced.etag()), ErrorCode.PreconditionFailed);
     t.delete("p", "i", merged.etag());
     assertThat(t.get("p", "i")).isEmpty();
-    assertThatThrownBy(() -> t.delete("p", "i", null)).isInstanceOfSatisfying(ViewbaseException.class, e -> {
-      assertThat(e.code()).isEqualTo(ErrorCode.ItemNotFound);
-      assertThat(e.context()).containsEntry("partitionKey", "p").containsEntry("id", "i");
-    });
+    assertThatThrownBy(() -> t.delete("p", "i", null))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.ItemNotFound);
+              assertThat(e.context()).containsEntry("partitionKey", "p").containsEntry("id", "i");
+            });
   }
 
   @Test
   void everyValueTypeKeepsItsType() {
     Table t = newTable();
-    Map<String, Value> props = Map.ofEntries(
-        Map.entry("s", Value.of("text")), Map.entry("b", Value.of(true)), Map.entry("i32", Value.of(7)),
-        Map.entry("i64", Value.of(7L)), Map.entry("big", Value.of(Long.MIN_VALUE)), Map.entry("d", Value.of(1.0)),
-        Map.entry("nan", Value.of(Double.NaN)), Map.entry("when", Value.of(Instant.parse("2026-11-30T12:00:00.1234567Z"))),
-        Map.entry("g", Value.of(new UUID(1, 2))), Map.entry("bin", Value.of(new byte[] {0, 1, (byte) 255})),
-        Map.entry("n", Value.nullValue()),
-        Map.entry("o", new Value.Obj(Map.of("deep", new Value.Arr(List.of(Value.of(1L), Value.of("x")))))));
+    Map<String, Value> props =
+        Map.ofEntries(
+            Map.entry("s", Value.of("text")),
+            Map.entry("b", Value.of(true)),
+            Map.entry("i32", Value.of(7)),
+            Map.entry("i64", Value.of(7L)),
+            Map.entry("big", Value.of(Long.MIN_VALUE)),
+            Map.entry("d", Value.of(1.0)),
+            Map.entry("nan", Value.of(Double.NaN)),
+            Map.entry("when", Value.of(Instant.parse("2026-11-30T12:00:00.1234567Z"))),
+            Map.entry("g", Value.of(new UUID(1, 2))),
+            Map.entry("bin", Value.of(new byte[] {0, 1, (byte) 255})),
+            Map.entry("n", Value.nullValue()),
+            Map.entry(
+                "o",
+                new Value.Obj(
+                    Map.of("deep", new Value.Arr(List.of(Value.of(1L), Value.of("x")))))));
     Item written = t.upsert(Item.of("p", "types", props));
     assertThat(written.properties()).isEqualTo(props);
     assertThat(t.get("p", "types").orElseThrow().properties()).isEqualTo(props);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"a/b", "a#b", "a?b=c&d", "100%", "a b+c", "é€😀", "..", ".", "$platform#org#id_1", "~-_."})
+  @ValueSource(
+      strings = {
+        "a/b",
+        "a#b",
+        "a?b=c&d",
+        "100%",
+        "a b+c",
+        "é€😀",
+        "..",
+        ".",
+        "$platform#org#id_1",
+        "~-_."
+      })
   void keysWithSpecialCharactersAddressExactlyThemselves(String key) {
     Table t = newTable();
     t.upsert(Item.builder(key, key).put("k", key).build());
@@ -157,7 +190,8 @@ abstract class DatabaseScenario {
     Page first = t.query(Query.partition("p").withLimit(10));
     assertThat(first.items()).hasSize(10);
     assertThat(first.continuation()).isNotNull();
-    Page second = t.query(Query.partition("p").withLimit(10).withContinuation(first.continuation()));
+    Page second =
+        t.query(Query.partition("p").withLimit(10).withContinuation(first.continuation()));
     assertThat(second.items().get(0).id()).isEqualTo("id010");
 
     List<String> ids = new ArrayList<>();
@@ -167,10 +201,16 @@ abstract class DatabaseScenario {
     assertThat(ids).hasSize(25).isSorted();
 
     assertThat(t.query(Query.partition("p").withPrefix("id01")).items()).hasSize(10);
-    assertThat(t.query(Query.partition("p").withRange("id005", "id008")).items()).extracting(Item::id)
+    assertThat(t.query(Query.partition("p").withRange("id005", "id008")).items())
+        .extracting(Item::id)
         .containsExactly("id005", "id006", "id007");
-    assertThat(t.query(Query.partition("p").descending(true).withLimit(1)).items().get(0).id()).isEqualTo("id024");
-    assertThat(t.query(Query.partition("p").withSelect(List.of("i")).withLimit(1)).items().get(0).properties())
+    assertThat(t.query(Query.partition("p").descending(true).withLimit(1)).items().get(0).id())
+        .isEqualTo("id024");
+    assertThat(
+            t.query(Query.partition("p").withSelect(List.of("i")).withLimit(1))
+                .items()
+                .get(0)
+                .properties())
         .containsOnlyKeys("i");
     List<String> partitions = new ArrayList<>();
     try (ItemCursor c = t.cursor(Query.all().withLimit(5))) {
@@ -188,7 +228,8 @@ abstract class DatabaseScenario {
     assertCode(() -> t.query(Query.partition("p").withLimit(1001)), ErrorCode.InvalidQuery);
     String token = t.query(Query.partition("p").withLimit(1)).continuation();
     String tampered = (token.charAt(0) == 'A' ? "B" : "A") + token.substring(1);
-    assertCode(() -> t.query(Query.partition("p").withLimit(1).withContinuation(tampered)),
+    assertCode(
+        () -> t.query(Query.partition("p").withLimit(1).withContinuation(tampered)),
         ErrorCode.InvalidContinuation);
   }
 
@@ -243,30 +284,40 @@ abstract class DatabaseScenario {
     assertThat(byEmail.get("all", "ann@new").orElseThrow().sourceId()).isEqualTo(ann);
 
     Item bo = Item.builder("people", UUID.randomUUID().toString()).put("email", "ann@new").build();
-    assertThatThrownBy(() -> people.insert(bo)).isInstanceOfSatisfying(ViewbaseException.class, e -> {
-      assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
-      assertThat(e.context()).containsEntry("view", view).containsEntry("viewId", "ann@new");
-    });
+    assertThatThrownBy(() -> people.insert(bo))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
+              assertThat(e.context())
+                  .containsEntry("view", view)
+                  .containsEntry("viewId", "ann@new");
+            });
     assertThat(people.get("people", bo.id())).isEmpty();
 
     assertCode(() -> byEmail.upsert(Item.builder("all", "x").build()), ErrorCode.ViewIsReadOnly);
     assertCode(() -> byEmail.delete("all", "ann@new", null), ErrorCode.ViewIsReadOnly);
-    assertThat(db().listTables()).contains(new TableInfo(view, TableInfo.VIEW, people.name(), ViewStatus.READY,
-        built.created()));
+    assertThat(db().listTables())
+        .contains(
+            new TableInfo(view, TableInfo.VIEW, people.name(), ViewStatus.READY, built.created()));
   }
 
   @Test
   void aViewWithWhereAndSelectVerifiesCleanAndIsDropped() {
     Table t = newTable();
     for (int i = 0; i < 50; i++) {
-      t.upsert(Item.builder("p", "id" + i).put("n", i).put("odd", i % 2 == 1).put("extra", "x").build());
+      t.upsert(
+          Item.builder("p", "id" + i).put("n", i).put("odd", i % 2 == 1).put("extra", "x").build());
     }
     String view = "Odd" + NAMES.incrementAndGet();
-    db().createView(new ViewDefinition(view, t.name(), "{odd}", "n_{n:04}", "odd eq true", List.of("n")));
+    db().createView(
+            new ViewDefinition(view, t.name(), "{odd}", "n_{n:04}", "odd eq true", List.of("n")));
     assertThat(awaitBuilt(view).state()).isEqualTo(ViewStatus.READY);
 
     List<Item> odd = db().table(view).query(Query.partition("true").withPrefix("n_001")).items();
-    assertThat(odd).extracting(Item::id).containsExactly("n_0011", "n_0013", "n_0015", "n_0017", "n_0019");
+    assertThat(odd)
+        .extracting(Item::id)
+        .containsExactly("n_0011", "n_0013", "n_0015", "n_0017", "n_0019");
     assertThat(odd.get(0).properties()).containsOnlyKeys("n");
 
     VerifyReport report = db().verifyView(view, false);
@@ -291,11 +342,15 @@ abstract class DatabaseScenario {
     db().createView(ViewDefinition.of(view, t.name(), "all", "{email}"));
     ViewStatus failed = awaitBuilt(view);
     assertThat(failed.state()).isEqualTo(ViewStatus.FAILED);
-    assertThat(failed.conflicts()).singleElement().satisfies(c -> {
-      assertThat(c.viewPartitionKey()).isEqualTo("all");
-      assertThat(c.viewId()).isEqualTo("same@x");
-      assertThat(List.of(c.sourceId(), c.otherSourceId())).containsExactlyInAnyOrder("1", "2");
-    });
+    assertThat(failed.conflicts())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.viewPartitionKey()).isEqualTo("all");
+              assertThat(c.viewId()).isEqualTo("same@x");
+              assertThat(List.of(c.sourceId(), c.otherSourceId()))
+                  .containsExactlyInAnyOrder("1", "2");
+            });
     assertCode(() -> db().table(view).get("all", "same@x"), ErrorCode.ViewNotReady);
     assertCode(() -> db().verifyView(view, false), ErrorCode.ViewNotReady);
     db().dropView(view);
@@ -305,26 +360,44 @@ abstract class DatabaseScenario {
   void badViewDefinitionsFailWithTheEnginesCodes() {
     Table t = newTable();
     String view = "Bad" + NAMES.incrementAndGet();
-    assertCode(() -> db().createView(ViewDefinition.of(view, t.name(), null, "{email")), ErrorCode.InvalidView);
-    assertCode(() -> db().createView(ViewDefinition.of(view, t.name(), null, "{a}").withWhere("a eq")),
+    assertCode(
+        () -> db().createView(ViewDefinition.of(view, t.name(), null, "{email")),
         ErrorCode.InvalidView);
-    assertCode(() -> db().createView(ViewDefinition.of(view, t.name(), null, "{a}").withSelect(List.of("_etag"))),
+    assertCode(
+        () -> db().createView(ViewDefinition.of(view, t.name(), null, "{a}").withWhere("a eq")),
         ErrorCode.InvalidView);
-    assertCode(() -> db().createView(ViewDefinition.of(view, "Missing" + NAMES.incrementAndGet(), null, "{a}")),
+    assertCode(
+        () ->
+            db().createView(
+                    ViewDefinition.of(view, t.name(), null, "{a}").withSelect(List.of("_etag"))),
+        ErrorCode.InvalidView);
+    assertCode(
+        () ->
+            db().createView(
+                    ViewDefinition.of(view, "Missing" + NAMES.incrementAndGet(), null, "{a}")),
         ErrorCode.TableNotFound);
-    assertCode(() -> db().createView(ViewDefinition.of(t.name(), t.name(), null, "{a}")), ErrorCode.TableAlreadyExists);
-    assertCode(() -> db().createView(ViewDefinition.of("b!", t.name(), null, "{a}")), ErrorCode.InvalidTableName);
-    assertCode(() -> db().createView(ViewDefinition.of(null, t.name(), null, "{a}")), ErrorCode.InvalidView);
+    assertCode(
+        () -> db().createView(ViewDefinition.of(t.name(), t.name(), null, "{a}")),
+        ErrorCode.TableAlreadyExists);
+    assertCode(
+        () -> db().createView(ViewDefinition.of("b!", t.name(), null, "{a}")),
+        ErrorCode.InvalidTableName);
+    assertCode(
+        () -> db().createView(ViewDefinition.of(null, t.name(), null, "{a}")),
+        ErrorCode.InvalidView);
     assertCode(() -> db().viewStatus(view), ErrorCode.TableNotFound);
     assertCode(() -> db().viewStatus(t.name()), ErrorCode.InvalidView);
     assertThat(db().listTables()).extracting(TableInfo::name).doesNotContain(view);
   }
 
   static void assertFailsAt(ThrowingCallable call, ErrorCode code, int operationIndex) {
-    assertThatThrownBy(call).isInstanceOfSatisfying(ViewbaseException.class, e -> {
-      assertThat(e.code()).isEqualTo(code);
-      assertThat(e.context()).containsEntry("operationIndex", operationIndex);
-    });
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(code);
+              assertThat(e.context()).containsEntry("operationIndex", operationIndex);
+            });
   }
 
   @Test
@@ -333,12 +406,15 @@ abstract class DatabaseScenario {
     Table orders = newTable();
     Item bo = people.upsert(Item.builder("globex", "bo").put("v", 1).build());
 
-    BatchResult result = db().commit(Batch.builder()
-        .insert(people.name(), Item.builder("acme", "ann").put("age", 34).build())
-        .upsert(orders.name(), Item.builder("2026", "o1").put("total", 12.5).build())
-        .merge(people.name(), Item.builder("globex", "bo").put("w", 2).build(), bo.etag())
-        .check(orders.name(), "2026", "o2", null)
-        .build());
+    BatchResult result =
+        db().commit(
+                Batch.builder()
+                    .insert(people.name(), Item.builder("acme", "ann").put("age", 34).build())
+                    .upsert(orders.name(), Item.builder("2026", "o1").put("total", 12.5).build())
+                    .merge(
+                        people.name(), Item.builder("globex", "bo").put("w", 2).build(), bo.etag())
+                    .check(orders.name(), "2026", "o2", null)
+                    .build());
 
     assertThat(result.items()).hasSize(4);
     assertThat(result.items().get(3)).isNull();
@@ -356,19 +432,41 @@ abstract class DatabaseScenario {
     t.upsert(Item.builder("p", "a").put("v", 2).build());
     List<Item> before = t.query(Query.all()).items();
 
-    Batch stale = Batch.builder()
-        .upsert(t.name(), Item.builder("p", "new").build())
-        .delete(t.name(), "p", "a", a.etag())
-        .build();
-    assertThatThrownBy(() -> db().commit(stale)).isInstanceOfSatisfying(ViewbaseException.class, e -> {
-      assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
-      assertThat(e.context()).containsEntry("operationIndex", 1).containsEntry("table", t.name())
-          .containsEntry("partitionKey", "p").containsEntry("id", "a");
-    });
-    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "new").build())
-        .insert(t.name(), Item.builder("p", "a").build()).build()), ErrorCode.ItemAlreadyExists, 1);
-    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "new").build())
-        .check(t.name(), "p", "a", "*").check(t.name(), "p", "absent", "*").build()), ErrorCode.ItemNotFound, 2);
+    Batch stale =
+        Batch.builder()
+            .upsert(t.name(), Item.builder("p", "new").build())
+            .delete(t.name(), "p", "a", a.etag())
+            .build();
+    assertThatThrownBy(() -> db().commit(stale))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
+              assertThat(e.context())
+                  .containsEntry("operationIndex", 1)
+                  .containsEntry("table", t.name())
+                  .containsEntry("partitionKey", "p")
+                  .containsEntry("id", "a");
+            });
+    assertFailsAt(
+        () ->
+            db().commit(
+                    Batch.builder()
+                        .upsert(t.name(), Item.builder("p", "new").build())
+                        .insert(t.name(), Item.builder("p", "a").build())
+                        .build()),
+        ErrorCode.ItemAlreadyExists,
+        1);
+    assertFailsAt(
+        () ->
+            db().commit(
+                    Batch.builder()
+                        .upsert(t.name(), Item.builder("p", "new").build())
+                        .check(t.name(), "p", "a", "*")
+                        .check(t.name(), "p", "absent", "*")
+                        .build()),
+        ErrorCode.ItemNotFound,
+        2);
     assertThat(t.query(Query.all()).items()).isEqualTo(before);
   }
 
@@ -380,12 +478,20 @@ abstract class DatabaseScenario {
     db().createView(ViewDefinition.of(view, people.name(), "all", "{email}"));
     assertThat(awaitBuilt(view).state()).isEqualTo(ViewStatus.READY);
 
-    assertFailsAt(() -> db().commit(Batch.builder()
-        .upsert(people.name(), Item.builder("p", "bo").put("email", "bo@x").build())
-        .upsert(people.name(), Item.builder("p", "cy").put("email", "ann@x").build())
-        .build()), ErrorCode.ViewKeyConflict, 1);
+    assertFailsAt(
+        () ->
+            db().commit(
+                    Batch.builder()
+                        .upsert(people.name(), Item.builder("p", "bo").put("email", "bo@x").build())
+                        .upsert(
+                            people.name(), Item.builder("p", "cy").put("email", "ann@x").build())
+                        .build()),
+        ErrorCode.ViewKeyConflict,
+        1);
     assertThat(people.get("p", "bo")).isEmpty();
-    assertThat(db().table(view).query(Query.all()).items()).extracting(Item::id).containsExactly("ann@x");
+    assertThat(db().table(view).query(Query.all()).items())
+        .extracting(Item::id)
+        .containsExactly("ann@x");
     db().dropView(view);
   }
 
@@ -394,10 +500,11 @@ abstract class DatabaseScenario {
     Table t = newTable();
     Item old = t.upsert(Item.builder("acme", "ann").put("age", 34).build());
 
-    db().commit(Batch.builder()
-        .insert(t.name(), Item.of("globex", "ann", old.properties()))
-        .delete(t.name(), "acme", "ann", old.etag())
-        .build());
+    db().commit(
+            Batch.builder()
+                .insert(t.name(), Item.of("globex", "ann", old.properties()))
+                .delete(t.name(), "acme", "ann", old.etag())
+                .build());
 
     assertThat(t.get("acme", "ann")).isEmpty();
     assertThat(t.get("globex", "ann").orElseThrow().properties()).isEqualTo(old.properties());
@@ -412,13 +519,30 @@ abstract class DatabaseScenario {
       many.upsert(t.name(), Item.builder("p", "i" + i).build());
     }
     assertCode(() -> db().commit(many.build()), ErrorCode.InvalidInput);
-    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "a").build())
-        .delete(t.name(), "p", "a", null).build()), ErrorCode.InvalidInput, 1);
-    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p", "a").build())
-        .upsert("Missing" + NAMES.incrementAndGet(), Item.builder("p", "a").build()).build()),
-        ErrorCode.TableNotFound, 1);
-    assertFailsAt(() -> db().commit(Batch.builder().upsert(t.name(), Item.builder("p\u0001", "a").build()).build()),
-        ErrorCode.InvalidKey, 0);
+    assertFailsAt(
+        () ->
+            db().commit(
+                    Batch.builder()
+                        .upsert(t.name(), Item.builder("p", "a").build())
+                        .delete(t.name(), "p", "a", null)
+                        .build()),
+        ErrorCode.InvalidInput,
+        1);
+    assertFailsAt(
+        () ->
+            db().commit(
+                    Batch.builder()
+                        .upsert(t.name(), Item.builder("p", "a").build())
+                        .upsert("Missing" + NAMES.incrementAndGet(), Item.builder("p", "a").build())
+                        .build()),
+        ErrorCode.TableNotFound,
+        1);
+    assertFailsAt(
+        () ->
+            db().commit(
+                    Batch.builder().upsert(t.name(), Item.builder("p\u0001", "a").build()).build()),
+        ErrorCode.InvalidKey,
+        0);
     assertThat(t.query(Query.all()).items()).isEmpty();
   }
 }

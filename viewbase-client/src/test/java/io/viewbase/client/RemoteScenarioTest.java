@@ -15,7 +15,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The scenario through a real server on an ephemeral port, plus what only a remote database can do. */
+/**
+ * The scenario through a real server on an ephemeral port, plus what only a remote database can do.
+ */
 class RemoteScenarioTest extends DatabaseScenario {
   private Database embedded;
   private ViewbaseServer server;
@@ -24,7 +26,9 @@ class RemoteScenarioTest extends DatabaseScenario {
   @BeforeAll
   void start() {
     embedded = Viewbase.open(OpenOptions.inMemory());
-    server = ViewbaseServer.start(embedded, ServerOptions.defaults().withPort(0).withWorkerThreads(8).withIoThreads(1));
+    server =
+        ViewbaseServer.start(
+            embedded, ServerOptions.defaults().withPort(0).withWorkerThreads(8).withIoThreads(1));
     remote = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + server.port() + "/"));
   }
 
@@ -53,7 +57,8 @@ class RemoteScenarioTest extends DatabaseScenario {
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
     }
-    try (RemoteDatabase nowhere = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(5))) {
+    try (RemoteDatabase nowhere =
+        RemoteDatabase.connect(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(5))) {
       assertCode(nowhere::listTables, ErrorCode.StorageUnreachable);
     }
   }
@@ -61,8 +66,9 @@ class RemoteScenarioTest extends DatabaseScenario {
   @Test
   void serverThatTakesTheRequestAndNeverAnswersFailsWithTimeout() throws Exception {
     try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
-        RemoteDatabase waiting = RemoteDatabase.connect(
-            URI.create("http://127.0.0.1:" + silent.getLocalPort()), Duration.ofMillis(500))) {
+        RemoteDatabase waiting =
+            RemoteDatabase.connect(
+                URI.create("http://127.0.0.1:" + silent.getLocalPort()), Duration.ofMillis(500))) {
       // the backlog accepts the connection; nothing ever reads the request or answers it
       assertCode(waiting::listTables, ErrorCode.Timeout);
     }
@@ -78,10 +84,14 @@ class RemoteScenarioTest extends DatabaseScenario {
   @Test
   void theServersUnavailabilityCodesComeBackUnderTheirOwnNames() {
     try (Database closedBehind = Viewbase.open(OpenOptions.inMemory());
-        ViewbaseServer serving = ViewbaseServer.start(closedBehind,
-            ServerOptions.defaults().withPort(0).withWorkerThreads(2).withIoThreads(1));
-        RemoteDatabase client = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + serving.port()))) {
-      closedBehind.close(); // the server answers 503 DatabaseClosed; the client raises the same code
+        ViewbaseServer serving =
+            ViewbaseServer.start(
+                closedBehind,
+                ServerOptions.defaults().withPort(0).withWorkerThreads(2).withIoThreads(1));
+        RemoteDatabase client =
+            RemoteDatabase.connect(URI.create("http://127.0.0.1:" + serving.port()))) {
+      closedBehind
+          .close(); // the server answers 503 DatabaseClosed; the client raises the same code
 
       assertCode(client::listTables, ErrorCode.DatabaseClosed);
     }

@@ -30,8 +30,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tables of a database, persisted in the system space (table id 0) of the store itself as
- * typed records ({@link CatalogCodec} has their stored form):
+ * The tables of a database, persisted in the system space (table id 0) of the store itself as typed
+ * records ({@link CatalogCodec} has their stored form):
  *
  * <pre>
  * partition "tables", key lower(name)      a {@link TableRecord} or a {@link ViewRecord}
@@ -43,11 +43,11 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * Table ids are never reused, so data left behind by a crash during a drop can never reappear in a
- * new table; the purge record makes the next open finish the job. A table's settings are deleted
- * in the commit that drops it.
+ * new table; the purge record makes the next open finish the job. A table's settings are deleted in
+ * the commit that drops it.
  *
- * <p>The catalog is held in memory. When several processes share the store (see
- * {@link CatalogRefresh}), each change also rewrites the generation, and {@link #refresh()} reads the
+ * <p>The catalog is held in memory. When several processes share the store (see {@link
+ * CatalogRefresh}), each change also rewrites the generation, and {@link #refresh()} reads the
  * catalog again when the generation differs from the one last read:
  *
  * <table>
@@ -77,10 +77,13 @@ final class Catalog {
   private final CatalogSettings settings;
   private final Map<String, TableEntry> tables = new ConcurrentHashMap<>();
   private byte[] tokenSecret;
+
   /** Null while this process is the store's only user; else how often the catalog is read again. */
   private final CatalogRefresh refresh;
+
   /** The stored generation that the catalog in memory reflects. */
   private volatile long generation;
+
   /** When this process last knew its catalog to be current ({@link System#nanoTime()}). */
   private volatile long refreshedAt;
 
@@ -91,7 +94,10 @@ final class Catalog {
     this.settings = new CatalogSettings(store, clock);
   }
 
-  /** Reads the catalog, creating the database metadata on first open and finishing interrupted drops. */
+  /**
+   * Reads the catalog, creating the database metadata on first open and finishing interrupted
+   * drops.
+   */
   void load() {
     long now = System.nanoTime();
     generation = storedGeneration();
@@ -112,7 +118,8 @@ final class Catalog {
     try (Cursor c = store.scan(PURGE, KeyRange.ALL, false)) {
       while (c.next()) {
         byte[] k = c.key();
-        unfinished.add(((k[0] & 0xFF) << 24) | ((k[1] & 0xFF) << 16) | ((k[2] & 0xFF) << 8) | (k[3] & 0xFF));
+        unfinished.add(
+            ((k[0] & 0xFF) << 24) | ((k[1] & 0xFF) << 16) | ((k[2] & 0xFF) << 8) | (k[3] & 0xFF));
       }
     }
     for (int id : unfinished) {
@@ -133,13 +140,17 @@ final class Catalog {
   }
 
   private long storedGeneration() {
-    return store.get(META, GENERATION).map(v -> CatalogCodec.decodeGeneration(v.value())).orElse(0L);
+    return store
+        .get(META, GENERATION)
+        .map(v -> CatalogCodec.decodeGeneration(v.value()))
+        .orElse(0L);
   }
 
   /** The write that tells other processes sharing the store that the catalog changed. */
   private Mutation generationPut() {
     long next = ThreadLocalRandom.current().nextLong();
-    return new Mutation.Put(META, GENERATION, clock.next(), CatalogCodec.encodeGeneration(next), Condition.NONE);
+    return new Mutation.Put(
+        META, GENERATION, clock.next(), CatalogCodec.encodeGeneration(next), Condition.NONE);
   }
 
   /**
@@ -205,13 +216,22 @@ final class Catalog {
     String name = stored.name();
     TableEntry source = tables.get(lower(stored.definition().source()));
     if (source == null || source.isView()) {
-      LOG.warn("View {} names source {}, which does not exist; it is left out", name, stored.definition().source());
+      LOG.warn(
+          "View {} names source {}, which does not exist; it is left out",
+          name,
+          stored.definition().source());
       return;
     }
-    ViewRecord record = new ViewRecord(stored.table(), withSource(stored.definition(), source), stored.state(),
-        stored.progress(), stored.conflicts());
+    ViewRecord record =
+        new ViewRecord(
+            stored.table(),
+            withSource(stored.definition(), source),
+            stored.state(),
+            stored.progress(),
+            stored.conflicts());
     TableEntry entry = new TableEntry(record.table());
-    ViewHandle handle = new ViewHandle(entry, source, ViewSpec.compile(record.definition()), record);
+    ViewHandle handle =
+        new ViewHandle(entry, source, ViewSpec.compile(record.definition()), record);
     entry.view(handle);
     tables.put(lower(name), entry);
     if (handle.isMaintained()) {
@@ -221,13 +241,16 @@ final class Catalog {
 
   /** The definition with its source named as the source table's record names it. */
   private static ViewDefinition withSource(ViewDefinition d, TableEntry source) {
-    return new ViewDefinition(d.name(), source.name(), d.partitionBy(), d.idBy(), d.where(), d.select());
+    return new ViewDefinition(
+        d.name(), source.name(), d.partitionBy(), d.idBy(), d.where(), d.select());
   }
 
   /** The views whose backfill had not finished at the last shutdown. */
   List<ViewHandle> buildingViews() {
-    return tables.values().stream().map(TableEntry::view)
-        .filter(v -> v != null && v.state() == ViewState.BUILDING).toList();
+    return tables.values().stream()
+        .map(TableEntry::view)
+        .filter(v -> v != null && v.state() == ViewState.BUILDING)
+        .toList();
   }
 
   byte[] tokenSecret() {
@@ -243,7 +266,8 @@ final class Catalog {
       entry = tables.get(lower(name));
     }
     if (entry == null) {
-      throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", name);
+      throw ViewbaseException.of(
+          ErrorCode.TableNotFound, "The table does not exist", "table", name);
     }
     return entry;
   }
@@ -261,25 +285,36 @@ final class Catalog {
   synchronized TableInfo create(String name) {
     refreshIfShared();
     checkNameFree(name);
-    TableEntry entry = new TableEntry(allocate(name, id -> new TableRecord(name, id, Instant.now())));
+    TableEntry entry =
+        new TableEntry(allocate(name, id -> new TableRecord(name, id, Instant.now())));
     tables.put(lower(name), entry);
     return entry.info();
   }
 
-  /** Registers a view in state building; every source write maintains it from the moment this returns. */
+  /**
+   * Registers a view in state building; every source write maintains it from the moment this
+   * returns.
+   */
   synchronized ViewHandle createView(ViewDefinition definition) {
     refreshIfShared();
     checkNameFree(definition.name());
     TableEntry source = require(definition.source());
     if (source.isView()) {
-      throw ViewbaseException.of(ErrorCode.InvalidView, "The source of a view must be a table, not a view",
-          "view", definition.name(), "source", definition.source());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidView,
+          "The source of a view must be a table, not a view",
+          "view",
+          definition.name(),
+          "source",
+          definition.source());
     }
     ViewDefinition named = withSource(definition, source);
     ViewSpec spec = ViewSpec.compile(named);
     Instant created = Instant.now();
-    ViewRecord record = allocate(named.name(),
-        id -> ViewRecord.building(new TableRecord(named.name(), id, created), named));
+    ViewRecord record =
+        allocate(
+            named.name(),
+            id -> ViewRecord.building(new TableRecord(named.name(), id, created), named));
     TableEntry allocated = new TableEntry(record.table());
     ViewHandle handle = new ViewHandle(allocated, source, spec, record);
     allocated.view(handle);
@@ -290,7 +325,11 @@ final class Catalog {
 
   /** The catalog write that stores a view's record: its state and backfill position. */
   Mutation viewRecordPut(ViewRecord record) {
-    return new Mutation.Put(TABLES, bytes(lower(record.name())), clock.next(), CatalogCodec.encode(record),
+    return new Mutation.Put(
+        TABLES,
+        bytes(lower(record.name())),
+        clock.next(),
+        CatalogCodec.encode(record),
         Condition.NONE);
   }
 
@@ -302,14 +341,18 @@ final class Catalog {
     endBuild(handle, List.of());
   }
 
-  /** Records that a view's backfill broke off for {@code reason}: the view fails and its data is removed. */
+  /**
+   * Records that a view's backfill broke off for {@code reason}: the view fails and its data is
+   * removed.
+   */
   void failView(ViewHandle handle, ViewStatus.Conflict reason) {
     endBuild(handle, List.of(reason));
   }
 
   private synchronized void endBuild(ViewHandle handle, List<ViewStatus.Conflict> found) {
     if (handle.isStopped()) {
-      return; // dropped (the drop removes its data), or failed by another process: nothing to record
+      return; // dropped (the drop removes its data), or failed by another process: nothing to
+      // record
     }
     ViewRecord ended = handle.finishBuild(found);
     boolean failed = ended.state() == ViewState.FAILED;
@@ -324,7 +367,10 @@ final class Catalog {
     }
   }
 
-  /** {@link #refresh()} for callers outside a storage try-block: a storage failure becomes its error. */
+  /**
+   * {@link #refresh()} for callers outside a storage try-block: a storage failure becomes its
+   * error.
+   */
   private void refreshOrFail() {
     try {
       refresh();
@@ -342,28 +388,49 @@ final class Catalog {
   private void checkNameFree(String name) {
     ItemRules.checkTableName(name);
     if (tables.containsKey(lower(name))) {
-      throw ViewbaseException.of(ErrorCode.TableAlreadyExists, "A table or view with this name already exists",
-          "table", name);
+      throw ViewbaseException.of(
+          ErrorCode.TableAlreadyExists,
+          "A table or view with this name already exists",
+          "table",
+          name);
     }
   }
 
-  /** Takes the next table id and stores the catalog record built for it, atomically; returns that record. */
+  /**
+   * Takes the next table id and stores the catalog record built for it, atomically; returns that
+   * record.
+   */
   private <R extends CatalogRecord> R allocate(String name, IntFunction<R> recordFor) {
     while (true) {
       Optional<Versioned> counter = store.get(META, NEXT_TABLE_ID);
       int id = counter.map(v -> CatalogCodec.decodeNextTableId(v.value())).orElse(1);
-      Condition counterCondition = counter.map(v -> Condition.version(v.version())).orElse(Condition.ABSENT);
+      Condition counterCondition =
+          counter.map(v -> Condition.version(v.version())).orElse(Condition.ABSENT);
       R record = recordFor.apply(id);
       long version = clock.next();
       try {
-        store.commit(List.of(
-            new Mutation.Put(META, NEXT_TABLE_ID, version, CatalogCodec.encodeNextTableId(id + 1), counterCondition),
-            new Mutation.Put(TABLES, bytes(lower(name)), version, CatalogCodec.encode(record), Condition.ABSENT),
-            generationPut()));
+        store.commit(
+            List.of(
+                new Mutation.Put(
+                    META,
+                    NEXT_TABLE_ID,
+                    version,
+                    CatalogCodec.encodeNextTableId(id + 1),
+                    counterCondition),
+                new Mutation.Put(
+                    TABLES,
+                    bytes(lower(name)),
+                    version,
+                    CatalogCodec.encode(record),
+                    Condition.ABSENT),
+                generationPut()));
       } catch (ConditionFailedException e) {
         if (e.index() == 1) {
-          throw ViewbaseException.of(ErrorCode.TableAlreadyExists, "A table or view with this name already exists",
-              "table", name);
+          throw ViewbaseException.of(
+              ErrorCode.TableAlreadyExists,
+              "A table or view with this name already exists",
+              "table",
+              name);
         }
         continue; // another process took this id first; take the next
       }
@@ -389,8 +456,8 @@ final class Catalog {
     refreshIfShared();
     TableEntry entry = require(name);
     if (!entry.isView()) {
-      throw ViewbaseException.of(ErrorCode.InvalidView, "This is a table, not a view; drop it as a table",
-          "view", name);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidView, "This is a table, not a view; drop it as a table", "view", name);
     }
     dropView(entry);
   }
@@ -403,11 +470,19 @@ final class Catalog {
   private void dropEntry(TableEntry entry) {
     entry.markDropped();
     byte[] purgeKey = KeyLayout.tablePrefix(entry.id());
-    List<Mutation> drop = new ArrayList<>(List.of(
-        new Mutation.Delete(TABLES, bytes(lower(entry.name())), Condition.NONE),
-        new Mutation.Put(PURGE, purgeKey, clock.next(), CatalogCodec.encodePurge(entry.name()), Condition.NONE),
-        generationPut()));
-    drop.addAll(settings.deletesOf(entry.id())); // the settings die with the table, in the same commit
+    List<Mutation> drop =
+        new ArrayList<>(
+            List.of(
+                new Mutation.Delete(TABLES, bytes(lower(entry.name())), Condition.NONE),
+                new Mutation.Put(
+                    PURGE,
+                    purgeKey,
+                    clock.next(),
+                    CatalogCodec.encodePurge(entry.name()),
+                    Condition.NONE),
+                generationPut()));
+    drop.addAll(
+        settings.deletesOf(entry.id())); // the settings die with the table, in the same commit
     commitUnconditional(drop);
     tables.remove(lower(entry.name()));
     if (refresh == null) {
@@ -429,7 +504,8 @@ final class Catalog {
   /** Deletes every item of a dropped table in bounded chunks, then its purge record. */
   private void purge(int tableId) {
     purgeData(tableId);
-    List<Mutation> settingsLeft = settings.deletesOf(tableId); // put by another process racing the drop
+    List<Mutation> settingsLeft =
+        settings.deletesOf(tableId); // put by another process racing the drop
     if (!settingsLeft.isEmpty()) {
       commitUnconditional(settingsLeft);
     }
@@ -475,21 +551,28 @@ final class Catalog {
       TableEntry entry = require(table);
       byte[] recordKey = bytes(lower(entry.name()));
       Optional<Versioned> record = store.get(TABLES, recordKey);
-      boolean current = record.isPresent() && CatalogCodec.decode(record.get().value()).table().id() == entry.id();
+      boolean current =
+          record.isPresent()
+              && CatalogCodec.decode(record.get().value()).table().id() == entry.id();
       if (!current) {
         if (refresh != null && attempt < 2) {
           refresh(); // another process dropped (perhaps re-created) it: learn that first
           continue;
         }
-        throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", table);
+        throw ViewbaseException.of(
+            ErrorCode.TableNotFound, "The table does not exist", "table", table);
       }
-      Mutation guard = new Mutation.Check(TABLES, recordKey, Condition.version(record.get().version()));
+      Mutation guard =
+          new Mutation.Check(TABLES, recordKey, Condition.version(record.get().version()));
       if (commitSetting(entry.id(), name, value, guard)) {
         return;
       }
       if (attempt >= 10) { // a view's record rewritten by its backfill on every try
-        throw ViewbaseException.of(ErrorCode.WriteConflict, "The table's catalog record kept changing; retry",
-            "table", table);
+        throw ViewbaseException.of(
+            ErrorCode.WriteConflict,
+            "The table's catalog record kept changing; retry",
+            "table",
+            table);
       }
     }
   }
@@ -512,8 +595,14 @@ final class Catalog {
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
     try {
-      store.commit(List.of(new Mutation.Put(META, TOKEN_SECRET, clock.next(), CatalogCodec.encodeTokenSecret(secret),
-          Condition.ABSENT)));
+      store.commit(
+          List.of(
+              new Mutation.Put(
+                  META,
+                  TOKEN_SECRET,
+                  clock.next(),
+                  CatalogCodec.encodeTokenSecret(secret),
+                  Condition.ABSENT)));
       return secret;
     } catch (ConditionFailedException e) {
       return loadOrCreateSecret(); // another process created it first

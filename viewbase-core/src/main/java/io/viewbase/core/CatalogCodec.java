@@ -30,24 +30,26 @@ import java.util.Map;
  * settings / owner name | a setting       | value: string
  * </pre>
  *
- * A view record is told from a table's by its {@code source}. The layout is the one databases
- * have been written with since the catalog existed: change it only with a reader for the old one.
- * A record that does not follow it fails to decode with an {@link IllegalStateException} naming
- * the property.
+ * A view record is told from a table's by its {@code source}. The layout is the one databases have
+ * been written with since the catalog existed: change it only with a reader for the old one. A
+ * record that does not follow it fails to decode with an {@link IllegalStateException} naming the
+ * property.
  */
 final class CatalogCodec {
-  private CatalogCodec() {
-  }
+  private CatalogCodec() {}
 
   static byte[] encode(CatalogRecord record) {
-    return ItemCodec.encode(record instanceof ViewRecord view ? viewProperties(view)
-        : tableProperties(record.table()));
+    return ItemCodec.encode(
+        record instanceof ViewRecord view ? viewProperties(view) : tableProperties(record.table()));
   }
 
   static CatalogRecord decode(byte[] bytes) {
     Map<String, Value> p = ItemCodec.decode(bytes);
-    TableRecord table = new TableRecord(field(p, "name", Value.Str.class).value(),
-        field(p, "tableId", Value.Int32.class).value(), field(p, "created", Value.DateTime.class).toInstant());
+    TableRecord table =
+        new TableRecord(
+            field(p, "name", Value.Str.class).value(),
+            field(p, "tableId", Value.Int32.class).value(),
+            field(p, "created", Value.DateTime.class).toInstant());
     return p.containsKey("source") ? view(table, p) : table;
   }
 
@@ -75,7 +77,9 @@ final class CatalogCodec {
     return field(ItemCodec.decode(bytes), "value", Value.Int64.class).value();
   }
 
-  /** The purge record of a dropped table: its name, for the log of the open that finishes the drop. */
+  /**
+   * The purge record of a dropped table: its name, for the log of the open that finishes the drop.
+   */
   static byte[] encodePurge(String tableName) {
     return single("name", Value.of(tableName));
   }
@@ -136,8 +140,14 @@ final class CatalogCodec {
     for (Value v : field(p, "select", Value.Arr.class).elements()) {
       select.add(element(v, "select", Value.Str.class).value());
     }
-    ViewDefinition definition = new ViewDefinition(table.name(), field(p, "source", Value.Str.class).value(),
-        textOf(p, "partitionBy"), textOf(p, "idBy"), textOf(p, "where"), select);
+    ViewDefinition definition =
+        new ViewDefinition(
+            table.name(),
+            field(p, "source", Value.Str.class).value(),
+            textOf(p, "partitionBy"),
+            textOf(p, "idBy"),
+            textOf(p, "where"),
+            select);
     String state = field(p, "state", Value.Str.class).value();
     ViewState viewState;
     try {
@@ -145,16 +155,27 @@ final class CatalogCodec {
     } catch (IllegalArgumentException e) {
       throw damaged("state", "building, ready or failed, not " + state);
     }
-    ViewRecord.SourceEntry resume = p.get("resumePartition") instanceof Value.Binary rp
-        && p.get("resumeKey") instanceof Value.Binary rk ? new ViewRecord.SourceEntry(rp.value(), rk.value()) : null;
-    ViewRecord.Progress progress = new ViewRecord.Progress(field(p, "done", Value.Int64.class).value(),
-        field(p, "total", Value.Int64.class).value(), resume);
+    ViewRecord.SourceEntry resume =
+        p.get("resumePartition") instanceof Value.Binary rp
+                && p.get("resumeKey") instanceof Value.Binary rk
+            ? new ViewRecord.SourceEntry(rp.value(), rk.value())
+            : null;
+    ViewRecord.Progress progress =
+        new ViewRecord.Progress(
+            field(p, "done", Value.Int64.class).value(),
+            field(p, "total", Value.Int64.class).value(),
+            resume);
     List<ViewStatus.Conflict> conflicts = new ArrayList<>();
     for (Value v : field(p, "conflicts", Value.Arr.class).elements()) {
       Map<String, Value> c = element(v, "conflicts", Value.Obj.class).properties();
-      conflicts.add(new ViewStatus.Conflict(textOf(c, "viewPartitionKey"), textOf(c, "viewId"),
-          textOf(c, "sourcePartitionKey"), textOf(c, "sourceId"), textOf(c, "otherSourcePartitionKey"),
-          textOf(c, "otherSourceId")));
+      conflicts.add(
+          new ViewStatus.Conflict(
+              textOf(c, "viewPartitionKey"),
+              textOf(c, "viewId"),
+              textOf(c, "sourcePartitionKey"),
+              textOf(c, "sourceId"),
+              textOf(c, "otherSourcePartitionKey"),
+              textOf(c, "otherSourceId")));
     }
     return new ViewRecord(table, definition, viewState, progress, conflicts);
   }
@@ -179,7 +200,8 @@ final class CatalogCodec {
 
   private static <T extends Value> T element(Value v, String name, Class<T> type) {
     if (!type.isInstance(v)) {
-      throw damaged(name, v == null ? "missing" : "a " + v.type() + ", not a " + type.getSimpleName());
+      throw damaged(
+          name, v == null ? "missing" : "a " + v.type() + ", not a " + type.getSimpleName());
     }
     return type.cast(v);
   }

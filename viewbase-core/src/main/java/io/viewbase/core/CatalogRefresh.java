@@ -35,11 +35,13 @@ final class CatalogRefresh implements AutoCloseable {
   static final Duration STALE_AFTER = PERIOD.multipliedBy(2);
   static final Duration OTHERS_LEARN = STALE_AFTER.multipliedBy(2);
 
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "viewbase-catalog-refresh");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "viewbase-catalog-refresh");
+            t.setDaemon(true);
+            return t;
+          });
 
   /**
    * Whether several processes may share this store. The SPI does not declare it yet; a store that
@@ -50,35 +52,51 @@ final class CatalogRefresh implements AutoCloseable {
     return !capabilities.isolatedBatches();
   }
 
-  /** Runs {@code refresh} every {@link #PERIOD} until closed; a failed refresh is logged and retried. */
+  /**
+   * Runs {@code refresh} every {@link #PERIOD} until closed; a failed refresh is logged and
+   * retried.
+   */
   void start(Runnable refresh) {
-    scheduler.scheduleWithFixedDelay(() -> {
-      try {
-        refresh.run();
-      } catch (RuntimeException e) {
-        LOG.warn("Could not refresh the catalog from the shared store: {}", e.getMessage());
-      }
-    }, PERIOD.toNanos(), PERIOD.toNanos(), TimeUnit.NANOSECONDS);
+    scheduler.scheduleWithFixedDelay(
+        () -> {
+          try {
+            refresh.run();
+          } catch (RuntimeException e) {
+            LOG.warn("Could not refresh the catalog from the shared store: {}", e.getMessage());
+          }
+        },
+        PERIOD.toNanos(),
+        PERIOD.toNanos(),
+        TimeUnit.NANOSECONDS);
   }
 
-  /** Whether a catalog last known current at {@code refreshedAt} ({@link System#nanoTime()}) must be read again. */
+  /**
+   * Whether a catalog last known current at {@code refreshedAt} ({@link System#nanoTime()}) must be
+   * read again.
+   */
   boolean isStale(long refreshedAt) {
     return System.nanoTime() - refreshedAt > STALE_AFTER.toNanos();
   }
 
   /** Runs {@code task} once every other process must have learnt of a catalog change made now. */
   void afterOthersLearn(Runnable task) {
-    scheduler.schedule(() -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        // The purge record stays; the next open finishes the job.
-        LOG.warn("A delayed catalog task failed: {}", e.getMessage());
-      }
-    }, OTHERS_LEARN.toNanos(), TimeUnit.NANOSECONDS);
+    scheduler.schedule(
+        () -> {
+          try {
+            task.run();
+          } catch (RuntimeException e) {
+            // The purge record stays; the next open finishes the job.
+            LOG.warn("A delayed catalog task failed: {}", e.getMessage());
+          }
+        },
+        OTHERS_LEARN.toNanos(),
+        TimeUnit.NANOSECONDS);
   }
 
-  /** Stops refreshing; delayed purges not yet run are left to the next open (their purge records stay). */
+  /**
+   * Stops refreshing; delayed purges not yet run are left to the next open (their purge records
+   * stay).
+   */
   @Override
   public void close() {
     scheduler.shutdownNow();

@@ -23,10 +23,10 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * The owner is a table's or view's id, or 0 ({@link KeyLayout#SYSTEM_TABLE_ID}, never a table's)
- * for the database as a whole. Ids are never reused, so a table created again under a dropped
- * one's name can never see the old settings, even if a crash left some behind; the drop deletes
- * them in its own commit and the purge of the id deletes any that a racing put added after it.
- * Every read goes to the store: several processes sharing it (Cassandra) agree without a cache.
+ * for the database as a whole. Ids are never reused, so a table created again under a dropped one's
+ * name can never see the old settings, even if a crash left some behind; the drop deletes them in
+ * its own commit and the purge of the id deletes any that a racing put added after it. Every read
+ * goes to the store: several processes sharing it (Cassandra) agree without a cache.
  */
 final class CatalogSettings {
   private static final byte[] SETTINGS = KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "settings");
@@ -41,8 +41,7 @@ final class CatalogSettings {
   }
 
   Optional<String> get(int ownerId, String name) {
-    return store.get(SETTINGS, key(ownerId, name))
-        .map(v -> CatalogCodec.decodeSetting(v.value()));
+    return store.get(SETTINGS, key(ownerId, name)).map(v -> CatalogCodec.decodeSetting(v.value()));
   }
 
   /**
@@ -60,8 +59,13 @@ final class CatalogSettings {
     } else {
       checkValue(name, value);
       if (store.get(SETTINGS, key).isEmpty() && keysOf(ownerId).size() >= Database.MAX_SETTINGS) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput, "Too many settings: at most "
-            + Database.MAX_SETTINGS + " per table or for the database", "setting", name);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "Too many settings: at most "
+                + Database.MAX_SETTINGS
+                + " per table or for the database",
+            "setting",
+            name);
       }
       batch.add(Mutation.put(SETTINGS, key, clock.next(), CatalogCodec.encodeSetting(value)));
     }
@@ -91,18 +95,32 @@ final class CatalogSettings {
   }
 
   static void checkName(String name) {
-    if (name == null || name.isEmpty() || name.length() > Database.MAX_SETTING_NAME_LENGTH
+    if (name == null
+        || name.isEmpty()
+        || name.length() > Database.MAX_SETTING_NAME_LENGTH
         || !NAME.matcher(name).matches()) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "A setting's name must be 1 to "
-          + Database.MAX_SETTING_NAME_LENGTH + " characters of A-Z a-z 0-9 . _ -", "setting", name);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A setting's name must be 1 to "
+              + Database.MAX_SETTING_NAME_LENGTH
+              + " characters of A-Z a-z 0-9 . _ -",
+          "setting",
+          name);
     }
   }
 
   private static void checkValue(String name, String value) {
     int bytes = value.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > Database.MAX_SETTING_VALUE_BYTES) {
-      throw ViewbaseException.of(ErrorCode.PropertyValueTooLarge, "A setting's value may hold at most "
-          + Database.MAX_SETTING_VALUE_BYTES + " bytes of UTF-8", "setting", name, "bytes", bytes);
+      throw ViewbaseException.of(
+          ErrorCode.PropertyValueTooLarge,
+          "A setting's value may hold at most "
+              + Database.MAX_SETTING_VALUE_BYTES
+              + " bytes of UTF-8",
+          "setting",
+          name,
+          "bytes",
+          bytes);
     }
   }
 

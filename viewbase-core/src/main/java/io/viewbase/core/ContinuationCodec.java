@@ -13,8 +13,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Opaque continuation tokens: where the previous page stopped, bound to the table and the query
  * that issued it, and signed with the database's secret (HMAC-SHA256, truncated to 128 bits). A
- * token that was altered, comes from another query or table, or is not ours is refused with
- * {@link ErrorCode#InvalidContinuation} before anything is read.
+ * token that was altered, comes from another query or table, or is not ours is refused with {@link
+ * ErrorCode#InvalidContinuation} before anything is read.
  *
  * <pre>
  * token := base64url( FORMAT(1) tableId(4) fingerprint(4) viewId(4) partLen(4) partition keyLen(4) key mac(16) )
@@ -29,8 +29,7 @@ final class ContinuationCodec {
   private static final int MAX_TOKEN_CHARS = 8192;
 
   /** Where a page stopped: the last entry read, in the source table (viewId 0) or in a view. */
-  record Position(int viewId, byte[] partition, byte[] key) {
-  }
+  record Position(int viewId, byte[] partition, byte[] key) {}
 
   private final SecretKeySpec key;
   private final ThreadLocal<Mac> macs;
@@ -52,7 +51,9 @@ final class ContinuationCodec {
 
   String encode(int tableId, int fingerprint, Position position) {
     byte[] partition = position.partition();
-    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + 4 + 4 + 4 + partition.length + 4 + position.key().length + MAC_BYTES);
+    ByteBuffer buf =
+        ByteBuffer.allocate(
+            1 + 4 + 4 + 4 + 4 + partition.length + 4 + position.key().length + MAC_BYTES);
     buf.put(FORMAT).putInt(tableId).putInt(fingerprint).putInt(position.viewId());
     buf.putInt(partition.length).put(partition);
     buf.putInt(position.key().length).put(position.key());
@@ -96,7 +97,8 @@ final class ContinuationCodec {
   }
 
   private static ViewbaseException invalid() {
-    return new ViewbaseException(ErrorCode.InvalidContinuation,
+    return new ViewbaseException(
+        ErrorCode.InvalidContinuation,
         "The continuation token is not one this database issued for this query");
   }
 }

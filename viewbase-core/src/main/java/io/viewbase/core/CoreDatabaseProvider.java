@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.ServiceLoader;
 
 /**
- * Opens the embedded engine for {@link io.viewbase.api.Viewbase#open}: finds the storage backend
- * by name among the {@link StorageProvider}s on the class path (core never names one) and wraps
- * the store in an {@link EmbeddedDatabase}.
+ * Opens the embedded engine for {@link io.viewbase.api.Viewbase#open}: finds the storage backend by
+ * name among the {@link StorageProvider}s on the class path (core never names one) and wraps the
+ * store in an {@link EmbeddedDatabase}.
  */
 public final class CoreDatabaseProvider implements DatabaseProvider {
   @Override
@@ -39,8 +39,15 @@ public final class CoreDatabaseProvider implements DatabaseProvider {
       }
       available.add(provider.name());
     }
-    throw ViewbaseException.of(ErrorCode.StorageBackendMissing,
-        "No storage backend named '" + name + "' on the class path: add the dependency io.viewbase:viewbase-storage-"
-            + name, "storage", name, "available", String.join(", ", available));
+    throw ViewbaseException.of(
+        ErrorCode.StorageBackendMissing,
+        "No storage backend named '"
+            + name
+            + "' on the class path: add the dependency io.viewbase:viewbase-storage-"
+            + name,
+        "storage",
+        name,
+        "available",
+        String.join(", ", available));
   }
 }

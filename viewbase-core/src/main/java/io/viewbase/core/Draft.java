@@ -27,15 +27,17 @@ import java.util.Optional;
  *
  * <p>A write alone needs no more: its mutations touch distinct keys (its item's, and one or two per
  * view), so they go to the store as they come. Several operations are decided against the store
- * plus the set's earlier operations, so that a later one reads what an earlier one wrote
- * (operation 2 may claim the view key operation 1 released), and every mutation on one key is
- * folded into one: the condition of the first (what the set read from the store) and the effect of
- * the last, so the store receives each key once, as its batches require.
+ * plus the set's earlier operations, so that a later one reads what an earlier one wrote (operation
+ * 2 may claim the view key operation 1 released), and every mutation on one key is folded into one:
+ * the condition of the first (what the set read from the store) and the effect of the last, so the
+ * store receives each key once, as its batches require.
  */
 abstract sealed class Draft implements ReadView, ViewMaintainer.Context {
-  /** A claim of a view key another item held, left to the end of the set ({@link ViewMaintainer.Context#defer}). */
-  record Claim(ViewMaintainer.DeferredClaim claim, int operation) {
-  }
+  /**
+   * A claim of a view key another item held, left to the end of the set ({@link
+   * ViewMaintainer.Context#defer}).
+   */
+  record Claim(ViewMaintainer.DeferredClaim claim, int operation) {}
 
   final ReadView store;
 
@@ -99,8 +101,10 @@ abstract sealed class Draft implements ReadView, ViewMaintainer.Context {
   private static final class Alone extends Draft {
     private final boolean optimistic;
     private Mutation first;
+
     /** Every mutation, once there is more than one. */
     private List<Mutation> all;
+
     private int ruleIndex = -1;
     private Item result;
 
@@ -189,7 +193,9 @@ abstract sealed class Draft implements ReadView, ViewMaintainer.Context {
     }
   }
 
-  /** Several operations: the store with the earlier operations' effects on top, one slot per key. */
+  /**
+   * Several operations: the store with the earlier operations' effects on top, one slot per key.
+   */
   private static final class Several extends Draft {
     /** All that the set does to one key. */
     private static final class Slot {
@@ -199,6 +205,7 @@ abstract sealed class Draft implements ReadView, ViewMaintainer.Context {
       final int operation;
       final boolean rule;
       Mutation effect;
+
       /** The key's state after the set so far; null while unknown (only checked, never written). */
       Optional<Versioned> after;
 

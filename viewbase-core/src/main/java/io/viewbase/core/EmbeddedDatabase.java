@@ -1,18 +1,18 @@
 package io.viewbase.core;
 
+import io.viewbase.api.Batch;
+import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
-import io.viewbase.api.ViewbaseException;
-import io.viewbase.storage.spi.StorageException;
-import io.viewbase.storage.spi.Store;
-import io.viewbase.api.Batch;
-import io.viewbase.api.BatchResult;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
+import io.viewbase.api.ViewbaseException;
+import io.viewbase.storage.spi.StorageException;
+import io.viewbase.storage.spi.Store;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -27,37 +27,58 @@ import java.util.concurrent.TimeUnit;
  * rules, the version clock and the query executor that its tables share.
  */
 public final class EmbeddedDatabase implements Database {
-  /** Writer threads: blocked writes wait for a shared log sync, so more of them make larger groups. */
+  /**
+   * Writer threads: blocked writes wait for a shared log sync, so more of them make larger groups.
+   */
   private static final int WRITER_THREADS = 64;
+
   private final Store store;
   private final Limits limits;
   private final ItemRules rules;
   private final VersionClock clock = new VersionClock();
   private final Catalog catalog;
-  /** Null unless other processes may share the store (then the catalog is re-read, see CatalogRefresh). */
+
+  /**
+   * Null unless other processes may share the store (then the catalog is re-read, see
+   * CatalogRefresh).
+   */
   private final CatalogRefresh catalogRefresh;
+
   private final QueryExecutor queries;
   private final ViewMaintainer viewMaintainer;
   private final WritePipeline writes = new WritePipeline(this);
-  private final ExecutorService backfills = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "viewbase-backfill");
-    t.setDaemon(true);
-    return t;
-  });
-  /** Runs the asynchronous writes that must block (reads first, or a store that commits blocking). */
-  private final ThreadPoolExecutor writers = new ThreadPoolExecutor(WRITER_THREADS, WRITER_THREADS, 30,
-      TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-        Thread t = new Thread(r, "viewbase-writer");
-        t.setDaemon(true);
-        return t;
-      });
+  private final ExecutorService backfills =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "viewbase-backfill");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * Runs the asynchronous writes that must block (reads first, or a store that commits blocking).
+   */
+  private final ThreadPoolExecutor writers =
+      new ThreadPoolExecutor(
+          WRITER_THREADS,
+          WRITER_THREADS,
+          30,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          r -> {
+            Thread t = new Thread(r, "viewbase-writer");
+            t.setDaemon(true);
+            return t;
+          });
+
   private volatile boolean closed;
 
   EmbeddedDatabase(Store store, Limits limits) {
     this.store = store;
     this.limits = limits;
     this.rules = new ItemRules(limits);
-    this.catalogRefresh = CatalogRefresh.isNeeded(store.capabilities()) ? new CatalogRefresh() : null;
+    this.catalogRefresh =
+        CatalogRefresh.isNeeded(store.capabilities()) ? new CatalogRefresh() : null;
     this.catalog = new Catalog(store, clock, catalogRefresh);
     try {
       catalog.load();
@@ -71,7 +92,8 @@ public final class EmbeddedDatabase implements Database {
     if (catalogRefresh != null) {
       catalogRefresh.start(catalog::refresh);
     }
-    this.queries = new QueryExecutor(store, new ContinuationCodec(catalog.tokenSecret()), limits, rules);
+    this.queries =
+        new QueryExecutor(store, new ContinuationCodec(catalog.tokenSecret()), limits, rules);
     this.viewMaintainer = new ViewMaintainer(limits);
     writers.allowCoreThreadTimeOut(true);
     for (ViewHandle view : catalog.buildingViews()) {
@@ -136,23 +158,25 @@ public final class EmbeddedDatabase implements Database {
   private ViewHandle requireView(String name) {
     TableEntry entry = catalog.require(name);
     if (!entry.isView()) {
-      throw ViewbaseException.of(ErrorCode.InvalidView, "This is a table, not a view", "view", name);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidView, "This is a table, not a view", "view", name);
     }
     return entry.view();
   }
 
   private void startBackfill(ViewHandle view, long delayNanos) {
     ViewBackfill backfill = new ViewBackfill(store, catalog, view, rules, () -> closed);
-    backfills.execute(() -> {
-      if (delayNanos > 0) {
-        try {
-          TimeUnit.NANOSECONDS.sleep(delayNanos);
-        } catch (InterruptedException e) {
-          return; // closing: the next open resumes the backfill
-        }
-      }
-      backfill.run();
-    });
+    backfills.execute(
+        () -> {
+          if (delayNanos > 0) {
+            try {
+              TimeUnit.NANOSECONDS.sleep(delayNanos);
+            } catch (InterruptedException e) {
+              return; // closing: the next open resumes the backfill
+            }
+          }
+          backfill.run();
+        });
   }
 
   @Override
@@ -225,7 +249,8 @@ public final class EmbeddedDatabase implements Database {
         catalogRefresh.close();
       }
       backfills.shutdownNow();
-      writers.shutdown(); // the queued writes fail fast (the database is closed), the running ones finish
+      writers.shutdown(); // the queued writes fail fast (the database is closed), the running ones
+      // finish
       try {
         backfills.awaitTermination(30, TimeUnit.SECONDS);
         writers.awaitTermination(30, TimeUnit.SECONDS);
@@ -291,14 +316,15 @@ public final class EmbeddedDatabase implements Database {
    * </pre>
    */
   static ViewbaseException storageError(StorageException e) {
-    ErrorCode code = switch (e.kind()) {
-      case FAILED -> ErrorCode.InternalError;
-      case CLOSED -> ErrorCode.ShuttingDown;
-      case CONTENDED -> ErrorCode.WriteConflict;
-      case LOCKED -> ErrorCode.StorageLocked;
-      case UNREACHABLE -> ErrorCode.StorageUnreachable;
-      case TIMED_OUT -> ErrorCode.Timeout;
-    };
+    ErrorCode code =
+        switch (e.kind()) {
+          case FAILED -> ErrorCode.InternalError;
+          case CLOSED -> ErrorCode.ShuttingDown;
+          case CONTENDED -> ErrorCode.WriteConflict;
+          case LOCKED -> ErrorCode.StorageLocked;
+          case UNREACHABLE -> ErrorCode.StorageUnreachable;
+          case TIMED_OUT -> ErrorCode.Timeout;
+        };
     return new ViewbaseException(code, e.getMessage(), java.util.Map.of(), e);
   }
 }

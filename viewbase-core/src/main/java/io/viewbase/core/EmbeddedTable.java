@@ -39,20 +39,27 @@ final class EmbeddedTable implements Table {
 
   @Override
   public Optional<Item> get(String partitionKey, String id) {
-    Optional<Versioned> stored = pointRead(partitionKey, id, (partition, key) -> db.store().get(partition, key));
+    Optional<Versioned> stored =
+        pointRead(partitionKey, id, (partition, key) -> db.store().get(partition, key));
     return stored.map(v -> StoredItems.toItem(partitionKey, id, v.version(), v.value()));
   }
 
   /** Mapped point read: the store keeps the mapped result beside its cached entry, if it caches. */
   @Override
   public <T> Optional<T> get(String partitionKey, String id, ItemMapping<T> mapping) {
-    return pointRead(partitionKey, id,
-        (partition, key) -> db.store().get(partition, key, new MappedRead<>(partitionKey, id, mapping)));
+    return pointRead(
+        partitionKey,
+        id,
+        (partition, key) ->
+            db.store().get(partition, key, new MappedRead<>(partitionKey, id, mapping)));
   }
 
-  /** A point read's checks, its storage key, and its storage errors translated; {@code lookup} reads. */
-  private <T> Optional<T> pointRead(String partitionKey, String id,
-      BiFunction<byte[], byte[], Optional<T>> lookup) {
+  /**
+   * A point read's checks, its storage key, and its storage errors translated; {@code lookup}
+   * reads.
+   */
+  private <T> Optional<T> pointRead(
+      String partitionKey, String id, BiFunction<byte[], byte[], Optional<T>> lookup) {
     checkReadable();
     db.rules().checkKey("partitionKey", partitionKey);
     db.rules().checkKey("id", id);
@@ -67,7 +74,8 @@ final class EmbeddedTable implements Table {
    * A mapping as the store sees it: the partition key and id are the store key's, so the mapping
    * alone decides the result, and is what a cache keeps.
    */
-  private record MappedRead<T>(String partitionKey, String id, ItemMapping<T> mapping) implements Derivation<T> {
+  private record MappedRead<T>(String partitionKey, String id, ItemMapping<T> mapping)
+      implements Derivation<T> {
     @Override
     public T derive(long version, byte[] value) {
       return mapping.map(StoredItems.toItem(partitionKey, id, version, value));
@@ -150,7 +158,10 @@ final class EmbeddedTable implements Table {
     return writeAsync(Batch.Kind.DELETE, deletion, ifMatch).thenApply(deleted -> null);
   }
 
-  /** What a delete writes: the identity, no properties; a key that is no key fails here, not in Item. */
+  /**
+   * What a delete writes: the identity, no properties; a key that is no key fails here, not in
+   * Item.
+   */
   private Item deletion(String partitionKey, String id) {
     db.rules().checkKey("partitionKey", partitionKey);
     db.rules().checkKey("id", id);

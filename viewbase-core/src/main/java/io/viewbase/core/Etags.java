@@ -21,21 +21,26 @@ final class Etags {
   private static final String PREFIX = "W/\"datetime'";
   private static final String SUFFIX = "'\"";
   private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
-  private static final DateTimeFormatter FORMAT = new DateTimeFormatterBuilder()
-      .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
-      .appendFraction(ChronoField.NANO_OF_SECOND, 7, 7, true)
-      .appendLiteral('Z')
-      .toFormatter()
-      .withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter FORMAT =
+      new DateTimeFormatterBuilder()
+          .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
+          .appendFraction(ChronoField.NANO_OF_SECOND, 7, 7, true)
+          .appendLiteral('Z')
+          .toFormatter()
+          .withZone(ZoneOffset.UTC);
 
-  private Etags() {
-  }
+  private Etags() {}
 
   static String of(long version) {
     byte[] out = new byte[PREFIX_BYTES.length + Value.DateTime.MAX_ISO_BYTES + SUFFIX.length()];
     System.arraycopy(PREFIX_BYTES, 0, out, 0, PREFIX_BYTES.length);
-    int end = Value.DateTime.writeIso(Math.floorDiv(version, Value.DateTime.TICKS_PER_SECOND),
-        (int) Math.floorMod(version, Value.DateTime.TICKS_PER_SECOND) * 100, true, out, PREFIX.length());
+    int end =
+        Value.DateTime.writeIso(
+            Math.floorDiv(version, Value.DateTime.TICKS_PER_SECOND),
+            (int) Math.floorMod(version, Value.DateTime.TICKS_PER_SECOND) * 100,
+            true,
+            out,
+            PREFIX.length());
     out[end++] = '\'';
     out[end++] = '"';
     return new String(out, 0, end, StandardCharsets.ISO_8859_1);
@@ -48,12 +53,16 @@ final class Etags {
    */
   static OptionalLong parse(String etag) {
     String text = etag.trim();
-    if (text.length() < PREFIX.length() + SUFFIX.length() || !text.regionMatches(true, 0, PREFIX, 0, 2)
-        || !text.startsWith(PREFIX.substring(2), 2) || !text.endsWith(SUFFIX)) {
+    if (text.length() < PREFIX.length() + SUFFIX.length()
+        || !text.regionMatches(true, 0, PREFIX, 0, 2)
+        || !text.startsWith(PREFIX.substring(2), 2)
+        || !text.endsWith(SUFFIX)) {
       return OptionalLong.empty();
     }
-    String time = text.substring(PREFIX.length(), text.length() - SUFFIX.length()).replace("%3A", ":")
-        .replace("%3a", ":");
+    String time =
+        text.substring(PREFIX.length(), text.length() - SUFFIX.length())
+            .replace("%3A", ":")
+            .replace("%3a", ":");
     try {
       Instant instant = FORMAT.parse(time, Instant::from);
       return OptionalLong.of(Value.DateTime.of(instant).ticks());

@@ -16,8 +16,8 @@ import java.util.UUID;
 
 /**
  * The stored form of an item's user properties: a compact, typed binary encoding. The identity
- * lives in the storage key and the version (which is also the timestamp) in the storage version,
- * so neither is repeated here.
+ * lives in the storage key and the version (which is also the timestamp) in the storage version, so
+ * neither is repeated here.
  *
  * <pre>
  * item     := FORMAT(1) count:varint property*
@@ -29,12 +29,12 @@ import java.util.UUID;
  */
 final class ItemCodec {
   static final byte FORMAT = 1;
+
   /** A view entry: the source item's identity, then the projected properties. */
   static final byte VIEW_FORMAT = 2;
 
   /** A decoded view entry. */
-  record ViewValue(String sourcePartitionKey, String sourceId, Map<String, Value> properties) {
-  }
+  record ViewValue(String sourcePartitionKey, String sourceId, Map<String, Value> properties) {}
 
   private static final byte NULL = 0;
   private static final byte STRING = 1;
@@ -49,8 +49,7 @@ final class ItemCodec {
   private static final byte OBJECT = 10;
   private static final byte ARRAY = 11;
 
-  private ItemCodec() {
-  }
+  private ItemCodec() {}
 
   static byte[] encode(Map<String, Value> properties) {
     ByteWriter out = new ByteWriter(64 + properties.size() * 24);
@@ -66,16 +65,17 @@ final class ItemCodec {
       in.readString();
       in.readString();
     } else if (format != FORMAT) {
-      throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown format " + format);
+      throw new ViewbaseException(
+          ErrorCode.InternalError, "Stored item has an unknown format " + format);
     }
     return readProperties(in);
   }
 
   /**
    * Only the named top-level properties of a stored item or view entry, for testing a filter
-   * without building the whole item. The values of other names are walked over, not built; the
-   * walk stops once every wanted name was found (an encoded item never repeats a name). A wanted
-   * name the item lacks is absent from the result, as it is from {@link #decode}; the order of the
+   * without building the whole item. The values of other names are walked over, not built; the walk
+   * stops once every wanted name was found (an encoded item never repeats a name). A wanted name
+   * the item lacks is absent from the result, as it is from {@link #decode}; the order of the
    * result is unspecified.
    */
   static Map<String, Value> decodeOnly(byte[] bytes, Names wanted) {
@@ -85,7 +85,8 @@ final class ItemCodec {
       in.skip(in.readVarint());
       in.skip(in.readVarint());
     } else if (format != FORMAT) {
-      throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown format " + format);
+      throw new ViewbaseException(
+          ErrorCode.InternalError, "Stored item has an unknown format " + format);
     }
     int count = in.readVarint();
     Map<String, Value> found = null;
@@ -98,7 +99,8 @@ final class ItemCodec {
       if (match < 0) {
         skipValue(in);
       } else if (wanted.size() == 1) {
-        return Map.of(wanted.name(match), readValue(in)); // the common case, one name: no hash map to fill
+        return Map.of(
+            wanted.name(match), readValue(in)); // the common case, one name: no hash map to fill
       } else {
         if (found == null) {
           found = new HashMap<>(4);
@@ -110,7 +112,9 @@ final class ItemCodec {
     return found == null ? Map.of() : found;
   }
 
-  /** Property names to pick out of stored items, held with their UTF-8 bytes to compare in place. */
+  /**
+   * Property names to pick out of stored items, held with their UTF-8 bytes to compare in place.
+   */
   static final class Names {
     private final String[] names;
     private final byte[][] utf8;
@@ -147,7 +151,8 @@ final class ItemCodec {
     }
   }
 
-  static byte[] encodeView(String sourcePartitionKey, String sourceId, Map<String, Value> properties) {
+  static byte[] encodeView(
+      String sourcePartitionKey, String sourceId, Map<String, Value> properties) {
     ByteWriter out = new ByteWriter(64 + properties.size() * 24);
     out.writeByte(VIEW_FORMAT);
     out.writeString(sourcePartitionKey);
@@ -266,16 +271,19 @@ final class ItemCodec {
         }
         yield new Value.Arr(elements);
       }
-      default -> throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown value tag " + tag);
+      default ->
+          throw new ViewbaseException(
+              ErrorCode.InternalError, "Stored item has an unknown value tag " + tag);
     };
   }
 
-  /** Moves past one encoded value without building it; an unknown tag is corruption, as in a decode. */
+  /**
+   * Moves past one encoded value without building it; an unknown tag is corruption, as in a decode.
+   */
   private static void skipValue(ByteReader in) {
     byte tag = in.readByte();
     switch (tag) {
-      case NULL, FALSE, TRUE -> {
-      }
+      case NULL, FALSE, TRUE -> {}
       case STRING, BINARY -> in.skip(in.readVarint());
       case INT32 -> in.readVarint();
       case INT64, DOUBLE, DATETIME -> in.skip(8);
@@ -293,7 +301,9 @@ final class ItemCodec {
           skipValue(in);
         }
       }
-      default -> throw new ViewbaseException(ErrorCode.InternalError, "Stored item has an unknown value tag " + tag);
+      default ->
+          throw new ViewbaseException(
+              ErrorCode.InternalError, "Stored item has an unknown value tag " + tag);
     }
   }
 
@@ -373,7 +383,8 @@ final class ItemCodec {
 
     int readVarint() {
       int p = pos;
-      if (p < buf.length && buf[p] >= 0) { // one byte, the usual case (counts, names and strings under 128)
+      if (p < buf.length
+          && buf[p] >= 0) { // one byte, the usual case (counts, names and strings under 128)
         pos = p + 1;
         return buf[p];
       }

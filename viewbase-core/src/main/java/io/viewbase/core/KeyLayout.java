@@ -6,18 +6,19 @@ import java.util.Arrays;
 /**
  * How tables map onto storage partitions: a storage partition is the table's 4-byte id (big-endian)
  * followed by the item's partition key in UTF-8; the storage sort key is the item's id in UTF-8.
- * UTF-8 byte order is code point order, so ids sort ordinally, as DESIGN §1 promises. Table id 0
- * is the system space (catalog and database metadata).
+ * UTF-8 byte order is code point order, so ids sort ordinally, as DESIGN §1 promises. Table id 0 is
+ * the system space (catalog and database metadata).
  */
 final class KeyLayout {
   static final int SYSTEM_TABLE_ID = 0;
   static final int TABLE_PREFIX_BYTES = 4;
 
-  private KeyLayout() {
-  }
+  private KeyLayout() {}
 
   static byte[] tablePrefix(int tableId) {
-    return new byte[] {(byte) (tableId >>> 24), (byte) (tableId >>> 16), (byte) (tableId >>> 8), (byte) tableId};
+    return new byte[] {
+      (byte) (tableId >>> 24), (byte) (tableId >>> 16), (byte) (tableId >>> 8), (byte) tableId
+    };
   }
 
   static byte[] partition(int tableId, String partitionKey) {
@@ -55,7 +56,11 @@ final class KeyLayout {
   }
 
   static String partitionKeyOf(byte[] partition) {
-    return new String(partition, TABLE_PREFIX_BYTES, partition.length - TABLE_PREFIX_BYTES, StandardCharsets.UTF_8);
+    return new String(
+        partition,
+        TABLE_PREFIX_BYTES,
+        partition.length - TABLE_PREFIX_BYTES,
+        StandardCharsets.UTF_8);
   }
 
   static String idOf(byte[] sortKey) {
@@ -64,6 +69,7 @@ final class KeyLayout {
 
   static boolean inTable(int tableId, byte[] partition) {
     return partition.length >= TABLE_PREFIX_BYTES
-        && Arrays.equals(partition, 0, TABLE_PREFIX_BYTES, tablePrefix(tableId), 0, TABLE_PREFIX_BYTES);
+        && Arrays.equals(
+            partition, 0, TABLE_PREFIX_BYTES, tablePrefix(tableId), 0, TABLE_PREFIX_BYTES);
   }
 }

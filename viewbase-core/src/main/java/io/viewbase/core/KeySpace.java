@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The part of a filter that speaks about identity: an over-approximation of the (partition key,
- * id) pairs a filter can match, as a union of boxes (a partition-key interval times an id
- * interval). Over-approximation is what makes it safe: the planner reads only inside the boxes
- * and still evaluates the whole filter on every item it reads.
+ * The part of a filter that speaks about identity: an over-approximation of the (partition key, id)
+ * pairs a filter can match, as a union of boxes (a partition-key interval times an id interval).
+ * Over-approximation is what makes it safe: the planner reads only inside the boxes and still
+ * evaluates the whole filter on every item it reads.
  *
  * <pre>
  * filter                               | boxes
@@ -58,14 +58,19 @@ final class KeySpace {
     Range intersect(Range o) {
       String lo = low;
       boolean loInc = lowInclusive;
-      if (o.low != null && (lo == null || compare(o.low, lo) > 0 || (compare(o.low, lo) == 0 && !o.lowInclusive))) {
+      if (o.low != null
+          && (lo == null
+              || compare(o.low, lo) > 0
+              || (compare(o.low, lo) == 0 && !o.lowInclusive))) {
         lo = o.low;
         loInc = o.lowInclusive;
       }
       String hi = high;
       boolean hiInc = highInclusive;
       if (o.high != null
-          && (hi == null || compare(o.high, hi) < 0 || (compare(o.high, hi) == 0 && !o.highInclusive))) {
+          && (hi == null
+              || compare(o.high, hi) < 0
+              || (compare(o.high, hi) == 0 && !o.highInclusive))) {
         hi = o.high;
         hiInc = o.highInclusive;
       }
@@ -75,17 +80,31 @@ final class KeySpace {
     /** The smallest range holding both. */
     Range hull(Range o) {
       String lo = low == null || o.low == null ? null : compare(low, o.low) <= 0 ? low : o.low;
-      boolean loInc = lo == null || (lo.equals(low) && lowInclusive) || (lo.equals(o.low) && o.lowInclusive);
-      String hi = high == null || o.high == null ? null : compare(high, o.high) >= 0 ? high : o.high;
-      boolean hiInc = hi == null || (hi.equals(high) && highInclusive) || (hi.equals(o.high) && o.highInclusive);
+      boolean loInc =
+          lo == null || (lo.equals(low) && lowInclusive) || (lo.equals(o.low) && o.lowInclusive);
+      String hi =
+          high == null || o.high == null ? null : compare(high, o.high) >= 0 ? high : o.high;
+      boolean hiInc =
+          hi == null
+              || (hi.equals(high) && highInclusive)
+              || (hi.equals(o.high) && o.highInclusive);
       return new Range(lo, loInc, hi, hiInc);
     }
 
     /** Whether the two ranges overlap or touch, so that their union is one range. */
     boolean meets(Range o) {
-      return !new Range(low, true, o.high, true).isEmpty() && !new Range(o.low, true, high, true).isEmpty()
-          && (low == null || o.high == null || compare(low, o.high) < 0 || lowInclusive || o.highInclusive)
-          && (o.low == null || high == null || compare(o.low, high) < 0 || o.lowInclusive || highInclusive);
+      return !new Range(low, true, o.high, true).isEmpty()
+          && !new Range(o.low, true, high, true).isEmpty()
+          && (low == null
+              || o.high == null
+              || compare(low, o.high) < 0
+              || lowInclusive
+              || o.highInclusive)
+          && (o.low == null
+              || high == null
+              || compare(o.low, high) < 0
+              || o.lowInclusive
+              || highInclusive);
     }
 
     @Override
@@ -93,8 +112,11 @@ final class KeySpace {
       if (isPoint()) {
         return "'" + low + "'";
       }
-      return (lowInclusive ? "[" : "(") + (low == null ? "-inf" : "'" + low + "'") + ", "
-          + (high == null ? "+inf" : "'" + high + "'") + (highInclusive ? "]" : ")");
+      return (lowInclusive ? "[" : "(")
+          + (low == null ? "-inf" : "'" + low + "'")
+          + ", "
+          + (high == null ? "+inf" : "'" + high + "'")
+          + (highInclusive ? "]" : ")");
     }
   }
 
@@ -111,8 +133,7 @@ final class KeySpace {
     }
   }
 
-  private KeySpace() {
-  }
+  private KeySpace() {}
 
   /** The boxes a filter can match; null when the filter does not constrain identity usefully. */
   static List<Box> boxes(Filter filter) {
@@ -155,19 +176,22 @@ final class KeySpace {
       if (system.isEmpty() || system.get() == SystemProperty.TIMESTAMP) {
         return null;
       }
-      Range range = switch (cmp.op()) {
-        case EQ -> Range.point(s.value());
-        case GT -> new Range(s.value(), false, null, true);
-        case GE -> new Range(s.value(), true, null, true);
-        case LT -> new Range(null, true, s.value(), false);
-        case LE -> new Range(null, true, s.value(), true);
-        case NE -> null;
-      };
+      Range range =
+          switch (cmp.op()) {
+            case EQ -> Range.point(s.value());
+            case GT -> new Range(s.value(), false, null, true);
+            case GE -> new Range(s.value(), true, null, true);
+            case LT -> new Range(null, true, s.value(), false);
+            case LE -> new Range(null, true, s.value(), true);
+            case NE -> null;
+          };
       if (range == null) {
         return null;
       }
-      return List.of(system.get() == SystemProperty.PARTITION_KEY ? new Box(range, Range.ALL)
-          : new Box(Range.ALL, range));
+      return List.of(
+          system.get() == SystemProperty.PARTITION_KEY
+              ? new Box(range, Range.ALL)
+              : new Box(Range.ALL, range));
     }
     return null;
   }

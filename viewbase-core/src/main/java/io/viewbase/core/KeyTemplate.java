@@ -30,14 +30,11 @@ import java.util.TreeSet;
  * item out of the view.
  */
 final class KeyTemplate {
-  private sealed interface Part permits Literal, Placeholder {
-  }
+  private sealed interface Part permits Literal, Placeholder {}
 
-  private record Literal(String text) implements Part {
-  }
+  private record Literal(String text) implements Part {}
 
-  private record Placeholder(String property, int width, String transform) implements Part {
-  }
+  private record Placeholder(String property, int width, String transform) implements Part {}
 
   private final String source;
   private final List<Part> parts;
@@ -63,7 +60,8 @@ final class KeyTemplate {
         literal.append('}');
         i += 2;
       } else if (c == '}') {
-        throw invalid(field, template, "has a '}' without its '{' (write }} for a literal brace)", i);
+        throw invalid(
+            field, template, "has a '}' without its '{' (write }} for a literal brace)", i);
       } else if (c == '{') {
         int end = template.indexOf('}', i);
         if (end < 0) {
@@ -93,7 +91,11 @@ final class KeyTemplate {
       transform = body.substring(bar + 1);
       body = body.substring(0, bar);
       if (!transform.equals("lower") && !transform.equals("upper")) {
-        throw invalid(field, template, "has an unknown transform '" + transform + "' (lower or upper)", position);
+        throw invalid(
+            field,
+            template,
+            "has an unknown transform '" + transform + "' (lower or upper)",
+            position);
       }
     }
     int width = 0;
@@ -102,7 +104,11 @@ final class KeyTemplate {
       String spec = body.substring(colon + 1);
       body = body.substring(0, colon);
       if (!spec.matches("0?[1-9][0-9]?")) {
-        throw invalid(field, template, "has a padding '" + spec + "' that is not a width such as 08", position);
+        throw invalid(
+            field,
+            template,
+            "has a padding '" + spec + "' that is not a width such as 08",
+            position);
       }
       width = Integer.parseInt(spec);
     }
@@ -112,9 +118,17 @@ final class KeyTemplate {
     return new Placeholder(body, width, transform);
   }
 
-  private static ViewbaseException invalid(String field, String template, String why, int position) {
-    return ViewbaseException.of(ErrorCode.InvalidView, "The " + field + " template " + why, "field", field,
-        "template", template, "position", position);
+  private static ViewbaseException invalid(
+      String field, String template, String why, int position) {
+    return ViewbaseException.of(
+        ErrorCode.InvalidView,
+        "The " + field + " template " + why,
+        "field",
+        field,
+        "template",
+        template,
+        "position",
+        position);
   }
 
   /** Whether the template reads anything, or is literal text (such as "all"). */
@@ -126,7 +140,9 @@ final class KeyTemplate {
   Set<String> properties() {
     Set<String> names = new TreeSet<>();
     for (Part p : parts) {
-      if (p instanceof Placeholder ph && !ph.property().equals("partitionKey") && !ph.property().equals("id")) {
+      if (p instanceof Placeholder ph
+          && !ph.property().equals("partitionKey")
+          && !ph.property().equals("id")) {
         names.add(ph.property());
       }
     }
@@ -135,11 +151,10 @@ final class KeyTemplate {
 
   /**
    * What {@link #renderPrefix} could render: the text, whether it is the whole key, and whether
-   * every placeholder after it names the identity ({partitionKey}, {id}), which every item has: only
-   * then does every item with the known values sit in the view under this prefix.
+   * every placeholder after it names the identity ({partitionKey}, {id}), which every item has:
+   * only then does every item with the known values sit in the view under this prefix.
    */
-  record Prefix(String text, boolean complete, boolean restIsIdentity) {
-  }
+  record Prefix(String text, boolean complete, boolean restIsIdentity) {}
 
   /**
    * Renders as far as the known values allow: the text up to the first placeholder whose value is
@@ -153,11 +168,12 @@ final class KeyTemplate {
         continue;
       }
       Placeholder ph = (Placeholder) p;
-      String text = switch (ph.property()) {
-        case "partitionKey" -> partitionKey;
-        case "id" -> id;
-        default -> text(known.get(ph.property()), ph.width());
-      };
+      String text =
+          switch (ph.property()) {
+            case "partitionKey" -> partitionKey;
+            case "id" -> id;
+            default -> text(known.get(ph.property()), ph.width());
+          };
       if (text == null) {
         return new Prefix(sb.toString(), false, restIsIdentity(p));
       }
@@ -170,7 +186,10 @@ final class KeyTemplate {
     boolean after = false;
     for (Part p : parts) {
       after |= p == from;
-      if (after && p instanceof Placeholder ph && !ph.property().equals("partitionKey") && !ph.property().equals("id")) {
+      if (after
+          && p instanceof Placeholder ph
+          && !ph.property().equals("partitionKey")
+          && !ph.property().equals("id")) {
         return false;
       }
     }
@@ -179,12 +198,18 @@ final class KeyTemplate {
 
   private static void appendTransformed(StringBuilder sb, Placeholder ph, String text) {
     if (ph.transform() != null) {
-      text = ph.transform().equals("lower") ? text.toLowerCase(Locale.ROOT) : text.toUpperCase(Locale.ROOT);
+      text =
+          ph.transform().equals("lower")
+              ? text.toLowerCase(Locale.ROOT)
+              : text.toUpperCase(Locale.ROOT);
     }
     KeyText.pad(sb, text, ph.width());
   }
 
-  /** The key for an item, or null when a placeholder has no renderable value (the item is not in the view). */
+  /**
+   * The key for an item, or null when a placeholder has no renderable value (the item is not in the
+   * view).
+   */
   String render(String partitionKey, String id, Map<String, Value> properties) {
     if (parts.size() == 1 && parts.get(0) instanceof Literal l) {
       return l.text();
@@ -196,11 +221,12 @@ final class KeyTemplate {
         continue;
       }
       Placeholder ph = (Placeholder) p;
-      String text = switch (ph.property()) {
-        case "partitionKey" -> partitionKey;
-        case "id" -> id;
-        default -> text(properties.get(ph.property()), ph.width());
-      };
+      String text =
+          switch (ph.property()) {
+            case "partitionKey" -> partitionKey;
+            case "id" -> id;
+            default -> text(properties.get(ph.property()), ph.width());
+          };
       if (text == null) {
         return null;
       }

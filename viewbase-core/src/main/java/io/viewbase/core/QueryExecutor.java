@@ -28,15 +28,16 @@ import java.util.Set;
 
 /**
  * Runs a query's plan (see {@link QueryPlanner}) one bounded page at a time. A page ends at the
- * query's limit, at {@link #PAGE_BYTE_BUDGET} bytes of stored items, or after {@link
- * #MAX_EXAMINED} entries read (a selective filter over a scan), whichever comes first: so the
- * memory and the time a request holds are bounded whatever the data. A continuation token is
- * issued while more entries remain; it names the last entry read, so a page that a filter left
- * empty still moves the query on.
+ * query's limit, at {@link #PAGE_BYTE_BUDGET} bytes of stored items, or after {@link #MAX_EXAMINED}
+ * entries read (a selective filter over a scan), whichever comes first: so the memory and the time
+ * a request holds are bounded whatever the data. A continuation token is issued while more entries
+ * remain; it names the last entry read, so a page that a filter left empty still moves the query
+ * on.
  */
 final class QueryExecutor {
   /** Stored bytes one page may hold; at least one item is always returned. */
   static final int PAGE_BYTE_BUDGET = 4 << 20;
+
   /** Entries one page may read before it returns what it found. */
   static final int MAX_EXAMINED = 100_000;
 
@@ -60,13 +61,17 @@ final class QueryExecutor {
   Page run(TableEntry table, Query query) {
     Filter filter = validate(query);
     int fingerprint = fingerprint(query);
-    ContinuationCodec.Position after = query.continuation() == null ? null
-        : tokens.decode(query.continuation(), table.id(), fingerprint);
+    ContinuationCodec.Position after =
+        query.continuation() == null
+            ? null
+            : tokens.decode(query.continuation(), table.id(), fingerprint);
     // A query that began without a view goes on without one, so that its positions stay comparable.
     Plan plan = planner.plan(table, query, filter, after == null || after.viewId() != 0);
-    if (after != null && after.viewId() != 0
+    if (after != null
+        && after.viewId() != 0
         && !(plan instanceof Plan.ViewRead v && v.view().table().id() == after.viewId())) {
-      throw new ViewbaseException(ErrorCode.InvalidContinuation,
+      throw new ViewbaseException(
+          ErrorCode.InvalidContinuation,
           "The view this query was reading is no longer ready; start the query again");
     }
     PageBuilder page = new PageBuilder(table, query, filter, fingerprint);
@@ -80,21 +85,31 @@ final class QueryExecutor {
 
   private Filter validate(Query query) {
     if (query.limit() < 1 || query.limit() > limits.maxPageSize()) {
-      throw ViewbaseException.of(ErrorCode.InvalidQuery, "limit must be between 1 and " + limits.maxPageSize(),
-          "limit", query.limit());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidQuery,
+          "limit must be between 1 and " + limits.maxPageSize(),
+          "limit",
+          query.limit());
     }
     if (query.partitionKey() == null
-        && (query.from() != null || query.to() != null || query.prefix() != null || query.descending())) {
-      throw new ViewbaseException(ErrorCode.InvalidQuery,
+        && (query.from() != null
+            || query.to() != null
+            || query.prefix() != null
+            || query.descending())) {
+      throw new ViewbaseException(
+          ErrorCode.InvalidQuery,
           "from, to, prefix and desc apply to a partition query; give a partition key");
     }
     if (query.partitionKey() != null) {
       rules.checkKey("partitionKey", query.partitionKey());
     }
-    return query.filter() == null || query.filter().isBlank() ? null : Filters.parse(query.filter());
+    return query.filter() == null || query.filter().isBlank()
+        ? null
+        : Filters.parse(query.filter());
   }
 
-  private void runKeys(TableEntry table, Plan.Keys plan, ContinuationCodec.Position after, PageBuilder page) {
+  private void runKeys(
+      TableEntry table, Plan.Keys plan, ContinuationCodec.Position after, PageBuilder page) {
     List<Plan.Segment> segments = new ArrayList<>(plan.segments());
     boolean desc = plan.descending();
     if (desc) {
@@ -103,9 +118,10 @@ final class QueryExecutor {
     for (int i = 0; i < segments.size(); i++) {
       Plan.Segment segment = segments.get(i);
       boolean last = i == segments.size() - 1;
-      boolean stopped = segment.partitionKey() != null
-          ? scanPartition(segment, desc, after, page, last)
-          : scanPartitions(table, segment, after, page);
+      boolean stopped =
+          segment.partitionKey() != null
+              ? scanPartition(segment, desc, after, page, last)
+              : scanPartitions(table, segment, after, page);
       if (stopped) {
         return;
       }
@@ -113,8 +129,12 @@ final class QueryExecutor {
   }
 
   /** Reads one partition's id range of the page's table; true when the page is complete. */
-  private boolean scanPartition(Plan.Segment segment, boolean desc, ContinuationCodec.Position after,
-      PageBuilder page, boolean lastSegment) {
+  private boolean scanPartition(
+      Plan.Segment segment,
+      boolean desc,
+      ContinuationCodec.Position after,
+      PageBuilder page,
+      boolean lastSegment) {
     byte[] partition = KeyLayout.partition(page.table.id(), segment.partitionKey());
     KeyRange range = keyRange(segment.ids());
     if (after != null) {
@@ -134,7 +154,8 @@ final class QueryExecutor {
         if (page.isFull()) {
           return page.stop(true);
         }
-        byte[] key = cursor.key(); // the partition is the one scanned: no need to decode it from the cursor
+        byte[] key =
+            cursor.key(); // the partition is the one scanned: no need to decode it from the cursor
         page.examine(partition, key);
         page.offer(partition, key, cursor.version(), cursor.value());
         if (page.examinedEnough()) {
@@ -149,8 +170,8 @@ final class QueryExecutor {
   }
 
   /** Reads a range of partitions (every partition for a scan); true when the page is complete. */
-  private boolean scanPartitions(TableEntry table, Plan.Segment segment, ContinuationCodec.Position after,
-      PageBuilder page) {
+  private boolean scanPartitions(
+      TableEntry table, Plan.Segment segment, ContinuationCodec.Position after, PageBuilder page) {
     KeySpace.Range partitions = segment.partitionKeys();
     byte[] afterPartition = null;
     byte[] afterKey = null;
@@ -160,7 +181,9 @@ final class QueryExecutor {
       afterKey = partitions.lowInclusive() ? Bytes.EMPTY : null;
       fromLowPartition = partitions.lowInclusive();
     }
-    if (after != null && (afterPartition == null || Arrays.compareUnsigned(after.partition(), afterPartition) >= 0)) {
+    if (after != null
+        && (afterPartition == null
+            || Arrays.compareUnsigned(after.partition(), afterPartition) >= 0)) {
       afterPartition = after.partition();
       afterKey = after.key();
       fromLowPartition = false;
@@ -168,7 +191,8 @@ final class QueryExecutor {
     boolean ordered = store.capabilities().orderedPartitions();
     KeyRange ids = keyRange(segment.ids());
     if (fromLowPartition && ids.contains(Bytes.EMPTY)) {
-      // The walk resumes strictly after (low, ""), and "" is an id (Azure's one-record-per-partition
+      // The walk resumes strictly after (low, ""), and "" is an id (Azure's
+      // one-record-per-partition
       // idiom): that item, the first of the low partition, is read on its own.
       Optional<Versioned> first = store.get(afterPartition, Bytes.EMPTY);
       page.examine(afterPartition, Bytes.EMPTY);
@@ -205,7 +229,8 @@ final class QueryExecutor {
     return c < 0 || (c == 0 && partitions.highInclusive());
   }
 
-  private void runView(TableEntry table, Plan.ViewRead plan, ContinuationCodec.Position after, PageBuilder page) {
+  private void runView(
+      TableEntry table, Plan.ViewRead plan, ContinuationCodec.Position after, PageBuilder page) {
     TableEntry view = plan.view().table();
     byte[] partition = KeyLayout.partition(view.id(), plan.key().partitionKey());
     byte[] id = KeyLayout.sortKey(plan.key().idPrefix());
@@ -226,7 +251,8 @@ final class QueryExecutor {
         page.examine(cursor.partition(), cursor.key());
         ItemCodec.ViewValue entry = ItemCodec.decodeView(cursor.value());
         if (plan.covering()) {
-          page.offerDecoded(entry.sourcePartitionKey(), entry.sourceId(), cursor.version(), entry.properties());
+          page.offerDecoded(
+              entry.sourcePartitionKey(), entry.sourceId(), cursor.version(), entry.properties());
         } else {
           byte[] sourcePartition = KeyLayout.partition(table.id(), entry.sourcePartitionKey());
           byte[] sourceKey = KeyLayout.sortKey(entry.sourceId());
@@ -243,12 +269,21 @@ final class QueryExecutor {
   }
 
   private static KeyRange keyRange(KeySpace.Range ids) {
-    return new KeyRange(KeySpace.utf8(ids.low()), ids.lowInclusive(), KeySpace.utf8(ids.high()), ids.highInclusive());
+    return new KeyRange(
+        KeySpace.utf8(ids.low()),
+        ids.lowInclusive(),
+        KeySpace.utf8(ids.high()),
+        ids.highInclusive());
   }
 
   /** Binds a token to the query that issued it (the parts that decide which items follow). */
   private static int fingerprint(Query query) {
-    return Objects.hash(query.partitionKey(), query.from(), query.to(), query.prefix(), query.descending(),
+    return Objects.hash(
+        query.partitionKey(),
+        query.from(),
+        query.to(),
+        query.prefix(),
+        query.descending(),
         query.filter() == null || query.filter().isBlank() ? null : query.filter());
   }
 
@@ -257,10 +292,15 @@ final class QueryExecutor {
     private final TableEntry table;
     private final Query query;
     private final Filter filter;
+
     /** The user properties the filter reads: all a stored entry needs decoded to be tested. */
     private final ItemCodec.Names filterNames;
-    /** Whether the filter reads a key or the timestamp (system names never read user properties). */
+
+    /**
+     * Whether the filter reads a key or the timestamp (system names never read user properties).
+     */
     private final boolean filterReadsSystem;
+
     private final int fingerprint;
     private final List<Item> items;
     private long bytes;
@@ -338,7 +378,9 @@ final class QueryExecutor {
       items.add(project(StoredItems.toItem(pk, id, version, value)));
     }
 
-    /** The partition key of a stored partition; decoded once for a run of entries of one partition. */
+    /**
+     * The partition key of a stored partition; decoded once for a run of entries of one partition.
+     */
     private String partitionKeyOf(byte[] partition) {
       if (partition != lastDecodedPartition && !Arrays.equals(partition, lastDecodedPartition)) {
         lastDecodedPartitionKey = KeyLayout.partitionKeyOf(partition);
@@ -376,8 +418,13 @@ final class QueryExecutor {
     }
 
     Page build() {
-      String token = more ? tokens.encode(table.id(), fingerprint,
-          new ContinuationCodec.Position(viewId, lastPartition, lastKey)) : null;
+      String token =
+          more
+              ? tokens.encode(
+                  table.id(),
+                  fingerprint,
+                  new ContinuationCodec.Position(viewId, lastPartition, lastKey))
+              : null;
       return new Page(items, token);
     }
   }

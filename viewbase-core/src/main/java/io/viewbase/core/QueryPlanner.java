@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Chooses how to answer a query. Every plan reads a superset of the matching items and the
- * executor evaluates the whole filter on each item read, so a plan can only be faster or slower,
- * never wrong.
+ * Chooses how to answer a query. Every plan reads a superset of the matching items and the executor
+ * evaluates the whole filter on each item read, so a plan can only be faster or slower, never
+ * wrong.
  *
  * <pre>
  * the filter (with the query's partition, range and prefix)   | plan
@@ -39,8 +39,10 @@ final class QueryPlanner {
 
   Plan plan(TableEntry table, Query query, Filter filter, boolean allowViews) {
     KeySpace.Range ids = idRange(query);
-    KeySpace.Range partitions = query.partitionKey() == null ? KeySpace.Range.ALL
-        : KeySpace.Range.point(query.partitionKey());
+    KeySpace.Range partitions =
+        query.partitionKey() == null
+            ? KeySpace.Range.ALL
+            : KeySpace.Range.point(query.partitionKey());
     KeySpace.Box asked = new KeySpace.Box(partitions, ids);
     List<KeySpace.Box> boxes = filter == null ? null : KeySpace.boxes(filter);
     List<KeySpace.Box> within = new ArrayList<>();
@@ -52,8 +54,12 @@ final class QueryPlanner {
     }
     String source = table.name();
     if (within.isEmpty() || (filter instanceof Filter.Constant c && !c.value())) {
-      return new Plan.Empty(new QueryPlan(QueryPlan.EMPTY, source, "nothing",
-          "the filter and the query's partition, range and prefix can never all hold"));
+      return new Plan.Empty(
+          new QueryPlan(
+              QueryPlan.EMPTY,
+              source,
+              "nothing",
+              "the filter and the query's partition, range and prefix can never all hold"));
     }
     boolean allPoints = within.stream().allMatch(b -> b.partitionKeys().isPoint());
     if (allPoints) {
@@ -61,10 +67,15 @@ final class QueryPlanner {
       if (segments.size() <= MAX_SEGMENTS) {
         boolean lookups = segments.stream().allMatch(s -> s.ids().isPoint());
         String kind = lookups && filter != null ? QueryPlan.POINT_READ : QueryPlan.KEY_RANGE;
-        String reason = query.partitionKey() != null && boxes == null ? "a partition query"
-            : lookups ? "the filter names partition keys and ids exactly"
-            : "the filter names partition keys" + (within.stream().anyMatch(b -> !b.ids().isAll()) ? " and id ranges" : "");
-        return new Plan.Keys(segments, query.descending(), new QueryPlan(kind, source, describe(segments), reason));
+        String reason =
+            query.partitionKey() != null && boxes == null
+                ? "a partition query"
+                : lookups
+                    ? "the filter names partition keys and ids exactly"
+                    : "the filter names partition keys"
+                        + (within.stream().anyMatch(b -> !b.ids().isAll()) ? " and id ranges" : "");
+        return new Plan.Keys(
+            segments, query.descending(), new QueryPlan(kind, source, describe(segments), reason));
       }
     }
     if (allowViews && filter != null && query.partitionKey() == null) {
@@ -75,25 +86,42 @@ final class QueryPlanner {
     }
     KeySpace.Box hull = within.get(0);
     for (KeySpace.Box b : within) {
-      hull = new KeySpace.Box(hull.partitionKeys().hull(b.partitionKeys()), hull.ids().hull(b.ids()));
+      hull =
+          new KeySpace.Box(hull.partitionKeys().hull(b.partitionKeys()), hull.ids().hull(b.ids()));
     }
     Plan.Segment all = new Plan.Segment(null, hull.partitionKeys(), hull.ids());
     if (!hull.partitionKeys().isAll()) {
-      return new Plan.Keys(List.of(all), false, new QueryPlan(QueryPlan.KEY_RANGE, source,
-          "partitions " + hull.partitionKeys() + (hull.ids().isAll() ? "" : ", ids " + hull.ids()) + ", filtered",
-          "the filter ranges partition keys"));
+      return new Plan.Keys(
+          List.of(all),
+          false,
+          new QueryPlan(
+              QueryPlan.KEY_RANGE,
+              source,
+              "partitions "
+                  + hull.partitionKeys()
+                  + (hull.ids().isAll() ? "" : ", ids " + hull.ids())
+                  + ", filtered",
+              "the filter ranges partition keys"));
     }
-    return new Plan.Keys(List.of(all), false, new QueryPlan(QueryPlan.SCAN, source,
-        "every partition" + (filter == null ? "" : ", filtered"),
-        filter == null ? "a table query without a filter"
-            : "no condition on PartitionKey, and no ready view whose key the filter fixes by equality"));
+    return new Plan.Keys(
+        List.of(all),
+        false,
+        new QueryPlan(
+            QueryPlan.SCAN,
+            source,
+            "every partition" + (filter == null ? "" : ", filtered"),
+            filter == null
+                ? "a table query without a filter"
+                : "no condition on PartitionKey, and no ready view whose key the filter fixes by equality"));
   }
 
   /** The query's own id constraints: from (inclusive), to (exclusive), prefix. */
   static KeySpace.Range idRange(Query query) {
     KeySpace.Range range = new KeySpace.Range(query.from(), true, query.to(), false);
     if (query.prefix() != null && !query.prefix().isEmpty()) {
-      range = range.intersect(new KeySpace.Range(query.prefix(), true, prefixEnd(query.prefix()), false));
+      range =
+          range.intersect(
+              new KeySpace.Range(query.prefix(), true, prefixEnd(query.prefix()), false));
     }
     return range;
   }
@@ -121,18 +149,20 @@ final class QueryPlanner {
       byPartition.computeIfAbsent(b.partitionKeys().low(), k -> new ArrayList<>()).add(b.ids());
     }
     List<Plan.Segment> segments = new ArrayList<>();
-    byPartition.forEach((pk, ranges) -> {
-      for (KeySpace.Range r : merge(ranges)) {
-        segments.add(new Plan.Segment(pk, KeySpace.Range.point(pk), r));
-      }
-    });
+    byPartition.forEach(
+        (pk, ranges) -> {
+          for (KeySpace.Range r : merge(ranges)) {
+            segments.add(new Plan.Segment(pk, KeySpace.Range.point(pk), r));
+          }
+        });
     return segments;
   }
 
   /** Disjoint ranges covering the same strings, sorted. */
   private static List<KeySpace.Range> merge(List<KeySpace.Range> ranges) {
     List<KeySpace.Range> sorted = new ArrayList<>(ranges);
-    sorted.sort(Comparator.comparing(KeySpace.Range::low, Comparator.nullsFirst(KeySpace::compare)));
+    sorted.sort(
+        Comparator.comparing(KeySpace.Range::low, Comparator.nullsFirst(KeySpace::compare)));
     List<KeySpace.Range> out = new ArrayList<>();
     for (KeySpace.Range r : sorted) {
       if (!out.isEmpty() && out.get(out.size() - 1).meets(r)) {
@@ -148,8 +178,12 @@ final class QueryPlanner {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < segments.size() && i < 5; i++) {
       Plan.Segment s = segments.get(i);
-      sb.append(i == 0 ? "" : "; ").append("partition '").append(s.partitionKey()).append("', ")
-          .append(s.ids().isAll() ? "all ids" : s.ids().isPoint() ? "id " + s.ids() : "ids " + s.ids());
+      sb.append(i == 0 ? "" : "; ")
+          .append("partition '")
+          .append(s.partitionKey())
+          .append("', ")
+          .append(
+              s.ids().isAll() ? "all ids" : s.ids().isPoint() ? "id " + s.ids() : "ids " + s.ids());
     }
     if (segments.size() > 5) {
       sb.append("; and ").append(segments.size() - 5).append(" more");
@@ -163,7 +197,9 @@ final class QueryPlanner {
     String pk = null;
     String id = null;
     for (Filter term : conjuncts(filter, new ArrayList<>())) {
-      if (term instanceof Filter.Compare c && c.op() == Filter.Op.EQ && rendersExactly(c.literal())) {
+      if (term instanceof Filter.Compare c
+          && c.op() == Filter.Op.EQ
+          && rendersExactly(c.literal())) {
         var system = Filters.system(c.property());
         if (system.isEmpty()) {
           known.put(c.property(), c.literal());
@@ -171,7 +207,7 @@ final class QueryPlanner {
           switch (system.get()) {
             case PARTITION_KEY -> pk = s.value();
             case ID -> id = s.value();
-            default -> { }
+            default -> {}
           }
         }
       }
@@ -188,19 +224,38 @@ final class QueryPlanner {
       if (key == null) {
         continue;
       }
-      boolean covering = view.spec().copiesAll() || (!query.select().isEmpty()
-          && query.select().stream().allMatch(view.spec()::copies)
-          && Filters.properties(filter).stream().allMatch(p -> Filters.system(p).isPresent() || view.spec().copies(p)));
-      String description = (key[1].complete() ? "lookup of id '" + key[1].text() + "'"
-          : key[1].text().isEmpty() ? "all ids" : "ids starting with '" + key[1].text() + "'") + " in partition '" + key[0].text() + "' of view "
-          + view.name() + (covering ? ", answered from the view's copy" : ", then each source item");
-      Plan.ViewRead candidate = new Plan.ViewRead(view,
-          new Plan.ViewKey(key[0].text(), key[1].text(), key[1].complete()), covering,
-          new QueryPlan(QueryPlan.VIEW_LOOKUP, view.name(), description,
-              "the filter fixes the key of ready view " + view.name() + " by equality"));
+      boolean covering =
+          view.spec().copiesAll()
+              || (!query.select().isEmpty()
+                  && query.select().stream().allMatch(view.spec()::copies)
+                  && Filters.properties(filter).stream()
+                      .allMatch(p -> Filters.system(p).isPresent() || view.spec().copies(p)));
+      String description =
+          (key[1].complete()
+                  ? "lookup of id '" + key[1].text() + "'"
+                  : key[1].text().isEmpty()
+                      ? "all ids"
+                      : "ids starting with '" + key[1].text() + "'")
+              + " in partition '"
+              + key[0].text()
+              + "' of view "
+              + view.name()
+              + (covering ? ", answered from the view's copy" : ", then each source item");
+      Plan.ViewRead candidate =
+          new Plan.ViewRead(
+              view,
+              new Plan.ViewKey(key[0].text(), key[1].text(), key[1].complete()),
+              covering,
+              new QueryPlan(
+                  QueryPlan.VIEW_LOOKUP,
+                  view.name(),
+                  description,
+                  "the filter fixes the key of ready view " + view.name() + " by equality"));
       Plan.ViewKey k = candidate.key();
-      if (best == null || (k.exact() && !best.key().exact())
-          || (k.exact() == best.key().exact() && k.idPrefix().length() > best.key().idPrefix().length())) {
+      if (best == null
+          || (k.exact() && !best.key().exact())
+          || (k.exact() == best.key().exact()
+              && k.idPrefix().length() > best.key().idPrefix().length())) {
         best = candidate;
       }
     }
@@ -217,9 +272,13 @@ final class QueryPlanner {
     return out;
   }
 
-  /** Literals whose matching stored values render to the same key text (numbers do not: 1, 1L, 1.0). */
+  /**
+   * Literals whose matching stored values render to the same key text (numbers do not: 1, 1L, 1.0).
+   */
   private static boolean rendersExactly(Value literal) {
-    return literal instanceof Value.Str || literal instanceof Value.Bool || literal instanceof Value.Guid
+    return literal instanceof Value.Str
+        || literal instanceof Value.Bool
+        || literal instanceof Value.Guid
         || literal instanceof Value.DateTime;
   }
 }

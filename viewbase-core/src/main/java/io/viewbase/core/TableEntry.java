@@ -19,17 +19,21 @@ final class TableEntry {
   private final String name;
   private final int id;
   private final byte[] prefix;
+
   /**
-   * Writers share it, drops and view changes take it alone. Not owned by a thread (a
-   * {@link StampedLock}'s views): an asynchronous write enters on the caller's thread and leaves on
-   * the thread its commit completes on. Not reentrant either: no path enters it twice.
+   * Writers share it, drops and view changes take it alone. Not owned by a thread (a {@link
+   * StampedLock}'s views): an asynchronous write enters on the caller's thread and leaves on the
+   * thread its commit completes on. Not reentrant either: no path enters it twice.
    */
   private final StampedLock gate = new StampedLock();
+
   private final Lock shared = gate.asReadLock();
   private final Lock exclusive = gate.asWriteLock();
   private volatile boolean dropped;
+
   /** For a view: what makes it one; null for a table. */
   private volatile ViewHandle view;
+
   /** For a table: the views whose source it is. Changed only under the write lock. */
   private volatile List<ViewHandle> views = List.of();
 
@@ -62,7 +66,8 @@ final class TableEntry {
 
   TableInfo info() {
     ViewHandle v = view;
-    return v == null ? new TableInfo(name, TableInfo.TABLE, null, "ready", created())
+    return v == null
+        ? new TableInfo(name, TableInfo.TABLE, null, "ready", created())
         : new TableInfo(name, TableInfo.VIEW, v.source().name(), v.state().text(), created());
   }
 
@@ -110,7 +115,8 @@ final class TableEntry {
   /** Fails with TableNotFound if the table was dropped after this handle was obtained. */
   void checkLive() {
     if (dropped) {
-      throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", name);
+      throw ViewbaseException.of(
+          ErrorCode.TableNotFound, "The table does not exist", "table", name);
     }
   }
 
@@ -119,7 +125,8 @@ final class TableEntry {
     shared.lock();
     if (dropped) {
       shared.unlock();
-      throw ViewbaseException.of(ErrorCode.TableNotFound, "The table does not exist", "table", name);
+      throw ViewbaseException.of(
+          ErrorCode.TableNotFound, "The table does not exist", "table", name);
     }
   }
 

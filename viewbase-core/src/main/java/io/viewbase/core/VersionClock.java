@@ -14,10 +14,14 @@ final class VersionClock {
 
   long next() {
     long ticks = nowTicks();
-    return last.accumulateAndGet(ticks, (prev, candidate) -> candidate > prev ? candidate : prev + 1);
+    return last.accumulateAndGet(
+        ticks, (prev, candidate) -> candidate > prev ? candidate : prev + 1);
   }
 
-  /** Whether {@link #next} might not exceed this version: it is at or after both the time and the last version issued. */
+  /**
+   * Whether {@link #next} might not exceed this version: it is at or after both the time and the
+   * last version issued.
+   */
   boolean isAhead(long version) {
     return version > last.get() && version >= nowTicks();
   }
@@ -29,7 +33,8 @@ final class VersionClock {
 
   /**
    * Makes every later version greater than one the database stored (read back after a restart with
-   * a clock behind, or written by another server on a shared store). Never a version a request names.
+   * a clock behind, or written by another server on a shared store). Never a version a request
+   * names.
    */
   void observe(long storedVersion) {
     last.accumulateAndGet(storedVersion, Math::max);

@@ -26,19 +26,22 @@ import org.slf4j.LoggerFactory;
  * re-read and retry), claims each view key only if it is free, and records the resume position in
  * the catalog, so a restart resumes after the last committed chunk and never leaves a view that
  * claims to be ready with entries missing. A chunk that busy writers keep failing lands in halves
- * (down to single items). Two source items with one view key are conflicts; the
- * view then ends {@code failed}, naming them.
+ * (down to single items). Two source items with one view key are conflicts; the view then ends
+ * {@code failed}, naming them.
  */
 final class ViewBackfill implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ViewBackfill.class);
   private static final int CHUNK = 512;
   private static final int MAX_ATTEMPTS = 100;
   private static final int READ_FIRST_AFTER_A_MISS = 16;
-  /** Failed tries of one chunk after which it lands in halves: a slow store under busy writers may never land it whole. */
+
+  /**
+   * Failed tries of one chunk after which it lands in halves: a slow store under busy writers may
+   * never land it whole.
+   */
   private static final int SPLIT_AFTER = 2;
 
-  private record Source(byte[] partition, byte[] key, long version, byte[] value) {
-  }
+  private record Source(byte[] partition, byte[] key, long version, byte[] value) {}
 
   private final Store store;
   private final Catalog catalog;
@@ -47,7 +50,8 @@ final class ViewBackfill implements Runnable {
   private final BooleanSupplier closing;
   private int readFirstChunks;
 
-  ViewBackfill(Store store, Catalog catalog, ViewHandle view, ItemRules rules, BooleanSupplier closing) {
+  ViewBackfill(
+      Store store, Catalog catalog, ViewHandle view, ItemRules rules, BooleanSupplier closing) {
     this.store = store;
     this.catalog = catalog;
     this.view = view;
@@ -64,8 +68,10 @@ final class ViewBackfill implements Runnable {
         return; // shutting down or dropped: a later open resumes from the last committed chunk
       }
       LOG.error("The backfill of view {} failed", view.name(), e);
-      catalog.failView(view,
-          new ViewStatus.Conflict(null, null, null, null, null, "backfill error: " + e.getMessage()));
+      catalog.failView(
+          view,
+          new ViewStatus.Conflict(
+              null, null, null, null, null, "backfill error: " + e.getMessage()));
     }
   }
 
@@ -130,8 +136,10 @@ final class ViewBackfill implements Runnable {
       // The catalog record written with the chunk carries the progress after it; the view takes it
       // once the chunk has landed.
       ViewRecord before = view.record();
-      ViewRecord.Progress after = before.progress().afterChunk(
-          new ViewRecord.SourceEntry(last.partition(), last.key()), chunk.size());
+      ViewRecord.Progress after =
+          before
+              .progress()
+              .afterChunk(new ViewRecord.SourceEntry(last.partition(), last.key()), chunk.size());
       batch.add(catalog.viewRecordPut(before.withProgress(after).withConflicts(conflicts)));
       // Holding the view's write gate keeps a drop from purging while this chunk lands.
       view.table().beginWrite();
@@ -158,12 +166,17 @@ final class ViewBackfill implements Runnable {
         return;
       }
     }
-    throw new IllegalStateException("the source changed under the backfill " + MAX_ATTEMPTS + " times in a row");
+    throw new IllegalStateException(
+        "the source changed under the backfill " + MAX_ATTEMPTS + " times in a row");
   }
 
   /** Adds the mutations that copy one source item, or records why it cannot be copied. */
-  private void copy(Source s, List<Mutation> batch, Map<ViewSpec.ViewKey, Source> claimed,
-      List<ViewStatus.Conflict> conflicts, boolean readFirst) {
+  private void copy(
+      Source s,
+      List<Mutation> batch,
+      Map<ViewSpec.ViewKey, Source> claimed,
+      List<ViewStatus.Conflict> conflicts,
+      boolean readFirst) {
     String pk = KeyLayout.partitionKeyOf(s.partition());
     String id = KeyLayout.idOf(s.key());
     Map<String, io.viewbase.api.Value> properties = ItemCodec.decode(s.value());
@@ -175,13 +188,20 @@ final class ViewBackfill implements Runnable {
       rules.checkKey("view partitionKey", key.partitionKey());
       rules.checkKey("view id", key.id());
     } catch (ViewbaseException e) {
-      conflicts.add(new ViewStatus.Conflict(key.partitionKey(), key.id(), pk, id, null, e.getMessage()));
+      conflicts.add(
+          new ViewStatus.Conflict(key.partitionKey(), key.id(), pk, id, null, e.getMessage()));
       return;
     }
     Source earlier = claimed.putIfAbsent(key, s);
     if (earlier != null) {
-      conflicts.add(new ViewStatus.Conflict(key.partitionKey(), key.id(), pk, id,
-          KeyLayout.partitionKeyOf(earlier.partition()), KeyLayout.idOf(earlier.key())));
+      conflicts.add(
+          new ViewStatus.Conflict(
+              key.partitionKey(),
+              key.id(),
+              pk,
+              id,
+              KeyLayout.partitionKeyOf(earlier.partition()),
+              KeyLayout.idOf(earlier.key())));
       return;
     }
     byte[] viewPartition = KeyLayout.partition(view.table().id(), key.partitionKey());
@@ -190,8 +210,14 @@ final class ViewBackfill implements Runnable {
     if (existing.isPresent()) {
       ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
       if (!owner.sourcePartitionKey().equals(pk) || !owner.sourceId().equals(id)) {
-        conflicts.add(new ViewStatus.Conflict(key.partitionKey(), key.id(), pk, id, owner.sourcePartitionKey(),
-            owner.sourceId()));
+        conflicts.add(
+            new ViewStatus.Conflict(
+                key.partitionKey(),
+                key.id(),
+                pk,
+                id,
+                owner.sourcePartitionKey(),
+                owner.sourceId()));
       }
       return; // already there: a writer maintained it
     }
@@ -204,7 +230,8 @@ final class ViewBackfill implements Runnable {
   private List<Source> reread(List<Source> chunk) {
     List<Source> fresh = new ArrayList<>(chunk.size());
     for (Source s : chunk) {
-      store.get(s.partition(), s.key())
+      store
+          .get(s.partition(), s.key())
           .ifPresent(v -> fresh.add(new Source(s.partition(), s.key(), v.version(), v.value())));
     }
     return fresh;

@@ -11,10 +11,10 @@ import java.util.List;
  * backfill's rate, whether it was stopped). A view is maintained by every source write while it is
  * building or ready.
  *
- * <p>The record is replaced whole, never changed in place, so a reader (a writer asking
- * {@link #isMaintained()}, a status request) sees one consistent record without a lock; changes
- * take this object's monitor, so two of them (a backfill's chunk, a refresh) never lose one another.
- * No change here waits for a table's write gate: the catalog removes a failed view from its source
+ * <p>The record is replaced whole, never changed in place, so a reader (a writer asking {@link
+ * #isMaintained()}, a status request) sees one consistent record without a lock; changes take this
+ * object's monitor, so two of them (a backfill's chunk, a refresh) never lose one another. No
+ * change here waits for a table's write gate: the catalog removes a failed view from its source
  * after the change, outside this monitor.
  */
 final class ViewHandle {
@@ -75,7 +75,9 @@ final class ViewHandle {
     return stopped;
   }
 
-  /** The backfill counted the source: {@code sourceItems} is the total its progress counts towards. */
+  /**
+   * The backfill counted the source: {@code sourceItems} is the total its progress counts towards.
+   */
   synchronized void recordTotal(long sourceItems) {
     record = record.withProgress(record.progress().withTotal(sourceItems));
   }
@@ -91,20 +93,21 @@ final class ViewHandle {
   }
 
   /**
-   * Ends the build: ready, or failed if it found conflicts (those already recorded, or
-   * {@code found}). Returns the record to store.
+   * Ends the build: ready, or failed if it found conflicts (those already recorded, or {@code
+   * found}). Returns the record to store.
    */
   synchronized ViewRecord finishBuild(List<ViewStatus.Conflict> found) {
     ViewRecord withFound = record.withConflicts(found);
-    record = withFound.inState(withFound.conflicts().isEmpty() ? ViewState.READY : ViewState.FAILED);
+    record =
+        withFound.inState(withFound.conflicts().isEmpty() ? ViewState.READY : ViewState.FAILED);
     return record;
   }
 
   /**
-   * Takes what another process stored for this view, only forward: a final state (with its
-   * progress and conflicts) while this process still sees it building, or the further progress of
-   * a backfill another process runs. Returns whether the view has just failed: the caller then
-   * stops maintaining it.
+   * Takes what another process stored for this view, only forward: a final state (with its progress
+   * and conflicts) while this process still sees it building, or the further progress of a backfill
+   * another process runs. Returns whether the view has just failed: the caller then stops
+   * maintaining it.
    *
    * <table>
    *   <caption>what is taken</caption>
@@ -116,10 +119,13 @@ final class ViewHandle {
    */
   synchronized boolean catchUpFrom(ViewRecord stored) {
     ViewRecord.Progress held = record.progress();
-    ViewRecord.Progress theirs = new ViewRecord.Progress(stored.progress().done(), stored.progress().total(),
-        held.resumeAfter());
+    ViewRecord.Progress theirs =
+        new ViewRecord.Progress(
+            stored.progress().done(), stored.progress().total(), held.resumeAfter());
     if (record.state() == ViewState.BUILDING && stored.state() != ViewState.BUILDING) {
-      record = new ViewRecord(record.table(), record.definition(), stored.state(), theirs, stored.conflicts());
+      record =
+          new ViewRecord(
+              record.table(), record.definition(), stored.state(), theirs, stored.conflicts());
       return stored.state() == ViewState.FAILED;
     }
     if (stored.state() == ViewState.BUILDING && theirs.done() > held.done()) {
@@ -132,8 +138,13 @@ final class ViewHandle {
   void checkReadable() {
     ViewState state = record.state();
     if (state != ViewState.READY) {
-      throw ViewbaseException.of(ErrorCode.ViewNotReady, "The view is not ready to be read", "view", name(),
-          "state", state.text());
+      throw ViewbaseException.of(
+          ErrorCode.ViewNotReady,
+          "The view is not ready to be read",
+          "view",
+          name(),
+          "state",
+          state.text());
     }
   }
 
@@ -143,8 +154,13 @@ final class ViewHandle {
     long total = Math.max(r.progress().total(), done);
     boolean building = r.state() == ViewState.BUILDING;
     double itemsPerSecond = building ? rate : 0;
-    long eta = building && itemsPerSecond > 0 ? (long) Math.ceil((total - done) / itemsPerSecond) : -1;
-    return new ViewStatus(r.definition(), r.state().text(),
-        new ViewStatus.Progress(done, total, itemsPerSecond, eta), r.conflicts(), r.table().created());
+    long eta =
+        building && itemsPerSecond > 0 ? (long) Math.ceil((total - done) / itemsPerSecond) : -1;
+    return new ViewStatus(
+        r.definition(),
+        r.state().text(),
+        new ViewStatus.Progress(done, total, itemsPerSecond, eta),
+        r.conflicts(),
+        r.table().created());
   }
 }

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The view entries a source write changes, as mutations for the source write's own batch, so a
- * view is updated atomically with its source.
+ * The view entries a source write changes, as mutations for the source write's own batch, so a view
+ * is updated atomically with its source.
  *
  * <pre>
  * old key | new key    | mutations
@@ -26,8 +26,8 @@ import java.util.Optional;
  *         |            | item must not land after this write)
  * </pre>
  *
- * Every condition comes from a read, so if anything changed between the read and the commit
- * the commit fails and the write path re-reads and decides again.
+ * Every condition comes from a read, so if anything changed between the read and the commit the
+ * commit fails and the write path re-reads and decides again.
  */
 final class ViewMaintainer {
   private final ItemRules rules;
@@ -46,8 +46,8 @@ final class ViewMaintainer {
      * source item's version (every writer, the backfill and repairs keep it so), so "rewrite my
      * entry" is a condition on that version (none at all once the view is ready and complete: the
      * source's condition implies it) and "claim a new key" is a condition on absence. If the guess
-     * is wrong (a taken key, drift, a backfill still copying) the commit fails and the write set
-     * is decided again with reads, which tell why.
+     * is wrong (a taken key, drift, a backfill still copying) the commit fails and the write set is
+     * decided again with reads, which tell why.
      */
     boolean optimistic();
 
@@ -66,10 +66,13 @@ final class ViewMaintainer {
    * A view key claimed in a batch while another source item still held it; the claim stands only
    * if, by the end of the batch, that item no longer maps to the key.
    */
-  record DeferredClaim(ViewHandle view, ViewSpec.ViewKey key, String ownerPartitionKey, String ownerId) {
-  }
+  record DeferredClaim(
+      ViewHandle view, ViewSpec.ViewKey key, String ownerPartitionKey, String ownerId) {}
 
-  /** Adds to {@code context} the mutations that keep every maintained view of the source in step with the decision. */
+  /**
+   * Adds to {@code context} the mutations that keep every maintained view of the source in step
+   * with the decision.
+   */
   void changes(Decision decision, Context context) {
     for (ViewHandle view : decision.write().table().views()) {
       if (view.isMaintained()) {
@@ -100,7 +103,10 @@ final class ViewMaintainer {
         // Claiming a key is always conditional: that is what makes view keys unique. Rewriting
         // our own entry of a ready view needs no condition: the source's own condition (unchanged
         // since read) already implies the entry is ours and current.
-        condition = !sameKey ? Condition.ABSENT : ready ? Condition.NONE : Condition.version(d.read().version());
+        condition =
+            !sameKey
+                ? Condition.ABSENT
+                : ready ? Condition.NONE : Condition.version(d.read().version());
       } else {
         condition = Condition.ABSENT;
         Optional<Versioned> existing = context.get(partition, key);
@@ -108,7 +114,8 @@ final class ViewMaintainer {
           ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
           if (!owner.sourcePartitionKey().equals(partitionKey) || !owner.sourceId().equals(id)) {
             // In a batch, a later operation may still move or delete the owner: decide at the end.
-            if (!context.defer(new DeferredClaim(view, newKey, owner.sourcePartitionKey(), owner.sourceId()))) {
+            if (!context.defer(
+                new DeferredClaim(view, newKey, owner.sourcePartitionKey(), owner.sourceId()))) {
               throw conflict(view, newKey, owner.sourcePartitionKey(), owner.sourceId());
             }
           }
@@ -128,7 +135,8 @@ final class ViewMaintainer {
       }
       Optional<Versioned> existing = context.get(partition, key);
       if (existing.isEmpty()) {
-        // A backfill may be about to copy the old entry: if it lands first, this write must re-decide.
+        // A backfill may be about to copy the old entry: if it lands first, this write must
+        // re-decide.
         context.add(new Mutation.Check(partition, key, Condition.ABSENT));
       } else {
         ItemCodec.ViewValue owner = ItemCodec.decodeView(existing.get().value());
@@ -148,15 +156,27 @@ final class ViewMaintainer {
       rules.checkKey("view partitionKey", key.partitionKey());
       rules.checkKey("view id", key.id());
     } catch (ViewbaseException e) {
-      throw new ViewbaseException(e.code(), e.getMessage() + " (rendered by view " + view.name() + ")",
+      throw new ViewbaseException(
+          e.code(),
+          e.getMessage() + " (rendered by view " + view.name() + ")",
           Map.of("view", view.name(), "viewPartitionKey", key.partitionKey(), "viewId", key.id()));
     }
   }
 
-  static ViewbaseException conflict(ViewHandle view, ViewSpec.ViewKey key, String otherPartitionKey, String otherId) {
-    return ViewbaseException.of(ErrorCode.ViewKeyConflict,
-        "Another item already has this key in a unique view", "view", view.name(),
-        "viewPartitionKey", key.partitionKey(), "viewId", key.id(),
-        "conflictingPartitionKey", otherPartitionKey, "conflictingId", otherId);
+  static ViewbaseException conflict(
+      ViewHandle view, ViewSpec.ViewKey key, String otherPartitionKey, String otherId) {
+    return ViewbaseException.of(
+        ErrorCode.ViewKeyConflict,
+        "Another item already has this key in a unique view",
+        "view",
+        view.name(),
+        "viewPartitionKey",
+        key.partitionKey(),
+        "viewId",
+        key.id(),
+        "conflictingPartitionKey",
+        otherPartitionKey,
+        "conflictingId",
+        otherId);
   }
 }

@@ -12,11 +12,16 @@ import java.util.Objects;
  * how far its backfill got, and the conflicts found (at most {@link #MAX_CONFLICTS}). Immutable: a
  * change is a new record, written to the catalog and then taken by the view's {@link ViewHandle}.
  *
- * @param table      the view's own table: its name (the definition's), id and creation time
+ * @param table the view's own table: its name (the definition's), id and creation time
  * @param definition the definition, its source named with the source table's stored case
  */
-record ViewRecord(TableRecord table, ViewDefinition definition, ViewState state, Progress progress,
-    List<ViewStatus.Conflict> conflicts) implements CatalogRecord {
+record ViewRecord(
+    TableRecord table,
+    ViewDefinition definition,
+    ViewState state,
+    Progress progress,
+    List<ViewStatus.Conflict> conflicts)
+    implements CatalogRecord {
   static final int MAX_CONFLICTS = 100;
 
   ViewRecord {
@@ -25,8 +30,8 @@ record ViewRecord(TableRecord table, ViewDefinition definition, ViewState state,
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(progress, "progress");
     if (!table.name().equals(definition.name())) {
-      throw new IllegalArgumentException("a view's table is named " + table.name() + ", its definition "
-          + definition.name());
+      throw new IllegalArgumentException(
+          "a view's table is named " + table.name() + ", its definition " + definition.name());
     }
     conflicts = List.copyOf(conflicts);
   }
@@ -61,9 +66,10 @@ record ViewRecord(TableRecord table, ViewDefinition definition, ViewState state,
   /**
    * How far a backfill got.
    *
-   * @param done        source items examined
-   * @param total       source items counted when the backfill started (writes go on, so an estimate)
-   * @param resumeAfter the last source entry of the last chunk committed; null: start from the beginning
+   * @param done source items examined
+   * @param total source items counted when the backfill started (writes go on, so an estimate)
+   * @param resumeAfter the last source entry of the last chunk committed; null: start from the
+   *     beginning
    */
   record Progress(long done, long total, SourceEntry resumeAfter) {
     static final Progress NONE = new Progress(0, 0, null);
@@ -97,7 +103,8 @@ record ViewRecord(TableRecord table, ViewDefinition definition, ViewState state,
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof SourceEntry other && Arrays.equals(partition, other.partition)
+      return o instanceof SourceEntry other
+          && Arrays.equals(partition, other.partition)
           && Arrays.equals(key, other.key);
     }
 
@@ -108,7 +115,11 @@ record ViewRecord(TableRecord table, ViewDefinition definition, ViewState state,
 
     @Override
     public String toString() {
-      return "SourceEntry[partition=" + Arrays.toString(partition) + ", key=" + Arrays.toString(key) + "]";
+      return "SourceEntry[partition="
+          + Arrays.toString(partition)
+          + ", key="
+          + Arrays.toString(key)
+          + "]";
     }
   }
 }

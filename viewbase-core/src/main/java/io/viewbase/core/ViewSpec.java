@@ -2,8 +2,8 @@ package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.PropertyName;
-import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.Value;
+import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.filter.Filter;
 import io.viewbase.filter.Filters;
@@ -19,8 +19,7 @@ import java.util.Map;
  */
 final class ViewSpec {
   /** Where a source item lands in the view. */
-  record ViewKey(String partitionKey, String id) {
-  }
+  record ViewKey(String partitionKey, String id) {}
 
   private final ViewDefinition definition;
   private final KeyTemplate partitionBy;
@@ -28,7 +27,8 @@ final class ViewSpec {
   private final Filter where;
   private final List<String> select;
 
-  private ViewSpec(ViewDefinition definition, KeyTemplate partitionBy, KeyTemplate idBy, Filter where) {
+  private ViewSpec(
+      ViewDefinition definition, KeyTemplate partitionBy, KeyTemplate idBy, Filter where) {
     this.definition = definition;
     this.partitionBy = partitionBy;
     this.idBy = idBy;
@@ -38,33 +38,52 @@ final class ViewSpec {
 
   /** Compiles a definition, failing with InvalidView on a bad template, filter or projection. */
   static ViewSpec compile(ViewDefinition definition) {
-    KeyTemplate partitionBy = KeyTemplate.parse(
-        definition.partitionBy() == null ? "{partitionKey}" : definition.partitionBy(), "partitionBy");
-    KeyTemplate idBy = KeyTemplate.parse(definition.idBy() == null ? "{id}" : definition.idBy(), "idBy");
-    Filter where = definition.where() == null || definition.where().isBlank() ? null : parseWhere(definition.where());
+    KeyTemplate partitionBy =
+        KeyTemplate.parse(
+            definition.partitionBy() == null ? "{partitionKey}" : definition.partitionBy(),
+            "partitionBy");
+    KeyTemplate idBy =
+        KeyTemplate.parse(definition.idBy() == null ? "{id}" : definition.idBy(), "idBy");
+    Filter where =
+        definition.where() == null || definition.where().isBlank()
+            ? null
+            : parseWhere(definition.where());
     for (String name : definition.select()) {
       if (name == null || name.isEmpty() || PropertyName.isReserved(name)) {
-        throw ViewbaseException.of(ErrorCode.InvalidView,
+        throw ViewbaseException.of(
+            ErrorCode.InvalidView,
             "select names user properties (not empty, not starting with '_', not partitionKey or id)",
-            "field", "select", "property", name);
+            "field",
+            "select",
+            "property",
+            name);
       }
     }
     return new ViewSpec(definition, partitionBy, idBy, where);
   }
 
-  /** The where filter, in the $filter language; Timestamp is refused (it changes with every write). */
+  /**
+   * The where filter, in the $filter language; Timestamp is refused (it changes with every write).
+   */
   private static Filter parseWhere(String text) {
     Filter filter;
     try {
       filter = Filters.parse(text);
     } catch (ViewbaseException e) {
-      throw new ViewbaseException(ErrorCode.InvalidView, "The where filter does not parse: " + e.getMessage(),
+      throw new ViewbaseException(
+          ErrorCode.InvalidView,
+          "The where filter does not parse: " + e.getMessage(),
           withField(e.context()));
     }
     for (String name : Filters.properties(filter)) {
       if (Filters.system(name).filter(s -> s == SystemProperty.TIMESTAMP).isPresent()) {
-        throw ViewbaseException.of(ErrorCode.InvalidView, "A view's where cannot depend on the timestamp",
-            "field", "where", "where", text);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidView,
+            "A view's where cannot depend on the timestamp",
+            "field",
+            "where",
+            "where",
+            text);
       }
     }
     return filter;
@@ -108,7 +127,8 @@ final class ViewSpec {
    */
   KeyTemplate.Prefix[] lookup(String partitionKey, String id, Map<String, Value> known) {
     if (where != null) {
-      return null; // the view may lack items that match; only unconditional views can answer for the source
+      return null; // the view may lack items that match; only unconditional views can answer for
+      // the source
     }
     KeyTemplate.Prefix viewPartition = partitionBy.renderPrefix(partitionKey, id, known);
     if (!viewPartition.complete()) {

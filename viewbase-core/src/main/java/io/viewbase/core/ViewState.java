@@ -30,7 +30,10 @@ enum ViewState {
     this.text = text;
   }
 
-  /** The state as the API shows it and the catalog stores it: {@code building}, {@code ready}, {@code failed}. */
+  /**
+   * The state as the API shows it and the catalog stores it: {@code building}, {@code ready},
+   * {@code failed}.
+   */
   String text() {
     return text;
   }

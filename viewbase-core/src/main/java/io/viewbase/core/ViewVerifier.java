@@ -72,17 +72,28 @@ final class ViewVerifier {
         byte[] viewKey = KeyLayout.sortKey(key.id());
         byte[] expected = ItemCodec.encodeView(pk, id, view.spec().project(properties));
         Optional<Versioned> actual = snapshot.get(viewPartition, viewKey);
-        Mutation.Check sourceUnchanged = new Mutation.Check(c.partition(), c.key(), Condition.version(c.version()));
+        Mutation.Check sourceUnchanged =
+            new Mutation.Check(c.partition(), c.key(), Condition.version(c.version()));
         if (actual.isEmpty()) {
           missing++;
           sample("missing", key, pk, id);
-          repair(List.of(sourceUnchanged,
-              new Mutation.Put(viewPartition, viewKey, c.version(), expected, Condition.ABSENT)));
+          repair(
+              List.of(
+                  sourceUnchanged,
+                  new Mutation.Put(
+                      viewPartition, viewKey, c.version(), expected, Condition.ABSENT)));
         } else if (!Arrays.equals(actual.get().value(), expected)) {
           different++;
           sample("different", key, pk, id);
-          repair(List.of(sourceUnchanged, new Mutation.Put(viewPartition, viewKey, c.version(), expected,
-              Condition.version(actual.get().version()))));
+          repair(
+              List.of(
+                  sourceUnchanged,
+                  new Mutation.Put(
+                      viewPartition,
+                      viewKey,
+                      c.version(),
+                      expected,
+                      Condition.version(actual.get().version()))));
         }
       }
     }
@@ -91,7 +102,8 @@ final class ViewVerifier {
   private void checkViewSide(Snapshot snapshot) {
     try (Cursor c = snapshot.scanAll(KeyLayout.tablePrefix(view.table().id()), null, null)) {
       while (c.next()) {
-        ViewSpec.ViewKey here = new ViewSpec.ViewKey(KeyLayout.partitionKeyOf(c.partition()), KeyLayout.idOf(c.key()));
+        ViewSpec.ViewKey here =
+            new ViewSpec.ViewKey(KeyLayout.partitionKeyOf(c.partition()), KeyLayout.idOf(c.key()));
         String sourcePk = null;
         String sourceId = null;
         boolean implied = false;
@@ -99,15 +111,20 @@ final class ViewVerifier {
           ItemCodec.ViewValue entry = ItemCodec.decodeView(c.value());
           sourcePk = entry.sourcePartitionKey();
           sourceId = entry.sourceId();
-          Optional<Versioned> source = snapshot.get(KeyLayout.partition(view.source().id(), sourcePk),
-              KeyLayout.sortKey(sourceId));
-          implied = source.isPresent()
-              && here.equals(view.spec().keyOf(sourcePk, sourceId, ItemCodec.decode(source.get().value())));
+          Optional<Versioned> source =
+              snapshot.get(
+                  KeyLayout.partition(view.source().id(), sourcePk), KeyLayout.sortKey(sourceId));
+          implied =
+              source.isPresent()
+                  && here.equals(
+                      view.spec()
+                          .keyOf(sourcePk, sourceId, ItemCodec.decode(source.get().value())));
         }
         if (!implied) {
           extra++;
           sample("extra", here, sourcePk, sourceId);
-          repair(List.of(new Mutation.Delete(c.partition(), c.key(), Condition.version(c.version()))));
+          repair(
+              List.of(new Mutation.Delete(c.partition(), c.key(), Condition.version(c.version()))));
         }
       }
     }
@@ -115,7 +132,8 @@ final class ViewVerifier {
 
   private void sample(String kind, ViewSpec.ViewKey key, String sourcePk, String sourceId) {
     if (samples.size() < MAX_SAMPLES) {
-      samples.add(new VerifyReport.Difference(kind, key.partitionKey(), key.id(), sourcePk, sourceId));
+      samples.add(
+          new VerifyReport.Difference(kind, key.partitionKey(), key.id(), sourcePk, sourceId));
     }
   }
 

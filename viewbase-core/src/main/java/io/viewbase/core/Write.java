@@ -9,8 +9,8 @@ import io.viewbase.storage.spi.Condition;
  * becomes before {@link WritePipeline} decides and commits it.
  *
  * <p>{@code expected} is the operation's rule as a storage condition on its item, which is what
- * makes a write with no read possible and gives every refusal its error in one place
- * ({@link WritePipeline}):
+ * makes a write with no read possible and gives every refusal its error in one place ({@link
+ * WritePipeline}):
  *
  * <pre>
  * kind         | ifMatch absent | ifMatch "*" | ifMatch an ETag | after the write
@@ -27,10 +27,10 @@ import io.viewbase.storage.spi.Condition;
  * "(refused)": a batch refuses an ifMatch there (400 InvalidInput); the {@code Table} methods take
  * none. An ETag this database could never have issued expects version -1, which no item has.
  *
- * @param kind     what the operation does
- * @param table    the table it writes (a table, never a view)
- * @param item     its identity and, but for DELETE and CHECK, the properties it writes
- * @param value    {@code item}'s properties encoded (null for DELETE and CHECK)
+ * @param kind what the operation does
+ * @param table the table it writes (a table, never a view)
+ * @param item its identity and, but for DELETE and CHECK, the properties it writes
+ * @param value {@code item}'s properties encoded (null for DELETE and CHECK)
  * @param expected what the item must be for the operation to apply
  */
 record Write(Batch.Kind kind, TableEntry table, Item item, byte[] value, Condition expected) {
@@ -53,8 +53,12 @@ record Write(Batch.Kind kind, TableEntry table, Item item, byte[] value, Conditi
     return switch (kind) {
       case INSERT -> Condition.ABSENT;
       case UPSERT, UPSERT_MERGE -> Condition.NONE;
-      case REPLACE, MERGE, DELETE -> ifMatch == null || isAny(ifMatch) ? Condition.EXISTS : atVersion(ifMatch);
-      case CHECK -> ifMatch == null ? Condition.ABSENT : isAny(ifMatch) ? Condition.EXISTS : atVersion(ifMatch);
+      case REPLACE, MERGE, DELETE ->
+          ifMatch == null || isAny(ifMatch) ? Condition.EXISTS : atVersion(ifMatch);
+      case CHECK ->
+          ifMatch == null
+              ? Condition.ABSENT
+              : isAny(ifMatch) ? Condition.EXISTS : atVersion(ifMatch);
     };
   }
 

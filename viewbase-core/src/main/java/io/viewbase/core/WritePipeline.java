@@ -30,32 +30,32 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <ol>
  *   <li><b>prepare</b>: check each operation (the database open, the table live and not a view,
- *       keys, properties, sizes; a batch's shape) and encode its item;</li>
+ *       keys, properties, sizes; a batch's shape) and encode its item;
  *   <li><b>enter</b> the write gates of its tables in table-id order, so two batches never wait on
- *       each other's, and hold them to the end: a drop or a new view waits for the write;</li>
+ *       each other's, and hold them to the end: a drop or a new view waits for the write;
  *   <li><b>decide</b> each operation, in order, into mutations ({@link Draft}):
  *       <ul>
  *         <li><em>by its condition</em>, with no read, when its rule is one storage condition
  *             ({@link Write}'s table): a check always; a write alone, on a table without views,
- *             that is not a merge, and whose ETag is not ahead of the clock (below);</li>
+ *             that is not a merge, and whose ETag is not ahead of the clock (below);
  *         <li><em>by reading</em> otherwise: read the item, refuse if the rule fails, compute the
  *             item after ({@link Write}'s table again), make a {@link Decision}; its mutation and
- *             its views' ({@link ViewMaintainer}) are all conditional on what was read;</li>
- *       </ul></li>
+ *             its views' ({@link ViewMaintainer}) are all conditional on what was read;
+ *       </ul>
  *   <li><b>commit</b> them as one storage batch: {@code Store.commit}, or {@code Store.commitAsync}
- *       for an asynchronous write on a store that commits without blocking;</li>
+ *       for an asynchronous write on a store that commits without blocking;
  *   <li>if a condition failed: the operation's rule is refused through {@link #refusal} (the one
  *       table from a failed rule to an error, whether the read or the store found it); anything
  *       else read has changed, so decide again from fresh reads, {@value #MAX_ATTEMPTS} attempts in
- *       all, then {@code WriteConflict}.</li>
+ *       all, then {@code WriteConflict}.
  * </ol>
  *
  * <p><b>Clock.</b> Each attempt takes one version from the {@link VersionClock} for everything it
  * writes. A version must exceed the one it replaces: a read that finds a version at or after the
  * attempt's (another server, on a shared store, whose clock is ahead) moves the clock past it and
- * decides again ({@link ClockBehind}). A version a request names (an ETag) is a condition, never
- * a clock input: a forged ETag would otherwise move the clock, and every later timestamp with it.
- * A write whose ETag is ahead of the clock ({@link VersionClock#isAhead}) is therefore decided by
+ * decides again ({@link ClockBehind}). A version a request names (an ETag) is a condition, never a
+ * clock input: a forged ETag would otherwise move the clock, and every later timestamp with it. A
+ * write whose ETag is ahead of the clock ({@link VersionClock#isAhead}) is therefore decided by
  * reading, so that only a version the database stored can move the clock.
  *
  * <p><b>Asynchronous writes</b> that are decided by their condition on a store that commits without
@@ -82,8 +82,13 @@ final class WritePipeline {
     db.checkOpen();
     table.checkLive();
     if (table.isView()) {
-      throw ViewbaseException.of(ErrorCode.ViewIsReadOnly, "Views are read-only; write to the source table",
-          "view", table.name(), "source", table.view().source().name());
+      throw ViewbaseException.of(
+          ErrorCode.ViewIsReadOnly,
+          "Views are read-only; write to the source table",
+          "view",
+          table.name(),
+          "source",
+          table.view().source().name());
     }
     ItemRules rules = db.rules();
     rules.checkKey("partitionKey", item.partitionKey());
@@ -112,7 +117,9 @@ final class WritePipeline {
     }
   }
 
-  /** A write alone, asynchronously: the future completes as {@link #write} would return or throw. */
+  /**
+   * A write alone, asynchronously: the future completes as {@link #write} would return or throw.
+   */
   CompletableFuture<Item> writeAsync(Write write) {
     if (!db.store().commitsWithoutBlocking()) {
       return onWriterThread(write);
@@ -134,25 +141,31 @@ final class WritePipeline {
       committed = db.store().commitAsync(draft.mutations());
     } catch (RuntimeException | Error e) {
       table.endWrite();
-      return CompletableFuture.failedFuture(e instanceof StorageException s ? EmbeddedDatabase.storageError(s)
-          : e instanceof Refused r ? r.error() : e);
+      return CompletableFuture.failedFuture(
+          e instanceof StorageException s
+              ? EmbeddedDatabase.storageError(s)
+              : e instanceof Refused r ? r.error() : e);
     }
-    // runs on the store's committer, whose time is the whole pipeline's: the result is built already
-    return committed.handle((ok, failure) -> {
-      table.endWrite();
-      if (failure == null) {
-        return draft.result(0);
-      }
-      Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-          : failure;
-      if (cause instanceof ConditionFailedException e) {
-        throw refusal(write, e.actualVersion() != null); // its one mutation is its rule
-      }
-      if (cause instanceof StorageException e) {
-        throw EmbeddedDatabase.storageError(e);
-      }
-      throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
-    });
+    // runs on the store's committer, whose time is the whole pipeline's: the result is built
+    // already
+    return committed.handle(
+        (ok, failure) -> {
+          table.endWrite();
+          if (failure == null) {
+            return draft.result(0);
+          }
+          Throwable cause =
+              failure instanceof CompletionException && failure.getCause() != null
+                  ? failure.getCause()
+                  : failure;
+          if (cause instanceof ConditionFailedException e) {
+            throw refusal(write, e.actualVersion() != null); // its one mutation is its rule
+          }
+          if (cause instanceof StorageException e) {
+            throw EmbeddedDatabase.storageError(e);
+          }
+          throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
+        });
   }
 
   private CompletableFuture<Item> onWriterThread(Write write) {
@@ -160,8 +173,8 @@ final class WritePipeline {
       return CompletableFuture.supplyAsync(() -> write(write), db.writers());
     } catch (RejectedExecutionException e) {
       // accepted while the database was open, refused by the writer threads it is stopping
-      return CompletableFuture.failedFuture(new ViewbaseException(ErrorCode.ShuttingDown,
-          "The database is closing"));
+      return CompletableFuture.failedFuture(
+          new ViewbaseException(ErrorCode.ShuttingDown, "The database is closing"));
     }
   }
 
@@ -188,8 +201,11 @@ final class WritePipeline {
       throw new ViewbaseException(ErrorCode.InvalidInput, "A batch needs at least one operation");
     }
     if (ops.size() > Batch.MAX_OPERATIONS) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
-          "A batch has at most " + Batch.MAX_OPERATIONS + " operations", "operations", ops.size());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A batch has at most " + Batch.MAX_OPERATIONS + " operations",
+          "operations",
+          ops.size());
     }
     List<Write> writes = new ArrayList<>(ops.size());
     Set<String> seen = new HashSet<>();
@@ -197,9 +213,12 @@ final class WritePipeline {
     for (int i = 0; i < ops.size(); i++) {
       Batch.Operation op = ops.get(i);
       try {
-        if (op.ifMatch() != null && (op.kind() == Batch.Kind.INSERT || op.kind() == Batch.Kind.UPSERT
-            || op.kind() == Batch.Kind.UPSERT_MERGE)) {
-          throw new ViewbaseException(ErrorCode.InvalidInput, "ifMatch applies to replace, merge, delete and check");
+        if (op.ifMatch() != null
+            && (op.kind() == Batch.Kind.INSERT
+                || op.kind() == Batch.Kind.UPSERT
+                || op.kind() == Batch.Kind.UPSERT_MERGE)) {
+          throw new ViewbaseException(
+              ErrorCode.InvalidInput, "ifMatch applies to replace, merge, delete and check");
         }
         Write write = prepare(op.kind(), db.entry(op.table()), op.item(), op.ifMatch());
         bytes += write.value() == null ? 0 : write.value().length;
@@ -212,16 +231,25 @@ final class WritePipeline {
       }
     }
     if (bytes > Batch.MAX_BYTES) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
-          "A batch holds at most " + Batch.MAX_BYTES + " bytes of items", "bytes", bytes);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A batch holds at most " + Batch.MAX_BYTES + " bytes of items",
+          "bytes",
+          bytes);
     }
     return writes;
   }
 
-  /** Enters the gates of the writes' tables in id order and returns them; leave them in any order. */
+  /**
+   * Enters the gates of the writes' tables in id order and returns them; leave them in any order.
+   */
   private static List<TableEntry> enter(List<Write> writes) {
-    List<TableEntry> gates = writes.stream().map(Write::table).distinct()
-        .sorted(Comparator.comparingInt(TableEntry::id)).toList();
+    List<TableEntry> gates =
+        writes.stream()
+            .map(Write::table)
+            .distinct()
+            .sorted(Comparator.comparingInt(TableEntry::id))
+            .toList();
     for (int i = 0; i < gates.size(); i++) {
       try {
         gates.get(i).beginWrite();
@@ -255,9 +283,17 @@ final class WritePipeline {
     }
     Item item = writes.get(0).item();
     throw writes.size() == 1
-        ? ViewbaseException.of(ErrorCode.WriteConflict, "The item is changing too fast to write; retry",
-            "table", writes.get(0).table().name(), "partitionKey", item.partitionKey(), "id", item.id())
-        : new ViewbaseException(ErrorCode.WriteConflict,
+        ? ViewbaseException.of(
+            ErrorCode.WriteConflict,
+            "The item is changing too fast to write; retry",
+            "table",
+            writes.get(0).table().name(),
+            "partitionKey",
+            item.partitionKey(),
+            "id",
+            item.id())
+        : new ViewbaseException(
+            ErrorCode.WriteConflict,
             "The items of this batch are changing too fast to commit it; retry");
   }
 
@@ -278,8 +314,10 @@ final class WritePipeline {
     for (Draft.Claim c : draft.claims()) {
       ViewMaintainer.DeferredClaim claim = c.claim();
       if (stillOwns(draft, claim)) {
-        throw new Refused(c.operation(),
-            ViewMaintainer.conflict(claim.view(), claim.key(), claim.ownerPartitionKey(), claim.ownerId()));
+        throw new Refused(
+            c.operation(),
+            ViewMaintainer.conflict(
+                claim.view(), claim.key(), claim.ownerPartitionKey(), claim.ownerId()));
       }
     }
     return draft;
@@ -307,11 +345,12 @@ final class WritePipeline {
     byte[] key = KeyLayout.sortKey(item.id());
     if (decidesByCondition(write, draft.isAlone())) {
       Condition rule = write.expected();
-      draft.addRule(switch (write.kind()) {
-        case DELETE -> new Mutation.Delete(partition, key, rule);
-        case CHECK -> new Mutation.Check(partition, key, rule);
-        default -> new Mutation.Put(partition, key, version, write.value(), rule);
-      });
+      draft.addRule(
+          switch (write.kind()) {
+            case DELETE -> new Mutation.Delete(partition, key, rule);
+            case CHECK -> new Mutation.Check(partition, key, rule);
+            default -> new Mutation.Put(partition, key, version, write.value(), rule);
+          });
       draft.result(write.storesItem() ? stored(item, item.properties(), version) : null);
       return;
     }
@@ -377,24 +416,57 @@ final class WritePipeline {
     Item item = write.item();
     String table = write.table().name();
     if (write.expected().kind() == Condition.Kind.ABSENT) {
-      return ViewbaseException.of(ErrorCode.ItemAlreadyExists, "An item with this partition key and id exists",
-          "table", table, "partitionKey", item.partitionKey(), "id", item.id());
+      return ViewbaseException.of(
+          ErrorCode.ItemAlreadyExists,
+          "An item with this partition key and id exists",
+          "table",
+          table,
+          "partitionKey",
+          item.partitionKey(),
+          "id",
+          item.id());
     }
     if (!found) {
-      return ViewbaseException.of(ErrorCode.ItemNotFound, "No item has this partition key and id",
-          "table", table, "partitionKey", item.partitionKey(), "id", item.id());
+      return ViewbaseException.of(
+          ErrorCode.ItemNotFound,
+          "No item has this partition key and id",
+          "table",
+          table,
+          "partitionKey",
+          item.partitionKey(),
+          "id",
+          item.id());
     }
-    return ViewbaseException.of(ErrorCode.PreconditionFailed,
-        "The item has changed since the ETag given in If-Match was issued", "table", table,
-        "partitionKey", item.partitionKey(), "id", item.id());
+    return ViewbaseException.of(
+        ErrorCode.PreconditionFailed,
+        "The item has changed since the ETag given in If-Match was issued",
+        "table",
+        table,
+        "partitionKey",
+        item.partitionKey(),
+        "id",
+        item.id());
   }
 
   /** Whether the item that held a claimed view key still maps to it when the set is decided. */
   private static boolean stillOwns(Draft draft, ViewMaintainer.DeferredClaim claim) {
     TableEntry source = claim.view().source();
-    return draft.get(KeyLayout.partition(source.id(), claim.ownerPartitionKey()), KeyLayout.sortKey(claim.ownerId()))
-        .map(v -> claim.key().equals(claim.view().spec().keyOf(claim.ownerPartitionKey(), claim.ownerId(),
-            ItemCodec.decode(v.value()))))
+    return draft
+        .get(
+            KeyLayout.partition(source.id(), claim.ownerPartitionKey()),
+            KeyLayout.sortKey(claim.ownerId()))
+        .map(
+            v ->
+                claim
+                    .key()
+                    .equals(
+                        claim
+                            .view()
+                            .spec()
+                            .keyOf(
+                                claim.ownerPartitionKey(),
+                                claim.ownerId(),
+                                ItemCodec.decode(v.value()))))
         .orElse(false);
   }
 
@@ -412,7 +484,11 @@ final class WritePipeline {
   }
 
   private static Item stored(Item item, Map<String, Value> properties, long version) {
-    return Item.stored(item.partitionKey(), item.id(), properties, Etags.of(version),
+    return Item.stored(
+        item.partitionKey(),
+        item.id(),
+        properties,
+        Etags.of(version),
         new Value.DateTime(version).toInstant());
   }
 
@@ -420,18 +496,20 @@ final class WritePipeline {
   private static ViewbaseException inBatch(ViewbaseException e, int index, Batch.Operation op) {
     Map<String, Object> context = new LinkedHashMap<>();
     context.put("operationIndex", index);
-    context.put("operation", switch (op.kind()) {
-      case UPSERT_MERGE -> "upsertMerge";
-      default -> op.kind().name().toLowerCase(Locale.ROOT);
-    });
+    context.put(
+        "operation",
+        switch (op.kind()) {
+          case UPSERT_MERGE -> "upsertMerge";
+          default -> op.kind().name().toLowerCase(Locale.ROOT);
+        });
     if (op.table() != null) {
       context.put("table", op.table());
     }
     context.put("partitionKey", op.partitionKey());
     context.put("id", op.id());
     e.context().forEach(context::putIfAbsent);
-    return new ViewbaseException(e.code(), "Operation " + index + " of the batch failed: " + e.getMessage(), context,
-        e);
+    return new ViewbaseException(
+        e.code(), "Operation " + index + " of the batch failed: " + e.getMessage(), context, e);
   }
 
   /**

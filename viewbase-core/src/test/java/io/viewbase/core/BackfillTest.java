@@ -36,20 +36,24 @@ import org.junit.jupiter.api.io.TempDir;
 class BackfillTest {
   private static final int ITEMS = 1_000_000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static void load(Table table, int items, int threads) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<?>> loads = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int me = t;
-      loads.add(pool.submit(() -> {
-        for (int i = me; i < items; i += threads) {
-          table.insert(Item.builder("p" + (i % 1000), String.format("id%07d", i))
-              .put("email", "user" + i + "@example.com").put("n", i).build());
-        }
-      }));
+      loads.add(
+          pool.submit(
+              () -> {
+                for (int i = me; i < items; i += threads) {
+                  table.insert(
+                      Item.builder("p" + (i % 1000), String.format("id%07d", i))
+                          .put("email", "user" + i + "@example.com")
+                          .put("n", i)
+                          .build());
+                }
+              }));
     }
     for (Future<?> f : loads) {
       f.get();
@@ -71,24 +75,34 @@ class BackfillTest {
       List<Future<?>> running = new ArrayList<>();
       for (int t = 0; t < 2; t++) {
         Random random = new Random(t);
-        running.add(writers.submit(() -> {
-          while (building.get()) {
-            int i = random.nextInt(ITEMS + 50_000);
-            String pk = "p" + (i % 1000);
-            String id = String.format("id%07d", i);
-            try {
-              switch (random.nextInt(3)) {
-                case 0 -> people.upsert(Item.builder(pk, id).put("email", "moved" + i + "@example.com").build());
-                case 1 -> people.delete(pk, id, null);
-                default -> people.upsertMerge(Item.builder(pk, id).put("email", "user" + i + "@example.com")
-                    .put("touched", true).build());
-              }
-              writes.incrementAndGet();
-            } catch (ViewbaseException e) {
-              assertThat(e.code()).isIn(ErrorCode.ItemNotFound, ErrorCode.ViewKeyConflict);
-            }
-          }
-        }));
+        running.add(
+            writers.submit(
+                () -> {
+                  while (building.get()) {
+                    int i = random.nextInt(ITEMS + 50_000);
+                    String pk = "p" + (i % 1000);
+                    String id = String.format("id%07d", i);
+                    try {
+                      switch (random.nextInt(3)) {
+                        case 0 ->
+                            people.upsert(
+                                Item.builder(pk, id)
+                                    .put("email", "moved" + i + "@example.com")
+                                    .build());
+                        case 1 -> people.delete(pk, id, null);
+                        default ->
+                            people.upsertMerge(
+                                Item.builder(pk, id)
+                                    .put("email", "user" + i + "@example.com")
+                                    .put("touched", true)
+                                    .build());
+                      }
+                      writes.incrementAndGet();
+                    } catch (ViewbaseException e) {
+                      assertThat(e.code()).isIn(ErrorCode.ItemNotFound, ErrorCode.ViewKeyConflict);
+                    }
+                  }
+                }));
       }
       db.createView(ViewDefinition.of("ByEmail", "People", "all", "{email}"));
       ViewStatus status = ViewContract.awaitBuilt(db, "ByEmail");
@@ -103,8 +117,9 @@ class BackfillTest {
       VerifyReport report = db.verifyView("ByEmail", false);
       assertThat(report.drift()).as("%s", report.samples()).isZero();
       assertThat(report.checked()).isGreaterThan(ITEMS * 9L / 10);
-      System.out.printf("loaded %d items in %.1f s; backfilled %d in %.1f s with %d concurrent writes%n", ITEMS,
-          (t1 - t0) / 1e9, status.progress().done(), (t2 - t1) / 1e9, writes.get());
+      System.out.printf(
+          "loaded %d items in %.1f s; backfilled %d in %.1f s with %d concurrent writes%n",
+          ITEMS, (t1 - t0) / 1e9, status.progress().done(), (t2 - t1) / 1e9, writes.get());
     }
   }
 
@@ -127,10 +142,19 @@ class BackfillTest {
       load(db.table("People"), 200_000, 2);
     }
     long killedAt = 0;
-    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), BackfillTest.class.getName(), dir.toString(),
-        "create").redirectErrorStream(true).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                BackfillTest.class.getName(),
+                dir.toString(),
+                "create")
+            .redirectErrorStream(true)
+            .start();
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         if (line.startsWith("building ") && Long.parseLong(line.substring(9)) > 20_000) {

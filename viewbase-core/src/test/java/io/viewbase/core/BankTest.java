@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bank test: 16 threads move money between 1,000 accounts in batches that replace both
- * accounts at the ETags they read, for a fixed time (60 s by default, {@code -Dviewbase.bank.seconds}).
+ * The bank test: 16 threads move money between 1,000 accounts in batches that replace both accounts
+ * at the ETags they read, for a fixed time (60 s by default, {@code -Dviewbase.bank.seconds}).
  * Throughout, a consistent read of all accounts (one page, one storage snapshot) must sum to the
  * initial total; at the end, replaying the log of acknowledged transfers on the initial balances
  * must give every account's stored balance exactly (no acknowledged batch lost, none half-applied).
@@ -38,11 +38,9 @@ class BankTest {
   private static final int INITIAL = 1000;
   private static final int THREADS = 16;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  record Transfer(int from, int to, int amount) {
-  }
+  record Transfer(int from, int to, int amount) {}
 
   private static String id(int account) {
     return String.format("acct%04d", account);
@@ -83,41 +81,56 @@ class BankTest {
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         Random random = new Random(seed + t);
-        workers.add(pool.submit(() -> {
-          while (running.get()) {
-            int from = random.nextInt(ACCOUNTS);
-            int to = random.nextInt(ACCOUNTS);
-            if (from == to) {
-              continue;
-            }
-            Item a = accounts.get("bank", id(from)).orElseThrow();
-            Item b = accounts.get("bank", id(to)).orElseThrow();
-            int amount = 1 + random.nextInt(Math.max(1, Math.min(50, balance(a))));
-            if (balance(a) < amount) {
-              continue;
-            }
-            try {
-              db.commit(Batch.builder()
-                  .replace("Accounts", Item.builder("bank", id(from)).put("balance", balance(a) - amount).build(), a.etag())
-                  .replace("Accounts", Item.builder("bank", id(to)).put("balance", balance(b) + amount).build(), b.etag())
-                  .build());
-              log.add(new Transfer(from, to, amount));
-            } catch (ViewbaseException e) {
-              assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
-              conflicts.incrementAndGet();
-            }
-          }
-          return null;
-        }));
+        workers.add(
+            pool.submit(
+                () -> {
+                  while (running.get()) {
+                    int from = random.nextInt(ACCOUNTS);
+                    int to = random.nextInt(ACCOUNTS);
+                    if (from == to) {
+                      continue;
+                    }
+                    Item a = accounts.get("bank", id(from)).orElseThrow();
+                    Item b = accounts.get("bank", id(to)).orElseThrow();
+                    int amount = 1 + random.nextInt(Math.max(1, Math.min(50, balance(a))));
+                    if (balance(a) < amount) {
+                      continue;
+                    }
+                    try {
+                      db.commit(
+                          Batch.builder()
+                              .replace(
+                                  "Accounts",
+                                  Item.builder("bank", id(from))
+                                      .put("balance", balance(a) - amount)
+                                      .build(),
+                                  a.etag())
+                              .replace(
+                                  "Accounts",
+                                  Item.builder("bank", id(to))
+                                      .put("balance", balance(b) + amount)
+                                      .build(),
+                                  b.etag())
+                              .build());
+                      log.add(new Transfer(from, to, amount));
+                    } catch (ViewbaseException e) {
+                      assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
+                      conflicts.incrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
       }
-      Future<Integer> auditor = pool.submit(() -> {
-        int audits = 0;
-        while (running.get()) {
-          assertThat(total(accounts)).as("seed %d", seed).isEqualTo(expectedTotal);
-          audits++;
-        }
-        return audits;
-      });
+      Future<Integer> auditor =
+          pool.submit(
+              () -> {
+                int audits = 0;
+                while (running.get()) {
+                  assertThat(total(accounts)).as("seed %d", seed).isEqualTo(expectedTotal);
+                  audits++;
+                }
+                return audits;
+              });
       Thread.sleep(seconds * 1000);
       running.set(false);
       for (Future<?> w : workers) {
@@ -133,12 +146,14 @@ class BankTest {
         replay[t.to()] += t.amount();
       }
       for (int a = 0; a < ACCOUNTS; a++) {
-        assertThat(balance(accounts.get("bank", id(a)).orElseThrow())).as("account %d, seed %d", a, seed)
+        assertThat(balance(accounts.get("bank", id(a)).orElseThrow()))
+            .as("account %d, seed %d", a, seed)
             .isEqualTo(replay[a]);
       }
       assertThat(total(accounts)).isEqualTo(expectedTotal);
       assertThat(log).isNotEmpty();
-      System.out.printf("bank test: %d transfers committed, %d refused on a stale ETag, %d audits, seed %d%n",
+      System.out.printf(
+          "bank test: %d transfers committed, %d refused on a stale ETag, %d audits, seed %d%n",
           log.size(), conflicts.get(), audits, seed);
     }
   }

@@ -64,13 +64,16 @@ class CatalogAcrossProcessesTest {
     a.putSetting(null, "azure.service", "props");
     assertThat(b.setting("People", "azure.acl")).contains("first");
     a.putSetting("People", "azure.acl", "second");
-    assertThat(b.setting("People", "azure.acl")).as("read from the store, not a cache").contains("second");
+    assertThat(b.setting("People", "azure.acl"))
+        .as("read from the store, not a cache")
+        .contains("second");
     assertThat(b.setting(null, "azure.service")).contains("props");
 
     b.dropTable("People");
     // a has not refreshed yet: its put checks the stored record and refuses to land beside the drop
     assertThatThrownBy(() -> a.putSetting("People", "azure.acl", "late"))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
+        .isInstanceOfSatisfying(
+            ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
     b.createTable("People");
 
     assertThat(a.setting("People", "azure.acl")).isEmpty();
@@ -87,23 +90,35 @@ class CatalogAcrossProcessesTest {
     a.clock().observe(a.clock().next() + hour);
     Item fromA = a.table("People").upsert(Item.builder("p", "1").put("n", 1).build());
 
-    Item replaced = b.table("People").replace(Item.builder("p", "1").put("n", 2).build(), fromA.etag());
-    Item merged = b.table("People").merge(Item.builder("p", "1").put("m", 3).build(), replaced.etag());
-    Item batched = b.commit(io.viewbase.api.Batch.builder()
-        .upsertMerge("People", Item.builder("p", "1").put("k", 4).build()).build()).items().get(0);
+    Item replaced =
+        b.table("People").replace(Item.builder("p", "1").put("n", 2).build(), fromA.etag());
+    Item merged =
+        b.table("People").merge(Item.builder("p", "1").put("m", 3).build(), replaced.etag());
+    Item batched =
+        b.commit(
+                io.viewbase.api.Batch.builder()
+                    .upsertMerge("People", Item.builder("p", "1").put("k", 4).build())
+                    .build())
+            .items()
+            .get(0);
 
     assertThat(replaced.timestamp()).isAfter(fromA.timestamp());
     assertThat(merged.timestamp()).isAfter(replaced.timestamp());
     assertThat(batched.timestamp()).isAfter(merged.timestamp());
-    assertThatThrownBy(() -> b.table("People").replace(Item.builder("p", "1").build(), fromA.etag()))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed));
+    assertThatThrownBy(
+            () -> b.table("People").replace(Item.builder("p", "1").build(), fromA.etag()))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed));
   }
 
   @Test
   void tableCreatedThroughOneCannotBeCreatedAgainThroughTheOther() {
     a.createTable("People");
     assertThatThrownBy(() -> b.createTable("people"))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableAlreadyExists));
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.TableAlreadyExists));
   }
 
   @Test
@@ -118,9 +133,11 @@ class CatalogAcrossProcessesTest {
     }
     assertThat(b.listTables()).isEmpty();
     assertThatThrownBy(() -> people.insert(Item.builder("p", "2").build()))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
+        .isInstanceOfSatisfying(
+            ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
     assertThatThrownBy(() -> b.table("People"))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
+        .isInstanceOfSatisfying(
+            ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
   }
 
   @Test
@@ -138,21 +155,29 @@ class CatalogAcrossProcessesTest {
       Random random = new Random(t);
       // Each write moves the item's view entry (the view id carries n): a write that did not
       // maintain the view would leave a stale entry and a missing one.
-      writers.add(pool.submit(() -> {
-        while (!stop.get()) {
-          int i = random.nextInt(200);
-          b.table("People").upsert(Item.builder("p" + i % 4, "i" + i).put("n", random.nextInt(1_000_000)).build());
-          writes.incrementAndGet();
-        }
-        return null;
-      }));
+      writers.add(
+          pool.submit(
+              () -> {
+                while (!stop.get()) {
+                  int i = random.nextInt(200);
+                  b.table("People")
+                      .upsert(
+                          Item.builder("p" + i % 4, "i" + i)
+                              .put("n", random.nextInt(1_000_000))
+                              .build());
+                  writes.incrementAndGet();
+                }
+                return null;
+              }));
     }
     a.createView(ViewDefinition.of("ByN", "People", "{partitionKey}", "{n:08}#{id}"));
     assertThat(ViewContract.awaitBuilt(a, "ByN").state()).isEqualTo(ViewStatus.READY);
-    // Some writes after the view is ready too; a writer that failed ends the wait (f.get() rethrows).
+    // Some writes after the view is ready too; a writer that failed ends the wait (f.get()
+    // rethrows).
     int writesWhenReady = writes.get();
     long deadline = System.nanoTime() + 60_000_000_000L;
-    while (writes.get() < writesWhenReady + 200 && System.nanoTime() < deadline
+    while (writes.get() < writesWhenReady + 200
+        && System.nanoTime() < deadline
         && writers.stream().noneMatch(Future::isDone)) {
       Thread.sleep(5);
     }
@@ -161,19 +186,29 @@ class CatalogAcrossProcessesTest {
       f.get();
     }
     pool.shutdown();
-    assertThat(writes.get()).as("writes through b after the view was ready").isGreaterThanOrEqualTo(writesWhenReady + 200);
+    assertThat(writes.get())
+        .as("writes through b after the view was ready")
+        .isGreaterThanOrEqualTo(writesWhenReady + 200);
     assertThat(a.verifyView("ByN", false).drift()).isZero();
     assertThat(ViewContract.awaitBuilt(b, "ByN").state()).isEqualTo(ViewStatus.READY);
     assertThat(b.verifyView("ByN", false).drift()).isZero();
   }
 
-  /** The memory store as a store that other processes share: batches not isolated, closed by the test. */
+  /**
+   * The memory store as a store that other processes share: batches not isolated, closed by the
+   * test.
+   */
   private record SharedStore(MemoryStore data) implements Store {
     @Override
     public Capabilities capabilities() {
       Capabilities c = data.capabilities();
-      return new Capabilities(c.atomicMultiPartitionBatch(), false, c.orderedPartitions(), c.snapshots(),
-          c.durableCommits(), c.groupCommit());
+      return new Capabilities(
+          c.atomicMultiPartitionBatch(),
+          false,
+          c.orderedPartitions(),
+          c.snapshots(),
+          c.durableCommits(),
+          c.groupCommit());
     }
 
     @Override

@@ -20,8 +20,8 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every catalog record round-trips through {@link CatalogCodec}, and its bytes are exactly those the
- * catalog wrote before it had records: the maps of {@link OldCatalogLayout}, encoded as items.
+ * Every catalog record round-trips through {@link CatalogCodec}, and its bytes are exactly those
+ * the catalog wrote before it had records: the maps of {@link OldCatalogLayout}, encoded as items.
  */
 class CatalogCodecTest {
   private static final Instant CREATED = Instant.parse("2025-03-01T10:15:30.1234567Z");
@@ -36,23 +36,31 @@ class CatalogCodecTest {
 
   @Test
   void viewRecordWithoutOptionalFieldsRoundTripsAndEncodesAsTheOldLayout() {
-    ViewRecord view = ViewRecord.building(new TableRecord("Copy", 2, CREATED),
-        new ViewDefinition("Copy", "People", null, null, null, List.of()));
+    ViewRecord view =
+        ViewRecord.building(
+            new TableRecord("Copy", 2, CREATED),
+            new ViewDefinition("Copy", "People", null, null, null, List.of()));
     byte[] bytes = CatalogCodec.encode(view);
     assertThat(CatalogCodec.decode(bytes)).isEqualTo(view);
     assertThat(bytes).isEqualTo(ItemCodec.encode(OldCatalogLayout.view(view)));
-    assertThat(ItemCodec.decode(bytes)).doesNotContainKeys("partitionBy", "idBy", "where", "resumePartition",
-        "resumeKey");
+    assertThat(ItemCodec.decode(bytes))
+        .doesNotContainKeys("partitionBy", "idBy", "where", "resumePartition", "resumeKey");
   }
 
   @Test
   void viewRecordWithEveryFieldRoundTripsAndEncodesAsTheOldLayout() {
-    ViewRecord view = new ViewRecord(new TableRecord("ByCity", 3, CREATED),
-        new ViewDefinition("ByCity", "People", "{city}", "{id}", "active eq true", List.of("name", "city")),
-        ViewState.FAILED, new ViewRecord.Progress(7, 9, new ViewRecord.SourceEntry(new byte[] {0, 0, 0, 1, 'p'},
-            new byte[] {'7'})),
-        List.of(new ViewStatus.Conflict("Oslo", "1", "p", "1", "p", "2"),
-            new ViewStatus.Conflict(null, null, null, null, null, "backfill error: disk on fire")));
+    ViewRecord view =
+        new ViewRecord(
+            new TableRecord("ByCity", 3, CREATED),
+            new ViewDefinition(
+                "ByCity", "People", "{city}", "{id}", "active eq true", List.of("name", "city")),
+            ViewState.FAILED,
+            new ViewRecord.Progress(
+                7, 9, new ViewRecord.SourceEntry(new byte[] {0, 0, 0, 1, 'p'}, new byte[] {'7'})),
+            List.of(
+                new ViewStatus.Conflict("Oslo", "1", "p", "1", "p", "2"),
+                new ViewStatus.Conflict(
+                    null, null, null, null, null, "backfill error: disk on fire")));
     byte[] bytes = CatalogCodec.encode(view);
     assertThat(CatalogCodec.decode(bytes)).isEqualTo(view);
     assertThat(bytes).isEqualTo(ItemCodec.encode(OldCatalogLayout.view(view)));
@@ -69,20 +77,27 @@ class CatalogCodecTest {
   void metadataRecordsRoundTripAndEncodeAsTheOldLayout() {
     byte[] secret = {1, 2, 3, 4};
     assertThat(CatalogCodec.decodeNextTableId(CatalogCodec.encodeNextTableId(42))).isEqualTo(42);
-    assertThat(CatalogCodec.encodeNextTableId(42)).isEqualTo(ItemCodec.encode(Map.of("value", Value.of(42))));
-    assertThat(CatalogCodec.decodeTokenSecret(CatalogCodec.encodeTokenSecret(secret))).isEqualTo(secret);
-    assertThat(CatalogCodec.encodeTokenSecret(secret)).isEqualTo(ItemCodec.encode(Map.of("value", Value.of(secret))));
+    assertThat(CatalogCodec.encodeNextTableId(42))
+        .isEqualTo(ItemCodec.encode(Map.of("value", Value.of(42))));
+    assertThat(CatalogCodec.decodeTokenSecret(CatalogCodec.encodeTokenSecret(secret)))
+        .isEqualTo(secret);
+    assertThat(CatalogCodec.encodeTokenSecret(secret))
+        .isEqualTo(ItemCodec.encode(Map.of("value", Value.of(secret))));
     assertThat(CatalogCodec.decodeGeneration(CatalogCodec.encodeGeneration(-5L))).isEqualTo(-5L);
-    assertThat(CatalogCodec.encodeGeneration(-5L)).isEqualTo(ItemCodec.encode(Map.of("value", Value.of(-5L))));
+    assertThat(CatalogCodec.encodeGeneration(-5L))
+        .isEqualTo(ItemCodec.encode(Map.of("value", Value.of(-5L))));
     assertThat(CatalogCodec.decodePurge(CatalogCodec.encodePurge("Gone"))).isEqualTo("Gone");
-    assertThat(CatalogCodec.encodePurge("Gone")).isEqualTo(ItemCodec.encode(Map.of("name", Value.of("Gone"))));
+    assertThat(CatalogCodec.encodePurge("Gone"))
+        .isEqualTo(ItemCodec.encode(Map.of("name", Value.of("Gone"))));
     assertThat(CatalogCodec.decodeSetting(CatalogCodec.encodeSetting("acl"))).isEqualTo("acl");
-    assertThat(CatalogCodec.encodeSetting("acl")).isEqualTo(ItemCodec.encode(Map.of("value", Value.of("acl"))));
+    assertThat(CatalogCodec.encodeSetting("acl"))
+        .isEqualTo(ItemCodec.encode(Map.of("value", Value.of("acl"))));
   }
 
   @Test
   void tableRecordKeepsTheCreationTimeAtTheStoredPrecision() {
-    TableRecord table = new TableRecord("People", 1, Instant.parse("2025-03-01T10:15:30.123456789Z"));
+    TableRecord table =
+        new TableRecord("People", 1, Instant.parse("2025-03-01T10:15:30.123456789Z"));
     assertThat(table.created()).isEqualTo(Instant.parse("2025-03-01T10:15:30.1234567Z"));
     assertThat(CatalogCodec.decode(CatalogCodec.encode(table))).isEqualTo(table);
   }
@@ -92,16 +107,22 @@ class CatalogCodecTest {
     Map<String, Value> table = OldCatalogLayout.table("People", 1, CREATED);
     table.remove("tableId");
     assertThatThrownBy(() -> CatalogCodec.decode(ItemCodec.encode(table)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("tableId is missing");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("tableId is missing");
   }
 
   @Test
   void decodeOfAViewInAnUnknownStateFailsNamingTheState() {
-    Map<String, Value> view = OldCatalogLayout.view(ViewRecord.building(new TableRecord("Copy", 2, CREATED),
-        new ViewDefinition("Copy", "People", null, null, null, List.of())));
+    Map<String, Value> view =
+        OldCatalogLayout.view(
+            ViewRecord.building(
+                new TableRecord("Copy", 2, CREATED),
+                new ViewDefinition("Copy", "People", null, null, null, List.of())));
     view.put("state", Value.of("paused"));
     assertThatThrownBy(() -> CatalogCodec.decode(ItemCodec.encode(view)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("state").hasMessageContaining("paused");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("state")
+        .hasMessageContaining("paused");
   }
 
   @Test
@@ -117,44 +138,76 @@ class CatalogCodecTest {
 
   @Test
   void conflictsBeyondTheLimitAreNotKept() {
-    ViewRecord view = ViewRecord.building(new TableRecord("Copy", 2, CREATED),
-        new ViewDefinition("Copy", "People", null, null, null, List.of()));
+    ViewRecord view =
+        ViewRecord.building(
+            new TableRecord("Copy", 2, CREATED),
+            new ViewDefinition("Copy", "People", null, null, null, List.of()));
     List<ViewStatus.Conflict> many = new ArrayList<>();
     for (int i = 0; i < ViewRecord.MAX_CONFLICTS + 5; i++) {
       many.add(new ViewStatus.Conflict("k", "v" + i, "p", "a" + i, "p", "b" + i));
     }
-    ViewRecord full = view.withConflicts(many.subList(0, 60)).withConflicts(many.subList(60, many.size()));
-    assertThat(full.conflicts()).containsExactlyElementsOf(many.subList(0, ViewRecord.MAX_CONFLICTS));
+    ViewRecord full =
+        view.withConflicts(many.subList(0, 60)).withConflicts(many.subList(60, many.size()));
+    assertThat(full.conflicts())
+        .containsExactlyElementsOf(many.subList(0, ViewRecord.MAX_CONFLICTS));
   }
 
   @Provide
   Arbitrary<ViewRecord> views() {
     Arbitrary<String> text = Arbitraries.strings().ofMaxLength(20);
     Arbitrary<String> maybe = text.injectNull(0.3);
-    Arbitrary<TableRecord> table = Combinators.combine(Arbitraries.strings().alpha().ofMinLength(3).ofMaxLength(12),
-        Arbitraries.integers().between(1, Integer.MAX_VALUE),
-        Arbitraries.longs().between(-62_135_596_800L * Value.DateTime.TICKS_PER_SECOND,
-            253_402_300_799L * Value.DateTime.TICKS_PER_SECOND))
-        .as((name, id, ticks) -> new TableRecord(name, id, new Value.DateTime(ticks).toInstant()));
+    Arbitrary<TableRecord> table =
+        Combinators.combine(
+                Arbitraries.strings().alpha().ofMinLength(3).ofMaxLength(12),
+                Arbitraries.integers().between(1, Integer.MAX_VALUE),
+                Arbitraries.longs()
+                    .between(
+                        -62_135_596_800L * Value.DateTime.TICKS_PER_SECOND,
+                        253_402_300_799L * Value.DateTime.TICKS_PER_SECOND))
+            .as(
+                (name, id, ticks) ->
+                    new TableRecord(name, id, new Value.DateTime(ticks).toInstant()));
     Arbitrary<byte[]> bytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(16);
-    Arbitrary<ViewRecord.SourceEntry> resume = Combinators.combine(bytes, bytes).as(ViewRecord.SourceEntry::new)
-        .injectNull(0.4);
-    Arbitrary<ViewRecord.Progress> progress = Combinators.combine(Arbitraries.longs().greaterOrEqual(0),
-        Arbitraries.longs().greaterOrEqual(0), resume).as(ViewRecord.Progress::new);
-    Arbitrary<ViewStatus.Conflict> conflict = Combinators.combine(maybe, maybe, maybe, maybe, maybe, maybe)
-        .as(ViewStatus.Conflict::new);
-    Arbitrary<List<String>> select = Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(8).list().ofMaxSize(4);
-    return Combinators.combine(table, Arbitraries.strings().alpha().ofMinLength(3).ofMaxLength(12), maybe, maybe,
-        maybe, select, Arbitraries.of(ViewState.class), progress)
-        .flatAs((t, source, partitionBy, idBy, where, names, state, p) -> conflict.list().ofMaxSize(5)
-            .map(conflicts -> new ViewRecord(t,
-                new ViewDefinition(t.name(), source, partitionBy, idBy, where, names), state, p, conflicts)));
+    Arbitrary<ViewRecord.SourceEntry> resume =
+        Combinators.combine(bytes, bytes).as(ViewRecord.SourceEntry::new).injectNull(0.4);
+    Arbitrary<ViewRecord.Progress> progress =
+        Combinators.combine(
+                Arbitraries.longs().greaterOrEqual(0),
+                Arbitraries.longs().greaterOrEqual(0),
+                resume)
+            .as(ViewRecord.Progress::new);
+    Arbitrary<ViewStatus.Conflict> conflict =
+        Combinators.combine(maybe, maybe, maybe, maybe, maybe, maybe).as(ViewStatus.Conflict::new);
+    Arbitrary<List<String>> select =
+        Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(8).list().ofMaxSize(4);
+    return Combinators.combine(
+            table,
+            Arbitraries.strings().alpha().ofMinLength(3).ofMaxLength(12),
+            maybe,
+            maybe,
+            maybe,
+            select,
+            Arbitraries.of(ViewState.class),
+            progress)
+        .flatAs(
+            (t, source, partitionBy, idBy, where, names, state, p) ->
+                conflict
+                    .list()
+                    .ofMaxSize(5)
+                    .map(
+                        conflicts ->
+                            new ViewRecord(
+                                t,
+                                new ViewDefinition(
+                                    t.name(), source, partitionBy, idBy, where, names),
+                                state,
+                                p,
+                                conflicts)));
   }
 
   /** The catalog's maps as written before the codec existed, built the way that code built them. */
   static final class OldCatalogLayout {
-    private OldCatalogLayout() {
-    }
+    private OldCatalogLayout() {}
 
     static Map<String, Value> table(String name, int id, Instant created) {
       Map<String, Value> record = new LinkedHashMap<>();

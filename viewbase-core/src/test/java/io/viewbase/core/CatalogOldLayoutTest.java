@@ -11,8 +11,8 @@ import io.viewbase.api.OpenOptions;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewStatus;
-import io.viewbase.api.ViewbaseException;
 import io.viewbase.api.Viewbase;
+import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Bytes;
 import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Cursor;
@@ -31,14 +31,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A RocksDB directory whose catalog was written in the layout the catalog has always used (the
- * maps below, written with {@link ItemCodec} straight into the store, as the catalog wrote them
- * before it had typed records) opens unchanged: its tables, views in every state, a backfill to
- * resume, settings, the token secret, the id counter and an unfinished drop.
+ * A RocksDB directory whose catalog was written in the layout the catalog has always used (the maps
+ * below, written with {@link ItemCodec} straight into the store, as the catalog wrote them before
+ * it had typed records) opens unchanged: its tables, views in every state, a backfill to resume,
+ * settings, the token secret, the id counter and an unfinished drop.
  */
 class CatalogOldLayoutTest {
   private static final Instant CREATED = Instant.parse("2025-03-01T10:15:30.1234567Z");
-  private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] SECRET =
+      "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
   private static final int PEOPLE = 1;
   private static final int BY_EMAIL = 2;
   private static final int BY_CITY = 3;
@@ -46,8 +47,7 @@ class CatalogOldLayoutTest {
   private static final int COPY = 5;
   private static final int GONE = 6;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private Database db;
   private long version = Value.DateTime.of(Instant.now()).ticks();
 
@@ -63,13 +63,19 @@ class CatalogOldLayoutTest {
     writeOldDatabase();
     db = Viewbase.open(OpenOptions.at(dir));
 
-    assertThat(db.listTables()).extracting(TableInfo::name, TableInfo::kind, TableInfo::source, TableInfo::created)
-        .containsExactly(tuple("ByCity", TableInfo.VIEW, "People", CREATED),
-            tuple("ByEmail", TableInfo.VIEW, "People", CREATED), tuple("ByName", TableInfo.VIEW, "People", CREATED),
-            tuple("Copy", TableInfo.VIEW, "People", CREATED), tuple("People", TableInfo.TABLE, null, CREATED));
-    assertThat(db.listTables()).extracting(TableInfo::state).containsSubsequence(ViewStatus.READY, ViewStatus.FAILED,
-        ViewStatus.READY, "ready");
-    assertThat(db.table("People").get("p", "1").orElseThrow().properties()).containsEntry("name", Value.of("Ann"));
+    assertThat(db.listTables())
+        .extracting(TableInfo::name, TableInfo::kind, TableInfo::source, TableInfo::created)
+        .containsExactly(
+            tuple("ByCity", TableInfo.VIEW, "People", CREATED),
+            tuple("ByEmail", TableInfo.VIEW, "People", CREATED),
+            tuple("ByName", TableInfo.VIEW, "People", CREATED),
+            tuple("Copy", TableInfo.VIEW, "People", CREATED),
+            tuple("People", TableInfo.TABLE, null, CREATED));
+    assertThat(db.listTables())
+        .extracting(TableInfo::state)
+        .containsSubsequence(ViewStatus.READY, ViewStatus.FAILED, ViewStatus.READY, "ready");
+    assertThat(db.table("People").get("p", "1").orElseThrow().properties())
+        .containsEntry("name", Value.of("Ann"));
     assertThat(db.table("ByEmail").get("all", "b@x").orElseThrow().sourceId()).isEqualTo("2");
     assertThat(db.verifyView("ByEmail", false).drift()).isZero();
     assertThat(db.verifyView("Copy", false).drift()).isZero();
@@ -87,11 +93,13 @@ class CatalogOldLayoutTest {
     ViewStatus byName = db.viewStatus("ByName");
     assertThat(byName.state()).isEqualTo(ViewStatus.FAILED);
     assertThat(byName.progress().done()).isEqualTo(2);
-    assertThat(byName.conflicts()).containsExactly(
-        new ViewStatus.Conflict("all", "Ann", "p", "3", "p", "1"),
-        new ViewStatus.Conflict(null, null, null, null, null, "backfill error: gone"));
+    assertThat(byName.conflicts())
+        .containsExactly(
+            new ViewStatus.Conflict("all", "Ann", "p", "3", "p", "1"),
+            new ViewStatus.Conflict(null, null, null, null, null, "backfill error: gone"));
     assertThatThrownBy(() -> db.table("ByName").get("all", "Ann"))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ViewNotReady));
+        .isInstanceOfSatisfying(
+            ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ViewNotReady));
 
     assertThat(db.setting("People", "azure.acl")).contains("acl");
     assertThat(db.setting(null, "azure.service")).contains("props");
@@ -102,8 +110,14 @@ class CatalogOldLayoutTest {
     assertThat(count(store, KeyLayout.tablePrefix(GONE))).as("the unfinished drop's data").isZero();
     assertThat(count(store, KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "purge"))).isZero();
 
-    db.table("People").insert(Item.builder("p", "4").put("email", "d@x").put("city", "Bern").put("active", true)
-        .put("name", "Dan").build());
+    db.table("People")
+        .insert(
+            Item.builder("p", "4")
+                .put("email", "d@x")
+                .put("city", "Bern")
+                .put("active", true)
+                .put("name", "Dan")
+                .build());
     db.close();
     db = Viewbase.open(OpenOptions.at(dir));
     assertThat(db.viewStatus("ByCity").state()).isEqualTo(ViewStatus.READY);
@@ -113,7 +127,8 @@ class CatalogOldLayoutTest {
   }
 
   private void writeOldDatabase() throws ConditionFailedException {
-    try (Store store = CoreDatabaseProvider.find("rocksdb").open(new StoreConfig(dir, true, Map.of()))) {
+    try (Store store =
+        CoreDatabaseProvider.find("rocksdb").open(new StoreConfig(dir, true, Map.of()))) {
       List<Mutation> batch = new ArrayList<>();
       batch.add(meta("nextTableId", Map.of("value", Value.of(GONE + 1))));
       batch.add(meta("tokenSecret", Map.of("value", Value.of(SECRET))));
@@ -121,22 +136,61 @@ class CatalogOldLayoutTest {
       batch.add(table(record("People", PEOPLE)));
 
       Map<String, Map<String, Value>> people = new LinkedHashMap<>();
-      people.put("1", Map.of("email", Value.of("a@x"), "city", Value.of("Oslo"), "active", Value.of(true),
-          "name", Value.of("Ann")));
-      people.put("2", Map.of("email", Value.of("b@x"), "city", Value.of("Rome"), "active", Value.of(true),
-          "name", Value.of("Bob")));
-      people.put("3", Map.of("email", Value.of("c@x"), "city", Value.of("Oslo"), "active", Value.of(false),
-          "name", Value.of("Ann")));
-      people.forEach((id, p) -> batch.add(put(KeyLayout.partition(PEOPLE, "p"), id, ItemCodec.encode(p))));
+      people.put(
+          "1",
+          Map.of(
+              "email",
+              Value.of("a@x"),
+              "city",
+              Value.of("Oslo"),
+              "active",
+              Value.of(true),
+              "name",
+              Value.of("Ann")));
+      people.put(
+          "2",
+          Map.of(
+              "email",
+              Value.of("b@x"),
+              "city",
+              Value.of("Rome"),
+              "active",
+              Value.of(true),
+              "name",
+              Value.of("Bob")));
+      people.put(
+          "3",
+          Map.of(
+              "email",
+              Value.of("c@x"),
+              "city",
+              Value.of("Oslo"),
+              "active",
+              Value.of(false),
+              "name",
+              Value.of("Ann")));
+      people.forEach(
+          (id, p) -> batch.add(put(KeyLayout.partition(PEOPLE, "p"), id, ItemCodec.encode(p))));
 
-      Map<String, Value> byEmail = view(record("ByEmail", BY_EMAIL), "all", "{email}", null, List.of());
+      Map<String, Value> byEmail =
+          view(record("ByEmail", BY_EMAIL), "all", "{email}", null, List.of());
       finish(byEmail, "ready", 3, 3);
       batch.add(table(byEmail));
-      people.forEach((id, p) -> batch.add(put(KeyLayout.partition(BY_EMAIL, "all"), ((Value.Str) p.get("email"))
-          .value(), ItemCodec.encodeView("p", id, p))));
+      people.forEach(
+          (id, p) ->
+              batch.add(
+                  put(
+                      KeyLayout.partition(BY_EMAIL, "all"),
+                      ((Value.Str) p.get("email")).value(),
+                      ItemCodec.encodeView("p", id, p))));
 
-      Map<String, Value> byCity = view(record("ByCity", BY_CITY), "{city}", "{id}", "active eq true",
-          List.of("name", "city"));
+      Map<String, Value> byCity =
+          view(
+              record("ByCity", BY_CITY),
+              "{city}",
+              "{id}",
+              "active eq true",
+              List.of("name", "city"));
       byCity.put("state", Value.of("building"));
       byCity.put("done", Value.of(1L));
       byCity.put("total", Value.of(3L));
@@ -147,7 +201,11 @@ class CatalogOldLayoutTest {
       Map<String, Value> projected = new LinkedHashMap<>(); // in the order of select
       projected.put("name", Value.of("Ann"));
       projected.put("city", Value.of("Oslo"));
-      batch.add(put(KeyLayout.partition(BY_CITY, "Oslo"), "1", ItemCodec.encodeView("p", "1", projected)));
+      batch.add(
+          put(
+              KeyLayout.partition(BY_CITY, "Oslo"),
+              "1",
+              ItemCodec.encodeView("p", "1", projected)));
 
       Map<String, Value> byName = view(record("ByName", BY_NAME), "all", "{name}", null, List.of());
       byName.put("state", Value.of("failed"));
@@ -160,24 +218,39 @@ class CatalogOldLayoutTest {
       clash.put("sourceId", Value.of("3"));
       clash.put("otherSourcePartitionKey", Value.of("p"));
       clash.put("otherSourceId", Value.of("1"));
-      byName.put("conflicts", new Value.Arr(List.of(new Value.Obj(clash),
-          new Value.Obj(Map.of("otherSourceId", Value.of("backfill error: gone"))))));
+      byName.put(
+          "conflicts",
+          new Value.Arr(
+              List.of(
+                  new Value.Obj(clash),
+                  new Value.Obj(Map.of("otherSourceId", Value.of("backfill error: gone"))))));
       batch.add(table(byName));
 
       Map<String, Value> copy = view(record("Copy", COPY), null, null, null, List.of());
       finish(copy, "ready", 3, 3);
       batch.add(table(copy));
-      people.forEach((id, p) -> batch.add(put(KeyLayout.partition(COPY, "p"), id, ItemCodec.encodeView("p", id, p))));
+      people.forEach(
+          (id, p) ->
+              batch.add(put(KeyLayout.partition(COPY, "p"), id, ItemCodec.encodeView("p", id, p))));
 
-      batch.add(put(KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "purge"), KeyLayout.tablePrefix(GONE),
-          ItemCodec.encode(Map.of("name", Value.of("Gone")))));
+      batch.add(
+          put(
+              KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "purge"),
+              KeyLayout.tablePrefix(GONE),
+              ItemCodec.encode(Map.of("name", Value.of("Gone")))));
       batch.add(put(KeyLayout.partition(GONE, "x"), "y", ItemCodec.encode(Map.of())));
-      batch.add(put(KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "settings"),
-          Bytes.concat(KeyLayout.tablePrefix(PEOPLE), KeyLayout.sortKey("azure.acl")),
-          ItemCodec.encode(Map.of("value", Value.of("acl")))));
-      batch.add(put(KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "settings"),
-          Bytes.concat(KeyLayout.tablePrefix(KeyLayout.SYSTEM_TABLE_ID), KeyLayout.sortKey("azure.service")),
-          ItemCodec.encode(Map.of("value", Value.of("props")))));
+      batch.add(
+          put(
+              KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "settings"),
+              Bytes.concat(KeyLayout.tablePrefix(PEOPLE), KeyLayout.sortKey("azure.acl")),
+              ItemCodec.encode(Map.of("value", Value.of("acl")))));
+      batch.add(
+          put(
+              KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "settings"),
+              Bytes.concat(
+                  KeyLayout.tablePrefix(KeyLayout.SYSTEM_TABLE_ID),
+                  KeyLayout.sortKey("azure.service")),
+              ItemCodec.encode(Map.of("value", Value.of("props")))));
       store.commit(batch);
     }
   }
@@ -192,7 +265,11 @@ class CatalogOldLayoutTest {
   }
 
   /** A view's record up to its select, as the catalog wrote it; the state and progress follow. */
-  private static Map<String, Value> view(Map<String, Value> record, String partitionBy, String idBy, String where,
+  private static Map<String, Value> view(
+      Map<String, Value> record,
+      String partitionBy,
+      String idBy,
+      String where,
       List<String> select) {
     record.put("source", Value.of("People"));
     if (partitionBy != null) {
@@ -217,11 +294,13 @@ class CatalogOldLayoutTest {
 
   private Mutation table(Map<String, Value> record) {
     String name = ((Value.Str) record.get("name")).value().toLowerCase(java.util.Locale.ROOT);
-    return put(KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "tables"), name, ItemCodec.encode(record));
+    return put(
+        KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "tables"), name, ItemCodec.encode(record));
   }
 
   private Mutation meta(String key, Map<String, Value> value) {
-    return put(KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "meta"), key, ItemCodec.encode(value));
+    return put(
+        KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "meta"), key, ItemCodec.encode(value));
   }
 
   private Mutation put(byte[] partition, String key, byte[] value) {

@@ -21,8 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Concurrent writers on the durable RocksDB engine never lose an update. */
 class ConcurrentWritesTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void readModifyWriteWithEtagsLosesNoIncrement() throws Exception {
@@ -35,29 +34,33 @@ class ConcurrentWritesTest {
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       List<Future<Integer>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        results.add(pool.submit(() -> {
-          int conflicts = 0;
-          for (int i = 0; i < increments; i++) {
-            while (true) {
-              Item current = counters.get("c", "1").orElseThrow();
-              int n = ((Value.Int32) current.properties().get("n")).value();
-              try {
-                counters.replace(Item.builder("c", "1").put("n", n + 1).build(), current.etag());
-                break;
-              } catch (ViewbaseException e) {
-                assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
-                conflicts++;
-              }
-            }
-          }
-          return conflicts;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  int conflicts = 0;
+                  for (int i = 0; i < increments; i++) {
+                    while (true) {
+                      Item current = counters.get("c", "1").orElseThrow();
+                      int n = ((Value.Int32) current.properties().get("n")).value();
+                      try {
+                        counters.replace(
+                            Item.builder("c", "1").put("n", n + 1).build(), current.etag());
+                        break;
+                      } catch (ViewbaseException e) {
+                        assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
+                        conflicts++;
+                      }
+                    }
+                  }
+                  return conflicts;
+                }));
       }
       for (Future<Integer> f : results) {
         f.get();
       }
       pool.shutdown();
-      assertThat(counters.get("c", "1").orElseThrow().properties().get("n")).isEqualTo(Value.of(threads * increments));
+      assertThat(counters.get("c", "1").orElseThrow().properties().get("n"))
+          .isEqualTo(Value.of(threads * increments));
     }
   }
 
@@ -71,11 +74,14 @@ class ConcurrentWritesTest {
       List<Future<?>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int me = t;
-        results.add(pool.submit(() -> {
-          for (int i = 0; i < 25; i++) {
-            things.upsertMerge(Item.builder("x", "shared").put("t" + me + "_" + i, i).build());
-          }
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 25; i++) {
+                    things.upsertMerge(
+                        Item.builder("x", "shared").put("t" + me + "_" + i, i).build());
+                  }
+                }));
       }
       for (Future<?> f : results) {
         f.get();

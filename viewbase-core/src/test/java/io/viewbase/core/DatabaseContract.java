@@ -29,10 +29,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The behaviour of the embedded engine, run against each storage backend by a one-method subclass. */
+/**
+ * The behaviour of the embedded engine, run against each storage backend by a one-method subclass.
+ */
 abstract class DatabaseContract {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   Database db;
   Table people;
@@ -56,7 +57,8 @@ abstract class DatabaseContract {
   }
 
   static void assertCode(ThrowingCallable call, ErrorCode code) {
-    assertThatThrownBy(call).isInstanceOf(ViewbaseException.class)
+    assertThatThrownBy(call)
+        .isInstanceOf(ViewbaseException.class)
         .satisfies(e -> assertThat(((ViewbaseException) e).code()).isEqualTo(code));
   }
 
@@ -79,7 +81,9 @@ abstract class DatabaseContract {
   void listTablesKeepsTheCaseGivenAndSortsByName() {
     db.createTable("accounts");
     db.createTable("Zebras");
-    assertThat(db.listTables()).extracting(TableInfo::name).containsExactly("accounts", "People", "Zebras");
+    assertThat(db.listTables())
+        .extracting(TableInfo::name)
+        .containsExactly("accounts", "People", "Zebras");
   }
 
   @Test
@@ -134,7 +138,8 @@ abstract class DatabaseContract {
     assertThat(people.get("p", "1", mapping)).isEmpty();
 
     Item first = people.insert(person("p", "1", "Ann"));
-    assertThat(people.get("p", "1", mapping)).contains(mapping.map(people.get("p", "1").orElseThrow()));
+    assertThat(people.get("p", "1", mapping))
+        .contains(mapping.map(people.get("p", "1").orElseThrow()));
     assertThat(people.get("p", "1", mapping)).contains(mapping.map(first));
 
     Item second = people.replace(person("p", "1", "Bo"), first.etag());
@@ -164,7 +169,9 @@ abstract class DatabaseContract {
     assertThat(stored.etag()).startsWith("W/\"datetime'");
     Item read = people.get("p", "1").orElseThrow();
     assertThat(read).isEqualTo(stored);
-    assertThat(read.properties()).containsEntry("name", Value.of("Ann")).containsEntry("age", Value.of(42));
+    assertThat(read.properties())
+        .containsEntry("name", Value.of("Ann"))
+        .containsEntry("age", Value.of(42));
   }
 
   @Test
@@ -186,15 +193,18 @@ abstract class DatabaseContract {
     Item first = people.insert(person("p", "1", "Ann"));
     Item second = people.replace(Item.builder("p", "1").put("name", "Bo").build(), first.etag());
     assertThat(second.etag()).isNotEqualTo(first.etag());
-    assertThat(people.get("p", "1").orElseThrow().properties()).isEqualTo(Map.of("name", Value.of("Bo")));
+    assertThat(people.get("p", "1").orElseThrow().properties())
+        .isEqualTo(Map.of("name", Value.of("Bo")));
   }
 
   @Test
   void replaceWhenEtagIsStaleFailsWithPreconditionFailed() {
     Item first = people.insert(person("p", "1", "Ann"));
     Item second = people.replace(person("p", "1", "Bo"), first.etag());
-    assertCode(() -> people.replace(person("p", "1", "Cy"), first.etag()), ErrorCode.PreconditionFailed);
-    assertCode(() -> people.replace(person("p", "1", "Cy"), "\"garbage\""), ErrorCode.PreconditionFailed);
+    assertCode(
+        () -> people.replace(person("p", "1", "Cy"), first.etag()), ErrorCode.PreconditionFailed);
+    assertCode(
+        () -> people.replace(person("p", "1", "Cy"), "\"garbage\""), ErrorCode.PreconditionFailed);
     assertThat(people.get("p", "1")).contains(second);
   }
 
@@ -202,7 +212,8 @@ abstract class DatabaseContract {
   void upsertInsertsThenReplaces() {
     people.upsert(person("p", "1", "Ann"));
     people.upsert(Item.builder("p", "1").put("city", "Oslo").build());
-    assertThat(people.get("p", "1").orElseThrow().properties()).isEqualTo(Map.of("city", Value.of("Oslo")));
+    assertThat(people.get("p", "1").orElseThrow().properties())
+        .isEqualTo(Map.of("city", Value.of("Oslo")));
   }
 
   @Test
@@ -210,7 +221,9 @@ abstract class DatabaseContract {
     people.insert(person("p", "1", "Ann"));
     people.merge(Item.builder("p", "1").put("age", 43).put("city", "Oslo").build(), null);
     assertThat(people.get("p", "1").orElseThrow().properties())
-        .containsEntry("name", Value.of("Ann")).containsEntry("age", Value.of(43)).containsEntry("city", Value.of("Oslo"));
+        .containsEntry("name", Value.of("Ann"))
+        .containsEntry("age", Value.of(43))
+        .containsEntry("city", Value.of("Oslo"));
   }
 
   @Test
@@ -225,7 +238,8 @@ abstract class DatabaseContract {
   void mergeWhenEtagIsStaleFailsWithPreconditionFailed() {
     Item first = people.insert(person("p", "1", "Ann"));
     Item second = people.merge(Item.builder("p", "1").put("age", 1).build(), first.etag());
-    assertCode(() -> people.merge(Item.builder("p", "1").put("age", 2).build(), first.etag()),
+    assertCode(
+        () -> people.merge(Item.builder("p", "1").put("age", 2).build(), first.etag()),
         ErrorCode.PreconditionFailed);
     assertThat(people.get("p", "1").orElseThrow().etag()).isEqualTo(second.etag());
   }
@@ -255,10 +269,17 @@ abstract class DatabaseContract {
     assertCode(() -> people.delete("p", "1", forged), ErrorCode.PreconditionFailed);
     assertCode(() -> people.merge(person("p", "1", "Bo"), forged), ErrorCode.PreconditionFailed);
     assertCode(() -> people.replace(person("p", "absent", "Bo"), forged), ErrorCode.ItemNotFound);
-    assertCode(() -> await(people.replaceAsync(person("p", "1", "Bo"), forged)), ErrorCode.PreconditionFailed);
+    assertCode(
+        () -> await(people.replaceAsync(person("p", "1", "Bo"), forged)),
+        ErrorCode.PreconditionFailed);
     assertCode(() -> await(people.deleteAsync("p", "1", forged)), ErrorCode.PreconditionFailed);
-    assertCode(() -> db.commit(io.viewbase.api.Batch.builder().replace("People", person("p", "1", "Bo"), forged)
-        .build()), ErrorCode.PreconditionFailed);
+    assertCode(
+        () ->
+            db.commit(
+                io.viewbase.api.Batch.builder()
+                    .replace("People", person("p", "1", "Bo"), forged)
+                    .build()),
+        ErrorCode.PreconditionFailed);
     Item later = people.upsert(person("p", "2", "Cy"));
     Item laterAsync = await(people.upsertAsync(person("p", "3", "Di")));
 
@@ -289,25 +310,35 @@ abstract class DatabaseContract {
   void asyncWritesFollowTheBehaviourTable() {
     Item first = await(people.insertAsync(person("p", "1", "Ann")));
     assertThat(people.get("p", "1")).contains(first);
-    assertCode(() -> await(people.insertAsync(person("p", "1", "Bo"))), ErrorCode.ItemAlreadyExists);
-    assertCode(() -> await(people.replaceAsync(person("p", "2", "Bo"), null)), ErrorCode.ItemNotFound);
+    assertCode(
+        () -> await(people.insertAsync(person("p", "1", "Bo"))), ErrorCode.ItemAlreadyExists);
+    assertCode(
+        () -> await(people.replaceAsync(person("p", "2", "Bo"), null)), ErrorCode.ItemNotFound);
 
     Item second = await(people.replaceAsync(person("p", "1", "Bo"), first.etag()));
     assertThat(second.etag()).isNotEqualTo(first.etag());
-    assertCode(() -> await(people.replaceAsync(person("p", "1", "Cy"), first.etag())), ErrorCode.PreconditionFailed);
+    assertCode(
+        () -> await(people.replaceAsync(person("p", "1", "Cy"), first.etag())),
+        ErrorCode.PreconditionFailed);
     assertThat(people.get("p", "1")).contains(second);
 
-    Item merged = await(people.mergeAsync(Item.builder("p", "1").put("city", "Oslo").build(), second.etag()));
-    assertThat(merged.properties()).containsEntry("name", Value.of("Bo")).containsEntry("city", Value.of("Oslo"));
-    assertCode(() -> await(people.mergeAsync(Item.builder("p", "1").put("age", 2).build(), second.etag())),
+    Item merged =
+        await(people.mergeAsync(Item.builder("p", "1").put("city", "Oslo").build(), second.etag()));
+    assertThat(merged.properties())
+        .containsEntry("name", Value.of("Bo"))
+        .containsEntry("city", Value.of("Oslo"));
+    assertCode(
+        () -> await(people.mergeAsync(Item.builder("p", "1").put("age", 2).build(), second.etag())),
         ErrorCode.PreconditionFailed);
-    assertCode(() -> await(people.mergeAsync(person("p", "3", "Di"), null)), ErrorCode.ItemNotFound);
+    assertCode(
+        () -> await(people.mergeAsync(person("p", "3", "Di"), null)), ErrorCode.ItemNotFound);
     await(people.upsertMergeAsync(Item.builder("p", "3").put("age", 7).build()));
     Item upserted = await(people.upsertAsync(Item.builder("p", "3").put("name", "Di").build()));
     assertThat(people.get("p", "3")).contains(upserted);
     assertThat(upserted.properties()).isEqualTo(Map.of("name", Value.of("Di")));
 
-    assertCode(() -> await(people.deleteAsync("p", "1", first.etag())), ErrorCode.PreconditionFailed);
+    assertCode(
+        () -> await(people.deleteAsync("p", "1", first.etag())), ErrorCode.PreconditionFailed);
     assertThat(people.get("p", "1")).isPresent();
     await(people.deleteAsync("p", "1", merged.etag()));
     assertThat(people.get("p", "1")).isEmpty();
@@ -365,12 +396,18 @@ abstract class DatabaseContract {
     people.insert(person("p", "", "EmptyId"));
     people.insert(person("p", "b", "Plain"));
 
-    assertThat(people.get("", "").orElseThrow().properties()).containsEntry("name", Value.of("Empty"));
-    assertThat(people.get("p", "").orElseThrow().properties()).containsEntry("name", Value.of("EmptyId"));
-    assertThat(people.query(Query.partition("")).items()).extracting(Item::id).containsExactly("", "a");
-    assertThat(people.query(Query.all().withFilter("PartitionKey eq ''")).items()).extracting(Item::id)
+    assertThat(people.get("", "").orElseThrow().properties())
+        .containsEntry("name", Value.of("Empty"));
+    assertThat(people.get("p", "").orElseThrow().properties())
+        .containsEntry("name", Value.of("EmptyId"));
+    assertThat(people.query(Query.partition("")).items())
+        .extracting(Item::id)
         .containsExactly("", "a");
-    assertThat(people.query(Query.all().withFilter("RowKey eq ''")).items()).extracting(Item::partitionKey)
+    assertThat(people.query(Query.all().withFilter("PartitionKey eq ''")).items())
+        .extracting(Item::id)
+        .containsExactly("", "a");
+    assertThat(people.query(Query.all().withFilter("RowKey eq ''")).items())
+        .extracting(Item::partitionKey)
         .containsExactly("", "p");
     assertCode(() -> people.insert(person("", "", "Again")), ErrorCode.ItemAlreadyExists);
     people.delete("", "", null);
@@ -418,8 +455,19 @@ abstract class DatabaseContract {
 
   @Test
   void reservedOrInvalidPropertyNamesAreRejected() {
-    for (String bad : List.of("_etag", "_x", "id", "partitionKey", "", "a@odata.type", "tab\tname", "x".repeat(256))) {
-      assertCode(() -> people.insert(Item.builder("p", "1").put(bad, 1).build()), ErrorCode.InvalidPropertyName);
+    for (String bad :
+        List.of(
+            "_etag",
+            "_x",
+            "id",
+            "partitionKey",
+            "",
+            "a@odata.type",
+            "tab\tname",
+            "x".repeat(256))) {
+      assertCode(
+          () -> people.insert(Item.builder("p", "1").put(bad, 1).build()),
+          ErrorCode.InvalidPropertyName);
     }
     assertThat(people.get("p", "1")).isEmpty();
   }
@@ -440,14 +488,20 @@ abstract class DatabaseContract {
 
   @Test
   void everyValueTypeRoundTrips() {
-    Item item = Item.builder("p", "types")
-        .put("s", "text").put("b", true).put("i", 7).put("l", 1L << 60).put("d", 1.5)
-        .put("t", java.time.Instant.parse("2026-01-02T03:04:05.1234567Z"))
-        .put("g", java.util.UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e"))
-        .put("bin", new byte[] {1, 2, 3}).put("n", Value.nullValue())
-        .put("o", new Value.Obj(Map.of("x", Value.of(1))))
-        .put("a", new Value.Arr(List.of(Value.of("x"), Value.of(2L))))
-        .build();
+    Item item =
+        Item.builder("p", "types")
+            .put("s", "text")
+            .put("b", true)
+            .put("i", 7)
+            .put("l", 1L << 60)
+            .put("d", 1.5)
+            .put("t", java.time.Instant.parse("2026-01-02T03:04:05.1234567Z"))
+            .put("g", java.util.UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e"))
+            .put("bin", new byte[] {1, 2, 3})
+            .put("n", Value.nullValue())
+            .put("o", new Value.Obj(Map.of("x", Value.of(1))))
+            .put("a", new Value.Arr(List.of(Value.of("x"), Value.of(2L))))
+            .build();
     people.insert(item);
     assertThat(people.get("p", "types").orElseThrow().properties()).isEqualTo(item.properties());
   }
@@ -465,7 +519,8 @@ abstract class DatabaseContract {
     fill("a", 5);
     fill("ab", 3);
     fill("b", 2);
-    assertThat(people.query(Query.partition("a")).items()).extracting(Item::id)
+    assertThat(people.query(Query.partition("a")).items())
+        .extracting(Item::id)
         .containsExactly("0000", "0001", "0002", "0003", "0004");
   }
 
@@ -475,11 +530,17 @@ abstract class DatabaseContract {
       people.insert(person(pk, "", "first of " + pk));
       people.insert(person(pk, "x", "next in " + pk));
     }
-    for (String filter : List.of("PartitionKey ge 'b'", "PartitionKey ge 'b' and PartitionKey le 'c'",
-        "PartitionKey gt 'a' and RowKey lt 'x'", "PartitionKey ge 'b' and age eq 42")) {
+    for (String filter :
+        List.of(
+            "PartitionKey ge 'b'",
+            "PartitionKey ge 'b' and PartitionKey le 'c'",
+            "PartitionKey gt 'a' and RowKey lt 'x'",
+            "PartitionKey ge 'b' and age eq 42")) {
       List<String> keys = new ArrayList<>();
       Query query = Query.all().withFilter(filter).withLimit(1);
-      for (Page page = people.query(query); ; page = people.query(query.withContinuation(page.continuation()))) {
+      for (Page page = people.query(query);
+          ;
+          page = people.query(query.withContinuation(page.continuation()))) {
         page.items().forEach(i -> keys.add(i.partitionKey() + "/" + i.id()));
         if (!page.hasMore()) {
           break;
@@ -492,13 +553,17 @@ abstract class DatabaseContract {
   @Test
   void rangePrefixAndDescendingSelectTheRightIds() {
     fill("a", 30);
-    assertThat(people.query(Query.partition("a").withRange("0005", "0008")).items()).extracting(Item::id)
+    assertThat(people.query(Query.partition("a").withRange("0005", "0008")).items())
+        .extracting(Item::id)
         .containsExactly("0005", "0006", "0007");
     assertThat(people.query(Query.partition("a").withPrefix("001")).items()).hasSize(10);
     assertThat(people.query(Query.partition("a").withPrefix("001").withRange("0015", null)).items())
-        .extracting(Item::id).containsExactly("0015", "0016", "0017", "0018", "0019");
-    assertThat(people.query(Query.partition("a").withRange("0005", "0008").descending(true)).items())
-        .extracting(Item::id).containsExactly("0007", "0006", "0005");
+        .extracting(Item::id)
+        .containsExactly("0015", "0016", "0017", "0018", "0019");
+    assertThat(
+            people.query(Query.partition("a").withRange("0005", "0008").descending(true)).items())
+        .extracting(Item::id)
+        .containsExactly("0007", "0006", "0005");
     assertThat(people.query(Query.partition("a").withRange("0008", "0005")).items()).isEmpty();
   }
 
@@ -557,13 +622,23 @@ abstract class DatabaseContract {
     Page page = people.query(Query.partition("a").withLimit(5));
     String token = page.continuation();
     char last = token.charAt(token.length() / 2);
-    String tampered = token.substring(0, token.length() / 2) + (last == 'A' ? 'B' : 'A')
-        + token.substring(token.length() / 2 + 1);
-    assertCode(() -> people.query(Query.partition("a").withContinuation(tampered)), ErrorCode.InvalidContinuation);
-    assertCode(() -> people.query(Query.partition("a").withContinuation("!!!")), ErrorCode.InvalidContinuation);
-    assertCode(() -> people.query(Query.partition("b").withContinuation(token)), ErrorCode.InvalidContinuation);
-    assertCode(() -> people.query(Query.all().withContinuation(token)), ErrorCode.InvalidContinuation);
-    assertThat(people.query(Query.partition("a").withLimit(5).withContinuation(token)).items()).hasSize(5);
+    String tampered =
+        token.substring(0, token.length() / 2)
+            + (last == 'A' ? 'B' : 'A')
+            + token.substring(token.length() / 2 + 1);
+    assertCode(
+        () -> people.query(Query.partition("a").withContinuation(tampered)),
+        ErrorCode.InvalidContinuation);
+    assertCode(
+        () -> people.query(Query.partition("a").withContinuation("!!!")),
+        ErrorCode.InvalidContinuation);
+    assertCode(
+        () -> people.query(Query.partition("b").withContinuation(token)),
+        ErrorCode.InvalidContinuation);
+    assertCode(
+        () -> people.query(Query.all().withContinuation(token)), ErrorCode.InvalidContinuation);
+    assertThat(people.query(Query.partition("a").withLimit(5).withContinuation(token)).items())
+        .hasSize(5);
   }
 
   @Test
@@ -576,8 +651,12 @@ abstract class DatabaseContract {
   @Test
   void filterSelectsMatchingItems() {
     fill("a", 20);
-    assertThat(people.query(Query.partition("a").withFilter("name eq 'n7' or RowKey ge '0018'")).items())
-        .extracting(Item::id).containsExactly("0007", "0018", "0019");
+    assertThat(
+            people
+                .query(Query.partition("a").withFilter("name eq 'n7' or RowKey ge '0018'"))
+                .items())
+        .extracting(Item::id)
+        .containsExactly("0007", "0018", "0019");
     assertCode(() -> people.query(Query.all().withFilter("name eq")), ErrorCode.InvalidFilter);
   }
 
@@ -590,10 +669,15 @@ abstract class DatabaseContract {
     assertCode(() -> people.upsert(person("p", "1", "Ann")), ErrorCode.DatabaseClosed);
     assertCode(() -> people.get("p", "1"), ErrorCode.DatabaseClosed);
     assertCode(() -> db.table("People"), ErrorCode.DatabaseClosed);
-    assertCode(() -> db.commit(io.viewbase.api.Batch.builder().insert("People", person("p", "2", "Bo")).build()),
+    assertCode(
+        () ->
+            db.commit(
+                io.viewbase.api.Batch.builder().insert("People", person("p", "2", "Bo")).build()),
         ErrorCode.DatabaseClosed);
     CompletableFuture<Item> async = people.upsertAsync(person("p", "3", "Cy"));
-    assertThatThrownBy(() -> async.get(1, TimeUnit.MINUTES)).isInstanceOf(ExecutionException.class)
-        .extracting(e -> ((ViewbaseException) e.getCause()).code()).isEqualTo(ErrorCode.DatabaseClosed);
+    assertThatThrownBy(() -> async.get(1, TimeUnit.MINUTES))
+        .isInstanceOf(ExecutionException.class)
+        .extracting(e -> ((ViewbaseException) e.getCause()).code())
+        .isEqualTo(ErrorCode.DatabaseClosed);
   }
 }

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.fail;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
+import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Table;
 import io.viewbase.api.Value;
-import io.viewbase.api.ViewbaseException;
-import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Viewbase;
+import io.viewbase.api.ViewbaseException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,13 +36,12 @@ class EngineModelTest {
   private static final List<String> PARTITIONS = List.of("a", "ab", "b", "ü", "a\u00a0");
   private static final int STEPS = 4000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  record Stored(Map<String, Value> properties, String etag) {
-  }
+  record Stored(Map<String, Value> properties, String etag) {}
 
-  private final Map<String, TreeMap<String, Stored>> model = new TreeMap<>(EngineModelTest::utf8Compare);
+  private final Map<String, TreeMap<String, Stored>> model =
+      new TreeMap<>(EngineModelTest::utf8Compare);
   private final Map<String, List<String>> oldEtags = new HashMap<>();
 
   @Test
@@ -63,7 +62,8 @@ class EngineModelTest {
         step(table, random);
       }
     } catch (AssertionError | RuntimeException e) {
-      throw new AssertionError("seed=" + seed + " step=" + step + " op=" + currentOp + ": " + e.getMessage(), e);
+      throw new AssertionError(
+          "seed=" + seed + " step=" + step + " op=" + currentOp + ": " + e.getMessage(), e);
     } finally {
       db.close();
     }
@@ -80,29 +80,60 @@ class EngineModelTest {
     Map<String, Value> props = randomProperties(random);
     Item item = Item.of(pk, id, props);
     int kind = random.nextInt(10);
-    String op = List.of("insert", "replace", "upsert", "merge", "upsertMerge", "delete", "get", "query", "query",
-        "scan").get(kind) + " " + pk + "/" + id + " ifMatch=" + ifMatch;
+    String op =
+        List.of(
+                    "insert",
+                    "replace",
+                    "upsert",
+                    "merge",
+                    "upsertMerge",
+                    "delete",
+                    "get",
+                    "query",
+                    "query",
+                    "scan")
+                .get(kind)
+            + " "
+            + pk
+            + "/"
+            + id
+            + " ifMatch="
+            + ifMatch;
     currentOp = op;
     switch (kind) {
-      case 0 -> expect(() -> table.insert(item), current != null ? ErrorCode.ItemAlreadyExists : null,
-          r -> put(pk, id, props, r.etag()));
-      case 1 -> expect(() -> table.replace(item, ifMatch), conditionError(current, ifMatch),
-          r -> put(pk, id, props, r.etag()));
+      case 0 ->
+          expect(
+              () -> table.insert(item),
+              current != null ? ErrorCode.ItemAlreadyExists : null,
+              r -> put(pk, id, props, r.etag()));
+      case 1 ->
+          expect(
+              () -> table.replace(item, ifMatch),
+              conditionError(current, ifMatch),
+              r -> put(pk, id, props, r.etag()));
       case 2 -> expect(() -> table.upsert(item), null, r -> put(pk, id, props, r.etag()));
       case 3, 4 -> {
         boolean upsert = kind == 4;
         ErrorCode error = upsert ? null : conditionError(current, ifMatch);
-        expect(() -> upsert ? table.upsertMerge(item) : table.merge(item, ifMatch), error, r -> {
-          Map<String, Value> merged = new LinkedHashMap<>(current == null ? Map.of() : current.properties());
-          merged.putAll(props);
-          put(pk, id, merged, r.etag());
-          assertThat(r.properties()).isEqualTo(merged);
-        });
+        expect(
+            () -> upsert ? table.upsertMerge(item) : table.merge(item, ifMatch),
+            error,
+            r -> {
+              Map<String, Value> merged =
+                  new LinkedHashMap<>(current == null ? Map.of() : current.properties());
+              merged.putAll(props);
+              put(pk, id, merged, r.etag());
+              assertThat(r.properties()).isEqualTo(merged);
+            });
       }
-      case 5 -> expect(() -> {
-        table.delete(pk, id, ifMatch);
-        return null;
-      }, conditionError(current, ifMatch), r -> remove(pk, id));
+      case 5 ->
+          expect(
+              () -> {
+                table.delete(pk, id, ifMatch);
+                return null;
+              },
+              conditionError(current, ifMatch),
+              r -> remove(pk, id));
       case 6 -> {
         Item got = table.get(pk, id).orElse(null);
         if (current == null) {
@@ -126,7 +157,8 @@ class EngineModelTest {
     int limit = 1 + random.nextInt(7);
     List<String> expected = new ArrayList<>();
     for (String id : model.getOrDefault(pk, new TreeMap<>()).keySet()) {
-      if ((from == null || utf8Compare(id, from) >= 0) && (to == null || utf8Compare(id, to) < 0)
+      if ((from == null || utf8Compare(id, from) >= 0)
+          && (to == null || utf8Compare(id, to) < 0)
           && (prefix == null || id.startsWith(prefix))) {
         expected.add(id);
       }
@@ -135,7 +167,12 @@ class EngineModelTest {
       java.util.Collections.reverse(expected);
     }
     List<String> actual = new ArrayList<>();
-    Query q = Query.partition(pk).withRange(from, to).withPrefix(prefix).descending(desc).withLimit(limit);
+    Query q =
+        Query.partition(pk)
+            .withRange(from, to)
+            .withPrefix(prefix)
+            .descending(desc)
+            .withLimit(limit);
     for (int pages = 0; pages < 100; pages++) {
       Page page = table.query(q);
       assertThat(page.items().size()).isLessThanOrEqualTo(limit);
@@ -148,7 +185,8 @@ class EngineModelTest {
       }
       q = q.withContinuation(page.continuation());
     }
-    assertThat(actual).as("partition %s from %s to %s prefix %s desc %s", pk, from, to, prefix, desc)
+    assertThat(actual)
+        .as("partition %s from %s to %s prefix %s desc %s", pk, from, to, prefix, desc)
         .containsExactlyElementsOf(expected);
   }
 
@@ -162,7 +200,8 @@ class EngineModelTest {
     assertThat(actual).containsExactlyElementsOf(expected);
   }
 
-  private <T> void expect(Supplier<T> call, ErrorCode expectedError, java.util.function.Consumer<T> onSuccess) {
+  private <T> void expect(
+      Supplier<T> call, ErrorCode expectedError, java.util.function.Consumer<T> onSuccess) {
     T result;
     try {
       result = call.get();
@@ -209,19 +248,23 @@ class EngineModelTest {
     int n = random.nextInt(4);
     for (int i = 0; i < n; i++) {
       String name = "p" + random.nextInt(6);
-      p.put(name, switch (random.nextInt(4)) {
-        case 0 -> Value.of(random.nextInt());
-        case 1 -> Value.of("s" + random.nextInt(100));
-        case 2 -> Value.of(random.nextLong());
-        default -> Value.of(random.nextDouble());
-      });
+      p.put(
+          name,
+          switch (random.nextInt(4)) {
+            case 0 -> Value.of(random.nextInt());
+            case 1 -> Value.of("s" + random.nextInt(100));
+            case 2 -> Value.of(random.nextLong());
+            default -> Value.of(random.nextDouble());
+          });
     }
     return p;
   }
 
   private void put(String pk, String id, Map<String, Value> props, String etag) {
-    Stored previous = model.computeIfAbsent(pk, k -> new TreeMap<>(EngineModelTest::utf8Compare))
-        .put(id, new Stored(Map.copyOf(props), etag));
+    Stored previous =
+        model
+            .computeIfAbsent(pk, k -> new TreeMap<>(EngineModelTest::utf8Compare))
+            .put(id, new Stored(Map.copyOf(props), etag));
     if (previous != null) {
       oldEtags.computeIfAbsent(pk + "|" + id, k -> new ArrayList<>()).add(previous.etag());
     }
@@ -236,7 +279,8 @@ class EngineModelTest {
   }
 
   private static int utf8Compare(String a, String b) {
-    return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+    return java.util.Arrays.compareUnsigned(
+        a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
         b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class EtagsTest {
 
   @Property(tries = 2000)
-  void parseOfAnEtagReturnsItsVersion(@ForAll @LongRange(min = 0, max = 2_000_000_000_000_000_00L) long version) {
+  void parseOfAnEtagReturnsItsVersion(
+      @ForAll @LongRange(min = 0, max = 2_000_000_000_000_000_00L) long version) {
     assertThat(Etags.parse(Etags.of(version))).isEqualTo(OptionalLong.of(version));
   }
 
@@ -25,8 +26,12 @@ class EtagsTest {
   @Test
   void parseReadsTheWeakPrefixInEitherCaseAndColonsEncodedInEitherCaseOrNot() {
     long version = 1_796_040_556L * 10_000_000L + 1_234_567L;
-    for (String same : new String[] {"w/\"datetime'2026-11-30T12%3A09%3A16.1234567Z'\"",
-        "W/\"datetime'2026-11-30T12%3a09%3a16.1234567Z'\"", "W/\"datetime'2026-11-30T12:09:16.1234567Z'\""}) {
+    for (String same :
+        new String[] {
+          "w/\"datetime'2026-11-30T12%3A09%3A16.1234567Z'\"",
+          "W/\"datetime'2026-11-30T12%3a09%3a16.1234567Z'\"",
+          "W/\"datetime'2026-11-30T12:09:16.1234567Z'\""
+        }) {
       assertThat(Etags.parse(same)).as(same).isEqualTo(OptionalLong.of(version));
     }
   }

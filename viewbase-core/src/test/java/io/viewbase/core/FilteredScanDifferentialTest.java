@@ -28,13 +28,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FilteredScanDifferentialTest {
   /** Stored names; the Azure system names are user properties here, never read by a filter. */
-  private static final List<String> NAMES = List.of("n", "s", "b", "d", "é€", "PartitionKey", "RowKey", "Timestamp");
-  /** Names a filter reads: the stored ones, the native system names, and one no item has. */
-  private static final List<String> FILTER_NAMES = List.of("n", "s", "b", "d", "é€", "PartitionKey", "RowKey",
-      "Timestamp", "partitionKey", "id", "_timestamp", "absent");
+  private static final List<String> NAMES =
+      List.of("n", "s", "b", "d", "é€", "PartitionKey", "RowKey", "Timestamp");
 
-  @TempDir
-  Path dir;
+  /** Names a filter reads: the stored ones, the native system names, and one no item has. */
+  private static final List<String> FILTER_NAMES =
+      List.of(
+          "n",
+          "s",
+          "b",
+          "d",
+          "é€",
+          "PartitionKey",
+          "RowKey",
+          "Timestamp",
+          "partitionKey",
+          "id",
+          "_timestamp",
+          "absent");
+
+  @TempDir Path dir;
 
   @Test
   void filteredScanReturnsWhatTheFilterMatchesOnWholeItems() {
@@ -47,8 +60,18 @@ class FilteredScanDifferentialTest {
       for (int i = 0; i < 300; i++) {
         Item.Builder b = Item.builder("p" + random.nextInt(5), "i" + random.nextInt(40) + "-" + i);
         if (random.nextBoolean()) {
-          b.put("blob", new Value.Obj(Map.of("n", new Value.Int32(3), "list",
-              new Value.Arr(List.of(new Value.Str("x"), new Value.Binary(new byte[] {1, 2}), Value.Null.INSTANCE)))));
+          b.put(
+              "blob",
+              new Value.Obj(
+                  Map.of(
+                      "n",
+                      new Value.Int32(3),
+                      "list",
+                      new Value.Arr(
+                          List.of(
+                              new Value.Str("x"),
+                              new Value.Binary(new byte[] {1, 2}),
+                              Value.Null.INSTANCE)))));
         }
         for (String name : NAMES) {
           if (random.nextInt(4) > 0) {
@@ -57,17 +80,23 @@ class FilteredScanDifferentialTest {
         }
         stored.add(things.insert(b.build()));
       }
-      stored.sort((a, c) -> {
-        int k = KeySpace.compare(a.partitionKey(), c.partitionKey());
-        return k != 0 ? k : KeySpace.compare(a.id(), c.id());
-      });
+      stored.sort(
+          (a, c) -> {
+            int k = KeySpace.compare(a.partitionKey(), c.partitionKey());
+            return k != 0 ? k : KeySpace.compare(a.id(), c.id());
+          });
       for (int round = 0; round < 200; round++) {
         String filter = randomFilter(random, 2);
         List<String> select = random.nextInt(3) == 0 ? List.of("s", "n") : List.of();
-        Query query = Query.all().withFilter(filter).withSelect(select).withLimit(1 + random.nextInt(50));
+        Query query =
+            Query.all().withFilter(filter).withSelect(select).withLimit(1 + random.nextInt(50));
         List<Item> expected = new ArrayList<>();
         for (Item item : stored) {
-          if (Filters.matches(Filters.parse(filter), item.partitionKey(), item.id(), item.timestamp(),
+          if (Filters.matches(
+              Filters.parse(filter),
+              item.partitionKey(),
+              item.id(),
+              item.timestamp(),
               item.properties())) {
             expected.add(select.isEmpty() ? item : item.withProperties(selected(item, select)));
           }
@@ -82,7 +111,9 @@ class FilteredScanDifferentialTest {
           }
           q = q.withContinuation(page.continuation());
         }
-        assertThat(actual).as("seed %d filter %s", seed, filter).containsExactlyElementsOf(expected);
+        assertThat(actual)
+            .as("seed %d filter %s", seed, filter)
+            .containsExactlyElementsOf(expected);
       }
     }
     System.out.println("FilteredScanDifferentialTest passed with seed " + seed);
@@ -115,12 +146,15 @@ class FilteredScanDifferentialTest {
     String name = FILTER_NAMES.get(random.nextInt(FILTER_NAMES.size()));
     return switch (choice) {
       case 0 -> (name.equals("é€") ? "n" : name) + " " + op(random) + " " + random.nextInt(10);
-      case 1 -> (name.equals("é€") ? "s" : name) + " " + op(random) + " 'v" + random.nextInt(10) + "'";
+      case 1 ->
+          (name.equals("é€") ? "s" : name) + " " + op(random) + " 'v" + random.nextInt(10) + "'";
       case 2 -> random.nextBoolean() ? "b" : "b eq " + random.nextBoolean();
       case 3 -> "d " + op(random) + " " + random.nextInt(10) + ".5";
       case 4 -> "RowKey " + op(random) + " 'i" + random.nextInt(40) + "'";
-      case 5 -> "(" + randomFilter(random, depth - 1) + ") and (" + randomFilter(random, depth - 1) + ")";
-      case 6 -> "(" + randomFilter(random, depth - 1) + ") or (" + randomFilter(random, depth - 1) + ")";
+      case 5 ->
+          "(" + randomFilter(random, depth - 1) + ") and (" + randomFilter(random, depth - 1) + ")";
+      case 6 ->
+          "(" + randomFilter(random, depth - 1) + ") or (" + randomFilter(random, depth - 1) + ")";
       default -> "not (" + randomFilter(random, depth - 1) + ")";
     };
   }

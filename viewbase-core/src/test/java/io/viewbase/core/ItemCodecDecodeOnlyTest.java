@@ -18,15 +18,21 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-/** {@link ItemCodec#decodeOnly}: exactly the named properties that {@link ItemCodec#decode} would give. */
+/**
+ * {@link ItemCodec#decodeOnly}: exactly the named properties that {@link ItemCodec#decode} would
+ * give.
+ */
 class ItemCodecDecodeOnlyTest {
   private final ItemCodecTest generators = new ItemCodecTest();
 
   @Property(tries = 2000)
-  void decodeOnlyOfAnItemReturnsTheNamedPropertiesOfItsFullDecode(@ForAll("items") Map<String, Value> properties,
-      @ForAll("names") Set<String> extraNames, @ForAll boolean view) {
+  void decodeOnlyOfAnItemReturnsTheNamedPropertiesOfItsFullDecode(
+      @ForAll("items") Map<String, Value> properties,
+      @ForAll("names") Set<String> extraNames,
+      @ForAll boolean view) {
     Set<String> wanted = pick(properties, extraNames);
-    byte[] stored = view ? ItemCodec.encodeView("src-pk", "src-id", properties) : ItemCodec.encode(properties);
+    byte[] stored =
+        view ? ItemCodec.encodeView("src-pk", "src-id", properties) : ItemCodec.encode(properties);
 
     Map<String, Value> partial = ItemCodec.decodeOnly(stored, ItemCodec.Names.of(wanted));
 
@@ -65,9 +71,11 @@ class ItemCodecDecodeOnlyTest {
   @Test
   void decodeOnlyKeepsANullValueAsNull() {
     Map<String, Value> properties = new LinkedHashMap<>();
-    properties.put("nested", new Value.Obj(Map.of("x", new Value.Arr(List.of(new Value.Str("y"))))));
+    properties.put(
+        "nested", new Value.Obj(Map.of("x", new Value.Arr(List.of(new Value.Str("y"))))));
     properties.put("gone", Value.Null.INSTANCE);
-    Map<String, Value> partial = ItemCodec.decodeOnly(ItemCodec.encode(properties), ItemCodec.Names.of(List.of("gone")));
+    Map<String, Value> partial =
+        ItemCodec.decodeOnly(ItemCodec.encode(properties), ItemCodec.Names.of(List.of("gone")));
     assertThat(partial).containsExactly(Map.entry("gone", Value.Null.INSTANCE));
   }
 
@@ -79,7 +87,8 @@ class ItemCodecDecodeOnlyTest {
     byte[] stored = ItemCodec.encode(properties);
     stored[4] = 99; // FORMAT, count, name length, "a", then a's tag
     assertThatThrownBy(() -> ItemCodec.decodeOnly(stored, ItemCodec.Names.of(List.of("b"))))
-        .isInstanceOf(ViewbaseException.class).hasMessageContaining("unknown value tag 99");
+        .isInstanceOf(ViewbaseException.class)
+        .hasMessageContaining("unknown value tag 99");
   }
 
   @Test
@@ -90,12 +99,15 @@ class ItemCodecDecodeOnlyTest {
     byte[] stored = ItemCodec.encode(properties);
     byte[] truncated = java.util.Arrays.copyOf(stored, 10);
     assertThatThrownBy(() -> ItemCodec.decodeOnly(truncated, ItemCodec.Names.of(List.of("b"))))
-        .isInstanceOf(ViewbaseException.class).hasMessageContaining("truncated");
+        .isInstanceOf(ViewbaseException.class)
+        .hasMessageContaining("truncated");
   }
 
   @Test
   void decodeOnlyOfAnUnknownFormatFails() {
-    assertThatThrownBy(() -> ItemCodec.decodeOnly(new byte[] {7, 0}, ItemCodec.Names.of(List.of("a"))))
-        .isInstanceOf(ViewbaseException.class).hasMessageContaining("unknown format 7");
+    assertThatThrownBy(
+            () -> ItemCodec.decodeOnly(new byte[] {7, 0}, ItemCodec.Names.of(List.of("a"))))
+        .isInstanceOf(ViewbaseException.class)
+        .hasMessageContaining("unknown format 7");
   }
 }

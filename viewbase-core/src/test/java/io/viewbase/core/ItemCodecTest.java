@@ -17,7 +17,8 @@ import net.jqwik.api.Provide;
 class ItemCodecTest {
 
   @Property(tries = 2000)
-  void decodeOfEncodeReturnsTheSamePropertiesInTheSameOrder(@ForAll("items") Map<String, Value> properties) {
+  void decodeOfEncodeReturnsTheSamePropertiesInTheSameOrder(
+      @ForAll("items") Map<String, Value> properties) {
     Map<String, Value> decoded = ItemCodec.decode(ItemCodec.encode(properties));
     assertThat(decoded).isEqualTo(properties);
     assertThat(new ArrayList<>(decoded.keySet())).containsExactlyElementsOf(properties.keySet());
@@ -25,26 +26,34 @@ class ItemCodecTest {
 
   @Provide
   Arbitrary<Map<String, Value>> items() {
-    return Arbitraries.maps(Arbitraries.strings().ofMinLength(1).ofMaxLength(12), values(2)).ofMaxSize(12)
+    return Arbitraries.maps(Arbitraries.strings().ofMinLength(1).ofMaxLength(12), values(2))
+        .ofMaxSize(12)
         .map(LinkedHashMap::new);
   }
 
   private Arbitrary<Value> values(int depth) {
-    List<Arbitrary<? extends Value>> choices = new ArrayList<>(List.of(
-        Arbitraries.strings().ofMaxLength(40).map(Value.Str::new),
-        Arbitraries.of(true, false).map(Value.Bool::new),
-        Arbitraries.integers().map(Value.Int32::new),
-        Arbitraries.longs().map(Value.Int64::new),
-        Arbitraries.doubles().map(Value.Double::new),
-        Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, -0.0).map(Value.Double::new),
-        Arbitraries.longs().map(Value.DateTime::new),
-        Arbitraries.longs().tuple2().map(t -> new Value.Guid(new UUID(t.get1(), t.get2()))),
-        Arbitraries.bytes().array(byte[].class).ofMaxSize(64).map(Value.Binary::new),
-        Arbitraries.just(Value.Null.INSTANCE)));
+    List<Arbitrary<? extends Value>> choices =
+        new ArrayList<>(
+            List.of(
+                Arbitraries.strings().ofMaxLength(40).map(Value.Str::new),
+                Arbitraries.of(true, false).map(Value.Bool::new),
+                Arbitraries.integers().map(Value.Int32::new),
+                Arbitraries.longs().map(Value.Int64::new),
+                Arbitraries.doubles().map(Value.Double::new),
+                Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, -0.0).map(Value.Double::new),
+                Arbitraries.longs().map(Value.DateTime::new),
+                Arbitraries.longs().tuple2().map(t -> new Value.Guid(new UUID(t.get1(), t.get2()))),
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(64).map(Value.Binary::new),
+                Arbitraries.just(Value.Null.INSTANCE)));
     if (depth > 0) {
-      choices.add(Arbitraries.maps(Arbitraries.strings().ofMinLength(1).ofMaxLength(6), Arbitraries.lazy(() -> values(depth - 1)))
-          .ofMaxSize(4).map(Value.Obj::new));
-      choices.add(Arbitraries.lazy(() -> values(depth - 1)).list().ofMaxSize(4).map(Value.Arr::new));
+      choices.add(
+          Arbitraries.maps(
+                  Arbitraries.strings().ofMinLength(1).ofMaxLength(6),
+                  Arbitraries.lazy(() -> values(depth - 1)))
+              .ofMaxSize(4)
+              .map(Value.Obj::new));
+      choices.add(
+          Arbitraries.lazy(() -> values(depth - 1)).list().ofMaxSize(4).map(Value.Arr::new));
     }
     @SuppressWarnings("unchecked")
     Arbitrary<Value>[] array = choices.toArray(new Arbitrary[0]);

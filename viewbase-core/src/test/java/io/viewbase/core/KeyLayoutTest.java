@@ -12,12 +12,22 @@ import org.junit.jupiter.api.Test;
 class KeyLayoutTest {
   @Test
   void partitionIsTheTableIdBigEndianThenTheKeyInUtf8() {
-    for (String key : List.of("", "acme", "$platform#organization#id_1", "\u007f", "\u0080", "é", "日本", "😀x",
-        "a😀é")) {
+    for (String key :
+        List.of(
+            "",
+            "acme",
+            "$platform#organization#id_1",
+            "\u007f",
+            "\u0080",
+            "é",
+            "日本",
+            "😀x",
+            "a😀é")) {
       byte[] partition = KeyLayout.partition(0x01020304, key);
 
       assertThat(Arrays.copyOf(partition, 4)).containsExactly(1, 2, 3, 4);
-      assertThat(Arrays.copyOfRange(partition, 4, partition.length)).as(key)
+      assertThat(Arrays.copyOfRange(partition, 4, partition.length))
+          .as(key)
           .isEqualTo(key.getBytes(StandardCharsets.UTF_8));
       assertThat(KeyLayout.partitionKeyOf(partition)).isEqualTo(key);
     }
@@ -29,7 +39,8 @@ class KeyLayoutTest {
     String valid = new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
     byte[] partition = KeyLayout.partition(tableId, valid);
 
-    assertThat(Arrays.copyOfRange(partition, 4, partition.length)).isEqualTo(valid.getBytes(StandardCharsets.UTF_8));
+    assertThat(Arrays.copyOfRange(partition, 4, partition.length))
+        .isEqualTo(valid.getBytes(StandardCharsets.UTF_8));
     assertThat(KeyLayout.partitionKeyOf(partition)).isEqualTo(valid);
     assertThat(KeyLayout.inTable(tableId, partition)).isTrue();
   }

@@ -11,13 +11,19 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class KeyTemplateTest {
-  private static final Map<String, Value> PERSON = Map.ofEntries(
-      Map.entry("first", Value.of("Ann")), Map.entry("last", Value.of("Lee")),
-      Map.entry("email", Value.of("Ann@Example.COM")), Map.entry("age", Value.of(42)),
-      Map.entry("debt", Value.of(-42)), Map.entry("big", Value.of(1L << 40)), Map.entry("score", Value.of(1.5)),
-      Map.entry("active", Value.of(true)), Map.entry("born", Value.of(Instant.parse("2001-02-03T04:05:06.7Z"))),
-      Map.entry("guid", Value.of(UUID.fromString("0F8FAD5B-D9CB-469F-A165-70867728950E"))),
-      Map.entry("nothing", Value.nullValue()));
+  private static final Map<String, Value> PERSON =
+      Map.ofEntries(
+          Map.entry("first", Value.of("Ann")),
+          Map.entry("last", Value.of("Lee")),
+          Map.entry("email", Value.of("Ann@Example.COM")),
+          Map.entry("age", Value.of(42)),
+          Map.entry("debt", Value.of(-42)),
+          Map.entry("big", Value.of(1L << 40)),
+          Map.entry("score", Value.of(1.5)),
+          Map.entry("active", Value.of(true)),
+          Map.entry("born", Value.of(Instant.parse("2001-02-03T04:05:06.7Z"))),
+          Map.entry("guid", Value.of(UUID.fromString("0F8FAD5B-D9CB-469F-A165-70867728950E"))),
+          Map.entry("nothing", Value.nullValue()));
 
   private static String render(String template) {
     return KeyTemplate.parse(template, "idBy").render("pk1", "id1", PERSON);
@@ -43,8 +49,8 @@ class KeyTemplateTest {
 
   @Test
   void renderWritesEveryScalarType() {
-    assertThat(render("{score}|{active}|{born}|{guid}")).isEqualTo(
-        "1.5|true|2001-02-03T04:05:06.7000000Z|0f8fad5b-d9cb-469f-a165-70867728950e");
+    assertThat(render("{score}|{active}|{born}|{guid}"))
+        .isEqualTo("1.5|true|2001-02-03T04:05:06.7000000Z|0f8fad5b-d9cb-469f-a165-70867728950e");
   }
 
   @Test
@@ -55,7 +61,8 @@ class KeyTemplateTest {
 
   @Test
   void parseRejectsMalformedTemplatesNamingThePosition() {
-    for (String bad : new String[] {"", "{open", "close}", "{}", "{a:x}", "{a:123}", "{a|title}", "{a{b}"}) {
+    for (String bad :
+        new String[] {"", "{open", "close}", "{}", "{a:x}", "{a:123}", "{a|title}", "{a{b}"}) {
       assertCode(() -> KeyTemplate.parse(bad, "idBy"), ErrorCode.InvalidView);
     }
   }

@@ -20,12 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Paging is stable under concurrent writes: while a writer inserts and deletes other items, a
- * query paged to the end returns no item twice and every item that existed throughout.
+ * Paging is stable under concurrent writes: while a writer inserts and deletes other items, a query
+ * paged to the end returns no item twice and every item that existed throughout.
  */
 class PagingUnderWritesTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void pagesReturnNoItemTwiceAndSkipNoneThatExistedThroughout() throws Exception {
@@ -40,25 +39,29 @@ class PagingUnderWritesTest {
         stable.add(pk + "/" + id);
       }
       AtomicBoolean running = new AtomicBoolean(true);
-      Thread writer = new Thread(() -> {
-        Random random = new Random(7);
-        while (running.get()) {
-          String pk = "p" + random.nextInt(9);
-          String id = String.format("v%05d", random.nextInt(4000));
-          if (random.nextBoolean()) {
-            things.upsert(Item.builder(pk, id).put("n", -1).put("kind", "volatile").build());
-          } else {
-            try {
-              things.delete(pk, id, null);
-            } catch (RuntimeException absent) {
-              // deleting an item that is not there: fine for this writer
-            }
-          }
-        }
-      });
+      Thread writer =
+          new Thread(
+              () -> {
+                Random random = new Random(7);
+                while (running.get()) {
+                  String pk = "p" + random.nextInt(9);
+                  String id = String.format("v%05d", random.nextInt(4000));
+                  if (random.nextBoolean()) {
+                    things.upsert(
+                        Item.builder(pk, id).put("n", -1).put("kind", "volatile").build());
+                  } else {
+                    try {
+                      things.delete(pk, id, null);
+                    } catch (RuntimeException absent) {
+                      // deleting an item that is not there: fine for this writer
+                    }
+                  }
+                }
+              });
       writer.start();
       try {
-        for (String filter : new String[] {null, "kind eq 'stable' or n lt 0", "PartitionKey ge 'p2'"}) {
+        for (String filter :
+            new String[] {null, "kind eq 'stable' or n lt 0", "PartitionKey ge 'p2'"}) {
           List<String> seen = new ArrayList<>();
           Query q = Query.all().withFilter(filter).withLimit(97);
           for (int pages = 0; pages < 10_000; pages++) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
-import io.viewbase.api.ItemCursor;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
@@ -21,12 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random filters (on keys, on view keys, on other properties) against a brute-force answer: every
- * plan the planner picks must return exactly the items the filter matches, in key order, each
- * once, across pages of random size. Prints the seed; rerun with {@code -Dviewbase.seed=N}.
+ * plan the planner picks must return exactly the items the filter matches, in key order, each once,
+ * across pages of random size. Prints the seed; rerun with {@code -Dviewbase.seed=N}.
  */
 class PlannerDifferentialTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void everyPlanReturnsExactlyWhatTheFilterMatches() {
@@ -48,7 +46,8 @@ class PlannerDifferentialTest {
         stored.add(people.insert(b.build()));
       }
       for (int p = 0; p < 6; p++) {
-        if (random.nextInt(3) > 0) { // the empty id, first of its partition (Azure's one-record idiom)
+        if (random.nextInt(3)
+            > 0) { // the empty id, first of its partition (Azure's one-record idiom)
           stored.add(people.insert(Item.builder("p" + p, "").put("age", p).build()));
         }
       }
@@ -62,15 +61,26 @@ class PlannerDifferentialTest {
       for (int round = 0; round < 300; round++) {
         String filter = randomFilter(random, 3);
         String pk = random.nextInt(4) == 0 ? "p" + random.nextInt(6) : null;
-        Query query = (pk == null ? Query.all() : Query.partition(pk)).withFilter(filter)
-            .withLimit(1 + random.nextInt(40));
+        Query query =
+            (pk == null ? Query.all() : Query.partition(pk))
+                .withFilter(filter)
+                .withLimit(1 + random.nextInt(40));
         List<String> expected = new ArrayList<>();
-        for (Item item : stored.stream().sorted((a, b) -> {
-          int c = KeySpace.compare(a.partitionKey(), b.partitionKey());
-          return c != 0 ? c : KeySpace.compare(a.id(), b.id());
-        }).toList()) {
-          if ((pk == null || pk.equals(item.partitionKey())) && Filters.matches(Filters.parse(filter),
-              item.partitionKey(), item.id(), item.timestamp(), item.properties())) {
+        for (Item item :
+            stored.stream()
+                .sorted(
+                    (a, b) -> {
+                      int c = KeySpace.compare(a.partitionKey(), b.partitionKey());
+                      return c != 0 ? c : KeySpace.compare(a.id(), b.id());
+                    })
+                .toList()) {
+          if ((pk == null || pk.equals(item.partitionKey()))
+              && Filters.matches(
+                  Filters.parse(filter),
+                  item.partitionKey(),
+                  item.id(),
+                  item.timestamp(),
+                  item.properties())) {
             expected.add(item.partitionKey() + "/" + item.id());
           }
         }
@@ -87,10 +97,13 @@ class PlannerDifferentialTest {
         String plan = people.explain(query).toString();
         if (plan.contains("viewLookup")) {
           // a view answers in view-key order: compare as sets
-          assertThat(actual).as("seed %d filter %s plan %s", seed, filter, plan)
+          assertThat(actual)
+              .as("seed %d filter %s plan %s", seed, filter, plan)
               .containsExactlyInAnyOrderElementsOf(expected);
         } else {
-          assertThat(actual).as("seed %d filter %s plan %s", seed, filter, plan).containsExactlyElementsOf(expected);
+          assertThat(actual)
+              .as("seed %d filter %s plan %s", seed, filter, plan)
+              .containsExactlyElementsOf(expected);
         }
       }
     }
@@ -103,12 +116,31 @@ class PlannerDifferentialTest {
       case 0 -> "PartitionKey " + op(random) + " 'p" + random.nextInt(7) + "'";
       case 1 -> "RowKey " + op(random) + " 'id" + random.nextInt(70) + "'";
       case 2 -> "email eq 'u" + random.nextInt(420) + "@x'";
-      case 3 -> "city " + op(random) + " '" + List.of("Oslo", "Rome", "Lima", "Kyiv").get(random.nextInt(4)) + "'";
-      case 4 -> "age " + op(random) + " " + (random.nextBoolean() ? random.nextInt(30) : random.nextInt(30) + ".5");
-      case 5 -> random.nextInt(10) == 0 ? "false" : "PartitionKey eq 'p" + random.nextInt(6) + "' and RowKey eq 'id"
-          + random.nextInt(60) + "-" + random.nextInt(400) + "'";
-      case 6 -> "(" + randomFilter(random, depth - 1) + ") and (" + randomFilter(random, depth - 1) + ")";
-      case 7 -> "(" + randomFilter(random, depth - 1) + ") or (" + randomFilter(random, depth - 1) + ")";
+      case 3 ->
+          "city "
+              + op(random)
+              + " '"
+              + List.of("Oslo", "Rome", "Lima", "Kyiv").get(random.nextInt(4))
+              + "'";
+      case 4 ->
+          "age "
+              + op(random)
+              + " "
+              + (random.nextBoolean() ? random.nextInt(30) : random.nextInt(30) + ".5");
+      case 5 ->
+          random.nextInt(10) == 0
+              ? "false"
+              : "PartitionKey eq 'p"
+                  + random.nextInt(6)
+                  + "' and RowKey eq 'id"
+                  + random.nextInt(60)
+                  + "-"
+                  + random.nextInt(400)
+                  + "'";
+      case 6 ->
+          "(" + randomFilter(random, depth - 1) + ") and (" + randomFilter(random, depth - 1) + ")";
+      case 7 ->
+          "(" + randomFilter(random, depth - 1) + ") or (" + randomFilter(random, depth - 1) + ")";
       default -> "not (" + randomFilter(random, depth - 1) + ")";
     };
   }

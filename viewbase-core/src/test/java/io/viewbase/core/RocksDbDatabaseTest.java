@@ -38,7 +38,10 @@ class RocksDbDatabaseTest extends DatabaseContract {
     db.close();
     db = open(dir);
     assertThat(db.table("PEOPLE").get("p", "1")).isPresent();
-    assertThat(db.table("people").query(Query.partition("q").withLimit(4).withContinuation(token)).items())
+    assertThat(
+            db.table("people")
+                .query(Query.partition("q").withLimit(4).withContinuation(token))
+                .items())
         .hasSize(4);
   }
 
@@ -109,18 +112,26 @@ class RocksDbDatabaseTest extends DatabaseContract {
       }
       db = open(dir);
       for (String id : landed) {
-        assertThat(db.table("People").get("r" + round, id)).as("acknowledged before the close").isPresent();
+        assertThat(db.table("People").get("r" + round, id))
+            .as("acknowledged before the close")
+            .isPresent();
       }
       acknowledged += landed.size();
     }
-    System.out.println("closed with async writes in flight: " + acknowledged + " acknowledged, " + refused
-        + " refused with ShuttingDown");
+    System.out.println(
+        "closed with async writes in flight: "
+            + acknowledged
+            + " acknowledged, "
+            + refused
+            + " refused with ShuttingDown");
     assertThat(refused).as("writes still queued when the store closed").isPositive();
   }
 
   @Test
   void unknownBackendFailsNamingTheArtifact() {
-    assertCode(() -> Viewbase.open(OpenOptions.at(dir).withStorage("cassandra")), ErrorCode.StorageBackendMissing);
+    assertCode(
+        () -> Viewbase.open(OpenOptions.at(dir).withStorage("cassandra")),
+        ErrorCode.StorageBackendMissing);
   }
 
   @Test
@@ -130,14 +141,16 @@ class RocksDbDatabaseTest extends DatabaseContract {
     int id = ((EmbeddedTable) busy).entry().id();
     CountDownLatch writing = new CountDownLatch(200);
     List<CompletableFuture<Item>> writes = new ArrayList<>();
-    Thread dropper = new Thread(() -> {
-      try {
-        writing.await();
-        db.dropTable("Busy");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread dropper =
+        new Thread(
+            () -> {
+              try {
+                writing.await();
+                db.dropTable("Busy");
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     dropper.start();
     // writes keep coming from this thread while the drop waits for those in flight, then after it
     for (int i = 0; dropper.isAlive() || i < 1000; i++) {
@@ -158,8 +171,11 @@ class RocksDbDatabaseTest extends DatabaseContract {
     }
     assertThat(landed).isGreaterThanOrEqualTo(200);
     assertThat(landed).as("writes after the drop fail").isLessThan(writes.size());
-    try (Cursor left = ((EmbeddedDatabase) db).store().scanAll(KeyLayout.tablePrefix(id), null, null)) {
-      assertThat(left.next()).as("an entry of the dropped table is left (a write landed after the purge)").isFalse();
+    try (Cursor left =
+        ((EmbeddedDatabase) db).store().scanAll(KeyLayout.tablePrefix(id), null, null)) {
+      assertThat(left.next())
+          .as("an entry of the dropped table is left (a write landed after the purge)")
+          .isFalse();
     }
     db.createTable("Busy");
     assertThat(db.table("Busy").query(Query.all()).items()).isEmpty();
@@ -169,14 +185,16 @@ class RocksDbDatabaseTest extends DatabaseContract {
   void aViewCreatedWhileAsyncWritesAreInFlightIsExactOnceBuilt() throws Exception {
     CountDownLatch writing = new CountDownLatch(200);
     List<CompletableFuture<Item>> writes = new ArrayList<>();
-    Thread creator = new Thread(() -> {
-      try {
-        writing.await();
-        db.createView(ViewDefinition.of("PeopleByName", "People", "all", "{name}"));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread creator =
+        new Thread(
+            () -> {
+              try {
+                writing.await();
+                db.createView(ViewDefinition.of("PeopleByName", "People", "all", "{name}"));
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     creator.start();
     // each write is queued and acknowledged later; the view must hold every one that landed
     for (int i = 0; creator.isAlive() || i < 2000; i++) {
@@ -191,7 +209,8 @@ class RocksDbDatabaseTest extends DatabaseContract {
 
     VerifyReport report = db.verifyView("PeopleByName", false);
     assertThat(report.checked()).isEqualTo(writes.size());
-    assertThat(report.missing() + report.extra() + report.different()).as("view differs from its source: %s", report)
+    assertThat(report.missing() + report.extra() + report.different())
+        .as("view differs from its source: %s", report)
         .isZero();
   }
 }

@@ -20,7 +20,8 @@ class RocksDbViewTest extends ViewContract {
   @Test
   void viewDefinitionsAndStateSurviveARestart() {
     people.insert(Item.builder("p", "1").put("email", "a@x").build());
-    db.createView(ViewDefinition.of("ByEmail", "People", "all", "{email|lower}").withWhere("email ne 'z'"));
+    db.createView(
+        ViewDefinition.of("ByEmail", "People", "all", "{email|lower}").withWhere("email ne 'z'"));
     awaitBuilt(db, "ByEmail");
     db.close();
     db = open(dir);

@@ -17,10 +17,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Settings kept in the catalog ({@link Database#setting}), run against each backend by a one-method subclass. */
+/**
+ * Settings kept in the catalog ({@link Database#setting}), run against each backend by a one-method
+ * subclass.
+ */
 abstract class SettingsContract {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   Database db;
 
@@ -44,7 +46,9 @@ abstract class SettingsContract {
 
     assertThat(db.setting("people", "azure.acl")).contains("<xml/>");
     assertThat(db.setting(null, "azure.service")).contains("<props/>");
-    assertThat(db.setting("People", "azure.service")).as("table and database settings are apart").isEmpty();
+    assertThat(db.setting("People", "azure.service"))
+        .as("table and database settings are apart")
+        .isEmpty();
     assertThat(db.setting(null, "azure.acl")).isEmpty();
 
     db.putSetting("PEOPLE", "azure.acl", null);
@@ -72,15 +76,20 @@ abstract class SettingsContract {
 
   @Test
   void aMalformedNameATooLargeValueOrTooManySettingsAreRefused() {
-    for (String bad : new String[] {"", "has space", "slash/", "é", "x".repeat(Database.MAX_SETTING_NAME_LENGTH + 1)}) {
+    for (String bad :
+        new String[] {
+          "", "has space", "slash/", "é", "x".repeat(Database.MAX_SETTING_NAME_LENGTH + 1)
+        }) {
       assertCode(() -> db.putSetting("People", bad, "v"), ErrorCode.InvalidInput);
       assertCode(() -> db.setting(null, bad), ErrorCode.InvalidInput);
     }
     assertCode(() -> db.putSetting("People", null, "v"), ErrorCode.InvalidInput);
     String largest = "é".repeat(Database.MAX_SETTING_VALUE_BYTES / 2); // two bytes of UTF-8 each
     db.putSetting("People", "x".repeat(Database.MAX_SETTING_NAME_LENGTH), largest);
-    assertCode(() -> db.putSetting("People", "big", largest + "x"), ErrorCode.PropertyValueTooLarge);
-    assertThat(db.setting("People", "x".repeat(Database.MAX_SETTING_NAME_LENGTH))).contains(largest);
+    assertCode(
+        () -> db.putSetting("People", "big", largest + "x"), ErrorCode.PropertyValueTooLarge);
+    assertThat(db.setting("People", "x".repeat(Database.MAX_SETTING_NAME_LENGTH)))
+        .contains(largest);
 
     for (int i = 1; i < Database.MAX_SETTINGS; i++) {
       db.putSetting("People", "s" + i, "v");
@@ -101,7 +110,9 @@ abstract class SettingsContract {
     db.createTable("people");
 
     assertThat(db.setting("People", "azure.acl")).isEmpty();
-    assertThat(db.setting(null, "azure.service")).as("the database's settings stay").contains("kept");
+    assertThat(db.setting(null, "azure.service"))
+        .as("the database's settings stay")
+        .contains("kept");
     assertThat(settingKeysOf(tableIdOf("People"))).isZero();
   }
 
@@ -164,8 +175,10 @@ abstract class SettingsContract {
   long settingKeysOf(int ownerId) {
     byte[] settings = KeyLayout.partition(KeyLayout.SYSTEM_TABLE_ID, "settings");
     long n = 0;
-    try (Cursor c = ((EmbeddedDatabase) db).store().scan(settings, KeyRange.prefix(KeyLayout.tablePrefix(ownerId)),
-        false)) {
+    try (Cursor c =
+        ((EmbeddedDatabase) db)
+            .store()
+            .scan(settings, KeyRange.prefix(KeyLayout.tablePrefix(ownerId)), false)) {
       while (c.next()) {
         n++;
       }

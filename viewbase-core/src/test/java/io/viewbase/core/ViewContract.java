@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Views on the embedded engine, run against each storage backend by a one-method subclass. */
 abstract class ViewContract {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   Database db;
   Table people;
@@ -60,7 +59,10 @@ abstract class ViewContract {
   }
 
   private Item person(String email, String name) {
-    return Item.builder("people", UUID.randomUUID().toString()).put("email", email).put("name", name).build();
+    return Item.builder("people", UUID.randomUUID().toString())
+        .put("email", email)
+        .put("name", name)
+        .build();
   }
 
   @Test
@@ -91,14 +93,16 @@ abstract class ViewContract {
     awaitBuilt(db, "PeopleByEmail");
     Table byEmail = db.table("PeopleByEmail");
     Item ann = DatabaseContract.await(people.insertAsync(person("ann@example.com", "Ann")));
-    DatabaseContract.await(people.mergeAsync(Item.builder("people", ann.id()).put("email", "ann@new.example").build(),
-        ann.etag()));
+    DatabaseContract.await(
+        people.mergeAsync(
+            Item.builder("people", ann.id()).put("email", "ann@new.example").build(), ann.etag()));
 
     assertThat(byEmail.get("all", "ann@example.com")).isEmpty();
     assertThat(byEmail.get("all", "ann@new.example").orElseThrow().sourceId()).isEqualTo(ann.id());
     Item bo = person("ann@new.example", "Bo");
     assertCode(() -> DatabaseContract.await(people.insertAsync(bo)), ErrorCode.ViewKeyConflict);
-    assertCode(() -> DatabaseContract.await(byEmail.upsertAsync(Item.builder("all", "x").build())),
+    assertCode(
+        () -> DatabaseContract.await(byEmail.upsertAsync(Item.builder("all", "x").build())),
         ErrorCode.ViewIsReadOnly);
     DatabaseContract.await(people.deleteAsync("people", ann.id(), null));
     assertThat(byEmail.get("all", "ann@new.example")).isEmpty();
@@ -109,21 +113,37 @@ abstract class ViewContract {
   void designGuideEmployeesByDepartmentWithTwoViewsAndPrefixQueries() {
     db.createTable("Employees");
     Table employees = db.table("Employees");
-    db.createView(ViewDefinition.of("EmployeesById", "Employees", "{department}", "empid_{employeeId:06}"));
-    db.createView(ViewDefinition.of("EmployeesByEmail", "Employees", "{department}", "email_{email|lower}"));
+    db.createView(
+        ViewDefinition.of("EmployeesById", "Employees", "{department}", "empid_{employeeId:06}"));
+    db.createView(
+        ViewDefinition.of("EmployeesByEmail", "Employees", "{department}", "email_{email|lower}"));
     for (int i = 1; i <= 30; i++) {
-      employees.insert(Item.builder("corp", "e" + i).put("department", i % 2 == 0 ? "Sales" : "Dev")
-          .put("employeeId", i).put("email", "Person" + i + "@Corp.com").build());
+      employees.insert(
+          Item.builder("corp", "e" + i)
+              .put("department", i % 2 == 0 ? "Sales" : "Dev")
+              .put("employeeId", i)
+              .put("email", "Person" + i + "@Corp.com")
+              .build());
     }
     awaitBuilt(db, "EmployeesById");
     awaitBuilt(db, "EmployeesByEmail");
     Table byId = db.table("EmployeesById");
     assertThat(byId.get("Sales", "empid_000012").orElseThrow().sourceId()).isEqualTo("e12");
-    assertThat(byId.query(Query.partition("Sales").withRange("empid_000010", "empid_000020")).items())
-        .extracting(Item::sourceId).containsExactly("e10", "e12", "e14", "e16", "e18");
-    assertThat(db.table("EmployeesByEmail").query(Query.partition("Dev").withPrefix("email_person1")).items())
-        .extracting(Item::id).containsExactly("email_person11@corp.com", "email_person13@corp.com",
-            "email_person15@corp.com", "email_person17@corp.com", "email_person19@corp.com",
+    assertThat(
+            byId.query(Query.partition("Sales").withRange("empid_000010", "empid_000020")).items())
+        .extracting(Item::sourceId)
+        .containsExactly("e10", "e12", "e14", "e16", "e18");
+    assertThat(
+            db.table("EmployeesByEmail")
+                .query(Query.partition("Dev").withPrefix("email_person1"))
+                .items())
+        .extracting(Item::id)
+        .containsExactly(
+            "email_person11@corp.com",
+            "email_person13@corp.com",
+            "email_person15@corp.com",
+            "email_person17@corp.com",
+            "email_person19@corp.com",
             "email_person1@corp.com"); // '@' sorts after digits
   }
 
@@ -139,21 +159,31 @@ abstract class ViewContract {
     people.insert(Item.builder("q", "c").build());
     Table view = db.table("PeopleByGroup");
 
-    assertThat(view.query(Query.partition("g")).items()).extracting(Item::id).containsExactly("", "a");
-    assertThat(view.get("", "b").orElseThrow().sourceId()).isEqualTo("b");
-    assertThat(people.explain(Query.all().withFilter("group eq 'g'")).kind()).isEqualTo("viewLookup");
-    assertThat(people.query(Query.all().withFilter("group eq 'g'")).items()).extracting(Item::id)
+    assertThat(view.query(Query.partition("g")).items())
+        .extracting(Item::id)
         .containsExactly("", "a");
-    assertThat(people.query(Query.all().withFilter("group eq ''")).items()).extracting(Item::id)
+    assertThat(view.get("", "b").orElseThrow().sourceId()).isEqualTo("b");
+    assertThat(people.explain(Query.all().withFilter("group eq 'g'")).kind())
+        .isEqualTo("viewLookup");
+    assertThat(people.query(Query.all().withFilter("group eq 'g'")).items())
+        .extracting(Item::id)
+        .containsExactly("", "a");
+    assertThat(people.query(Query.all().withFilter("group eq ''")).items())
+        .extracting(Item::id)
         .containsExactly("b");
-    assertCode(() -> people.insert(Item.builder("r", "b").put("group", "").build()), ErrorCode.ViewKeyConflict);
+    assertCode(
+        () -> people.insert(Item.builder("r", "b").put("group", "").build()),
+        ErrorCode.ViewKeyConflict);
   }
 
   @Test
   void sparseViewHoldsOnlyItemsWithTheKeyPropertyAndMatchingWhere() {
-    db.createView(ViewDefinition.of("ActiveByEmail", "People", "all", "{email}").withWhere("active eq true")
-        .withSelect(List.of("email")));
-    people.insert(Item.builder("p", "1").put("email", "a@x").put("active", true).put("name", "A").build());
+    db.createView(
+        ViewDefinition.of("ActiveByEmail", "People", "all", "{email}")
+            .withWhere("active eq true")
+            .withSelect(List.of("email")));
+    people.insert(
+        Item.builder("p", "1").put("email", "a@x").put("active", true).put("name", "A").build());
     people.insert(Item.builder("p", "2").put("email", "b@x").put("active", false).build());
     people.insert(Item.builder("p", "3").put("active", true).build());
     awaitBuilt(db, "ActiveByEmail");
@@ -164,7 +194,9 @@ abstract class ViewContract {
     people.merge(Item.builder("p", "1").put("active", false).build(), null);
     assertThat(view.query(Query.partition("all")).items()).isEmpty();
     people.merge(Item.builder("p", "2").put("active", true).build(), null);
-    assertThat(view.query(Query.partition("all")).items()).extracting(Item::id).containsExactly("b@x");
+    assertThat(view.query(Query.partition("all")).items())
+        .extracting(Item::id)
+        .containsExactly("b@x");
     people.delete("p", "2", null);
     assertThat(view.query(Query.all()).items()).isEmpty();
   }
@@ -184,26 +216,46 @@ abstract class ViewContract {
   void viewsAreReadOnlyAndListedWithTheirSource() {
     db.createView(ViewDefinition.of("ByEmail", "People", "all", "{email}"));
     awaitBuilt(db, "ByEmail");
-    assertCode(() -> db.table("ByEmail").insert(Item.builder("all", "x").build()), ErrorCode.ViewIsReadOnly);
+    assertCode(
+        () -> db.table("ByEmail").insert(Item.builder("all", "x").build()),
+        ErrorCode.ViewIsReadOnly);
     assertCode(() -> db.table("ByEmail").delete("all", "x", null), ErrorCode.ViewIsReadOnly);
-    assertThat(db.listTables()).contains(new TableInfo("ByEmail", "view", "People", "ready",
-        db.viewStatus("ByEmail").created()));
+    assertThat(db.listTables())
+        .contains(
+            new TableInfo(
+                "ByEmail", "view", "People", "ready", db.viewStatus("ByEmail").created()));
   }
 
   @Test
   void invalidDefinitionsAreRejectedWithClearErrors() {
-    assertCode(() -> db.createView(ViewDefinition.of("V1x", "Nope", null, "{email}")), ErrorCode.TableNotFound);
-    assertCode(() -> db.createView(ViewDefinition.of("People", "People", null, "{email}")),
+    assertCode(
+        () -> db.createView(ViewDefinition.of("V1x", "Nope", null, "{email}")),
+        ErrorCode.TableNotFound);
+    assertCode(
+        () -> db.createView(ViewDefinition.of("People", "People", null, "{email}")),
         ErrorCode.TableAlreadyExists);
-    assertCode(() -> db.createView(ViewDefinition.of("Bad", "People", null, "{email")), ErrorCode.InvalidView);
-    assertCode(() -> db.createView(ViewDefinition.of("Bad", "People", null, "{age:x}")), ErrorCode.InvalidView);
-    assertCode(() -> db.createView(ViewDefinition.of("Bad", "People", null, "{email|title}")), ErrorCode.InvalidView);
-    assertCode(() -> db.createView(ViewDefinition.of("Bad", "People", null, "{}")), ErrorCode.InvalidView);
-    assertCode(() -> db.createView(ViewDefinition.of("Bad", "People", null, "{a}").withWhere("a eq")),
+    assertCode(
+        () -> db.createView(ViewDefinition.of("Bad", "People", null, "{email")),
         ErrorCode.InvalidView);
-    assertCode(() -> db.createView(ViewDefinition.of("Bad", "People", null, "{a}").withSelect(List.of("_etag"))),
+    assertCode(
+        () -> db.createView(ViewDefinition.of("Bad", "People", null, "{age:x}")),
         ErrorCode.InvalidView);
-    assertCode(() -> db.createView(ViewDefinition.of("b!", "People", null, "{a}")), ErrorCode.InvalidTableName);
+    assertCode(
+        () -> db.createView(ViewDefinition.of("Bad", "People", null, "{email|title}")),
+        ErrorCode.InvalidView);
+    assertCode(
+        () -> db.createView(ViewDefinition.of("Bad", "People", null, "{}")), ErrorCode.InvalidView);
+    assertCode(
+        () -> db.createView(ViewDefinition.of("Bad", "People", null, "{a}").withWhere("a eq")),
+        ErrorCode.InvalidView);
+    assertCode(
+        () ->
+            db.createView(
+                ViewDefinition.of("Bad", "People", null, "{a}").withSelect(List.of("_etag"))),
+        ErrorCode.InvalidView);
+    assertCode(
+        () -> db.createView(ViewDefinition.of("b!", "People", null, "{a}")),
+        ErrorCode.InvalidTableName);
     assertThat(db.listTables()).extracting(TableInfo::name).containsExactly("People");
   }
 
@@ -217,7 +269,8 @@ abstract class ViewContract {
     ViewStatus built = awaitBuilt(db, "ByEmail");
     assertThat(built.state()).isEqualTo(ViewStatus.READY);
     assertThat(built.progress().done()).isEqualTo(2000);
-    assertThat(db.table("ByEmail").get("all", "u1234@x").orElseThrow().sourceId()).isEqualTo("id1234");
+    assertThat(db.table("ByEmail").get("all", "u1234@x").orElseThrow().sourceId())
+        .isEqualTo("id1234");
     VerifyReport report = db.verifyView("ByEmail", false);
     assertThat(report.drift()).isZero();
     assertThat(report.checked()).isEqualTo(2000);
@@ -230,12 +283,17 @@ abstract class ViewContract {
     db.createView(ViewDefinition.of("ByEmail", "People", "all", "{email}"));
     ViewStatus status = awaitBuilt(db, "ByEmail");
     assertThat(status.state()).isEqualTo(ViewStatus.FAILED);
-    assertThat(status.conflicts()).singleElement().satisfies(c -> {
-      assertThat(c.viewId()).isEqualTo("same@x");
-      assertThat(List.of(c.sourceId(), c.otherSourceId())).containsExactlyInAnyOrder("1", "2");
-    });
+    assertThat(status.conflicts())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.viewId()).isEqualTo("same@x");
+              assertThat(List.of(c.sourceId(), c.otherSourceId()))
+                  .containsExactlyInAnyOrder("1", "2");
+            });
     assertCode(() -> db.table("ByEmail").get("all", "same@x"), ErrorCode.ViewNotReady);
-    people.insert(Item.builder("p", "3").put("email", "same@x").build()); // a failed view is not maintained
+    people.insert(
+        Item.builder("p", "3").put("email", "same@x").build()); // a failed view is not maintained
     db.dropView("ByEmail");
     assertCode(() -> db.viewStatus("ByEmail"), ErrorCode.TableNotFound);
   }
@@ -250,7 +308,8 @@ abstract class ViewContract {
     assertCode(() -> db.table("ByEmail"), ErrorCode.TableNotFound);
     db.createView(ViewDefinition.of("ByEmail", "People", "all", "{email}|{id}"));
     awaitBuilt(db, "ByEmail");
-    assertThat(db.table("ByEmail").query(Query.partition("all")).items()).extracting(Item::id)
+    assertThat(db.table("ByEmail").query(Query.partition("all")).items())
+        .extracting(Item::id)
         .containsExactly("a@x|1", "a@x|2");
   }
 
@@ -273,12 +332,23 @@ abstract class ViewContract {
     TableEntry view = ((EmbeddedDatabase) db).catalogForTests().require("ByEmail");
     TableEntry source = ((EmbeddedDatabase) db).catalogForTests().require("People");
     try {
-      engine.store().commit(List.of(
-          io.viewbase.storage.spi.Mutation.delete(KeyLayout.partition(view.id(), "all"), KeyLayout.sortKey("u1@x")),
-          io.viewbase.storage.spi.Mutation.put(KeyLayout.partition(view.id(), "all"), KeyLayout.sortKey("ghost"), 1,
-              ItemCodec.encodeView("p", "nobody", java.util.Map.of())),
-          io.viewbase.storage.spi.Mutation.put(KeyLayout.partition(source.id(), "p"), KeyLayout.sortKey("id2"), 1,
-              ItemCodec.encode(java.util.Map.of("email", Value.of("u2@x"), "n", Value.of(99))))));
+      engine
+          .store()
+          .commit(
+              List.of(
+                  io.viewbase.storage.spi.Mutation.delete(
+                      KeyLayout.partition(view.id(), "all"), KeyLayout.sortKey("u1@x")),
+                  io.viewbase.storage.spi.Mutation.put(
+                      KeyLayout.partition(view.id(), "all"),
+                      KeyLayout.sortKey("ghost"),
+                      1,
+                      ItemCodec.encodeView("p", "nobody", java.util.Map.of())),
+                  io.viewbase.storage.spi.Mutation.put(
+                      KeyLayout.partition(source.id(), "p"),
+                      KeyLayout.sortKey("id2"),
+                      1,
+                      ItemCodec.encode(
+                          java.util.Map.of("email", Value.of("u2@x"), "n", Value.of(99))))));
     } catch (io.viewbase.storage.spi.ConditionFailedException e) {
       throw new AssertionError(e);
     }
@@ -288,6 +358,7 @@ abstract class ViewContract {
     assertThat(report.different()).isEqualTo(1);
     assertThat(db.verifyView("ByEmail", true).drift()).isEqualTo(3);
     assertThat(db.verifyView("ByEmail", false).drift()).isZero();
-    assertThat(db.table("ByEmail").get("all", "u2@x").orElseThrow().properties()).containsEntry("n", Value.of(99));
+    assertThat(db.table("ByEmail").get("all", "u2@x").orElseThrow().properties())
+        .containsEntry("n", Value.of(99));
   }
 }

@@ -34,20 +34,23 @@ import org.junit.jupiter.api.io.TempDir;
  * Random writes over a table with three views (templates with padding and lower-casing, a where
  * filter, projections), mirrored into a plain model with its own, independent idea of each view.
  * Each write must succeed or fail exactly as the model says (including 409 ViewKeyConflict when a
- * unique view key is taken), and every view must equal its recomputation from the model. Prints
- * the seed; rerun with {@code -Dviewbase.seed=N}.
+ * unique view key is taken), and every view must equal its recomputation from the model. Prints the
+ * seed; rerun with {@code -Dviewbase.seed=N}.
  */
 class ViewModelTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  /** A view as the test understands it: source item -> view key ("pk|id"), or null; and its projection. */
-  record ModelView(String name, ViewDefinition definition, java.util.function.BiFunction<Key, Map<String, Value>, String> key,
-      List<String> select) {
-  }
+  /**
+   * A view as the test understands it: source item -> view key ("pk|id"), or null; and its
+   * projection.
+   */
+  record ModelView(
+      String name,
+      ViewDefinition definition,
+      java.util.function.BiFunction<Key, Map<String, Value>, String> key,
+      List<String> select) {}
 
-  record Key(String pk, String id) {
-  }
+  record Key(String pk, String id) {}
 
   private static String text(Value v) {
     if (v instanceof Value.Str s) {
@@ -56,26 +59,50 @@ class ViewModelTest {
     return v instanceof Value.Int32 i ? Integer.toString(i.value()) : null;
   }
 
-  static final List<ModelView> VIEWS = List.of(
-      new ModelView("ByEmail", ViewDefinition.of("ByEmail", "People", "all", "{email}"),
-          (k, p) -> p.get("email") == null || text(p.get("email")) == null ? null : "all|" + text(p.get("email")),
-          List.of()),
-      new ModelView("ActiveByAge", ViewDefinition.of("ActiveByAge", "People", "{group}", "{age:04}#{id}")
-          .withWhere("active eq true").withSelect(List.of("name", "age")),
-          (k, p) -> p.get("group") instanceof Value.Str g && p.get("age") instanceof Value.Int32 a
-              && p.get("active") instanceof Value.Bool b && b.value()
-              ? g.value() + "|" + String.format("%04d", a.value()) + "#" + k.id() : null,
-          List.of("name", "age")),
-      new ModelView("ByName", ViewDefinition.of("ByName", "People", "{partitionKey}", "{name|lower}"),
-          (k, p) -> p.get("name") instanceof Value.Str n ? k.pk() + "|" + n.value().toLowerCase(Locale.ROOT) : null,
-          List.of()));
+  static final List<ModelView> VIEWS =
+      List.of(
+          new ModelView(
+              "ByEmail",
+              ViewDefinition.of("ByEmail", "People", "all", "{email}"),
+              (k, p) ->
+                  p.get("email") == null || text(p.get("email")) == null
+                      ? null
+                      : "all|" + text(p.get("email")),
+              List.of()),
+          new ModelView(
+              "ActiveByAge",
+              ViewDefinition.of("ActiveByAge", "People", "{group}", "{age:04}#{id}")
+                  .withWhere("active eq true")
+                  .withSelect(List.of("name", "age")),
+              (k, p) ->
+                  p.get("group") instanceof Value.Str g
+                          && p.get("age") instanceof Value.Int32 a
+                          && p.get("active") instanceof Value.Bool b
+                          && b.value()
+                      ? g.value() + "|" + String.format("%04d", a.value()) + "#" + k.id()
+                      : null,
+              List.of("name", "age")),
+          new ModelView(
+              "ByName",
+              ViewDefinition.of("ByName", "People", "{partitionKey}", "{name|lower}"),
+              (k, p) ->
+                  p.get("name") instanceof Value.Str n
+                      ? k.pk() + "|" + n.value().toLowerCase(Locale.ROOT)
+                      : null,
+              List.of()));
 
   private final Map<Key, Map<String, Value>> model = new HashMap<>();
 
-  /** How many random writes the sequential test makes; viewbase-cassandra-it lowers it for a slower backend. */
+  /**
+   * How many random writes the sequential test makes; viewbase-cassandra-it lowers it for a slower
+   * backend.
+   */
   private static final int STEPS = Integer.getInteger("viewbase.test.viewModel.steps", 3000);
+
   /** How many writes each thread of the concurrent test makes. */
-  private static final int WRITES_PER_THREAD = Integer.getInteger("viewbase.test.viewModel.writesPerThread", 400);
+  private static final int WRITES_PER_THREAD =
+      Integer.getInteger("viewbase.test.viewModel.writesPerThread", 400);
+
   private static final AtomicInteger OPENS = new AtomicInteger();
 
   /**
@@ -95,7 +122,9 @@ class ViewModelTest {
     for (String pair : System.getProperty("viewbase.test.storage.options", "").split(";")) {
       int eq = pair.indexOf('=');
       if (eq > 0) {
-        backend.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim().replace("{unique}", unique));
+        backend.put(
+            pair.substring(0, eq).trim(),
+            pair.substring(eq + 1).trim().replace("{unique}", unique));
       }
     }
     return options.withStorage(storage).withOptions(backend);
@@ -118,8 +147,12 @@ class ViewModelTest {
         Key key = new Key("p" + random.nextInt(3), "i" + random.nextInt(25));
         Map<String, Value> props = randomProperties(random);
         int kind = random.nextInt(6);
-        op = List.of("insert", "upsert", "replace", "merge", "upsertMerge", "delete").get(kind) + " " + key + " "
-            + props;
+        op =
+            List.of("insert", "upsert", "replace", "merge", "upsertMerge", "delete").get(kind)
+                + " "
+                + key
+                + " "
+                + props;
         apply(people, kind, key, props);
         if (step % 50 == 0) {
           checkViews(db);
@@ -130,7 +163,8 @@ class ViewModelTest {
         assertThat(db.verifyView(v.name(), false).drift()).isZero();
       }
     } catch (AssertionError | RuntimeException e) {
-      throw new AssertionError("seed=" + seed + " step=" + step + " op=" + op + ": " + e.getMessage(), e);
+      throw new AssertionError(
+          "seed=" + seed + " step=" + step + " op=" + op + ": " + e.getMessage(), e);
     }
     System.out.println("ViewModelTest passed with seed " + seed);
   }
@@ -199,7 +233,8 @@ class ViewModelTest {
         continue;
       }
       for (Map.Entry<Key, Map<String, Value>> other : model.entrySet()) {
-        if (!other.getKey().equals(key) && mine.equals(viewKey(v, other.getKey(), other.getValue()))) {
+        if (!other.getKey().equals(key)
+            && mine.equals(viewKey(v, other.getKey(), other.getValue()))) {
           return true;
         }
       }
@@ -214,26 +249,36 @@ class ViewModelTest {
   private void checkViews(Database db) {
     for (ModelView v : VIEWS) {
       Map<String, String> expected = new TreeMap<>();
-      model.forEach((key, props) -> {
-        String k = viewKey(v, key, props);
-        if (k != null) {
-          Map<String, Value> projected = new LinkedHashMap<>();
-          if (v.select().isEmpty()) {
-            projected.putAll(props);
-          } else {
-            v.select().forEach(name -> {
-              if (props.containsKey(name)) {
-                projected.put(name, props.get(name));
+      model.forEach(
+          (key, props) -> {
+            String k = viewKey(v, key, props);
+            if (k != null) {
+              Map<String, Value> projected = new LinkedHashMap<>();
+              if (v.select().isEmpty()) {
+                projected.putAll(props);
+              } else {
+                v.select()
+                    .forEach(
+                        name -> {
+                          if (props.containsKey(name)) {
+                            projected.put(name, props.get(name));
+                          }
+                        });
               }
-            });
-          }
-          expected.put(k, key.pk() + "/" + key.id() + " " + new TreeMap<>(projected));
-        }
-      });
+              expected.put(k, key.pk() + "/" + key.id() + " " + new TreeMap<>(projected));
+            }
+          });
       Map<String, String> actual = new TreeMap<>();
       try (ItemCursor cursor = db.table(v.name()).cursor(Query.all().withLimit(97))) {
-        cursor.forEachRemaining(i -> actual.put(i.partitionKey() + "|" + i.id(),
-            i.sourcePartitionKey() + "/" + i.sourceId() + " " + new TreeMap<>(i.properties())));
+        cursor.forEachRemaining(
+            i ->
+                actual.put(
+                    i.partitionKey() + "|" + i.id(),
+                    i.sourcePartitionKey()
+                        + "/"
+                        + i.sourceId()
+                        + " "
+                        + new TreeMap<>(i.properties())));
       }
       assertThat(actual).as("view %s", v.name()).isEqualTo(expected);
     }
@@ -277,26 +322,31 @@ class ViewModelTest {
       List<Future<Integer>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         Random random = new Random(seed + t);
-        results.add(pool.submit(() -> {
-          int conflicts = 0;
-          for (int i = 0; i < WRITES_PER_THREAD; i++) {
-            String pk = "p" + random.nextInt(2);
-            String id = "i" + random.nextInt(20);
-            try {
-              switch (random.nextInt(4)) {
-                case 0 -> people.upsert(Item.of(pk, id, randomProperties(random)));
-                case 1 -> people.upsertMerge(Item.of(pk, id, randomProperties(random)));
-                case 2 -> people.delete(pk, id, null);
-                default -> people.insert(Item.of(pk, id, randomProperties(random)));
-              }
-            } catch (ViewbaseException e) {
-              assertThat(e.code()).isIn(ErrorCode.ViewKeyConflict, ErrorCode.ItemNotFound,
-                  ErrorCode.ItemAlreadyExists);
-              conflicts++;
-            }
-          }
-          return conflicts;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  int conflicts = 0;
+                  for (int i = 0; i < WRITES_PER_THREAD; i++) {
+                    String pk = "p" + random.nextInt(2);
+                    String id = "i" + random.nextInt(20);
+                    try {
+                      switch (random.nextInt(4)) {
+                        case 0 -> people.upsert(Item.of(pk, id, randomProperties(random)));
+                        case 1 -> people.upsertMerge(Item.of(pk, id, randomProperties(random)));
+                        case 2 -> people.delete(pk, id, null);
+                        default -> people.insert(Item.of(pk, id, randomProperties(random)));
+                      }
+                    } catch (ViewbaseException e) {
+                      assertThat(e.code())
+                          .isIn(
+                              ErrorCode.ViewKeyConflict,
+                              ErrorCode.ItemNotFound,
+                              ErrorCode.ItemAlreadyExists);
+                      conflicts++;
+                    }
+                  }
+                  return conflicts;
+                }));
       }
       for (Future<Integer> f : results) {
         f.get();
@@ -308,7 +358,9 @@ class ViewModelTest {
       }
       checkViews(db);
       for (ModelView v : VIEWS) {
-        assertThat(db.verifyView(v.name(), false).drift()).as("seed %d view %s", seed, v.name()).isZero();
+        assertThat(db.verifyView(v.name(), false).drift())
+            .as("seed %d view %s", seed, v.name())
+            .isZero();
       }
     }
   }

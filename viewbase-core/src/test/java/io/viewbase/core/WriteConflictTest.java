@@ -70,11 +70,15 @@ class WriteConflictTest {
   void writeWhoseItemAnotherWriterAlwaysChangesFirstFailsWithWriteConflictAfterTheBudget() {
     store.overtake(people, "p", "1");
 
-    ViewbaseException e = catchThrowableOfType(ViewbaseException.class,
-        () -> people.merge(Item.builder("p", "1").put("age", 43).build(), null));
+    ViewbaseException e =
+        catchThrowableOfType(
+            ViewbaseException.class,
+            () -> people.merge(Item.builder("p", "1").put("age", 43).build(), null));
 
     assertThat(e.code()).isEqualTo(ErrorCode.WriteConflict);
-    assertThat(e.context()).containsEntry("table", "People").containsEntry("partitionKey", "p")
+    assertThat(e.context())
+        .containsEntry("table", "People")
+        .containsEntry("partitionKey", "p")
         .containsEntry("id", "1");
     assertThat(store.commitsOvertaken()).isEqualTo(WritePipeline.MAX_ATTEMPTS);
     store.stop();
@@ -87,7 +91,8 @@ class WriteConflictTest {
 
     var write = people.upsertMergeAsync(Item.builder("p", "1").put("age", 43).build());
 
-    ExecutionException e = catchThrowableOfType(ExecutionException.class, () -> write.get(1, TimeUnit.MINUTES));
+    ExecutionException e =
+        catchThrowableOfType(ExecutionException.class, () -> write.get(1, TimeUnit.MINUTES));
     assertThat(((ViewbaseException) e.getCause()).code()).isEqualTo(ErrorCode.WriteConflict);
     assertThat(store.commitsOvertaken()).isEqualTo(WritePipeline.MAX_ATTEMPTS);
   }
@@ -96,10 +101,14 @@ class WriteConflictTest {
   void batchWhoseItemAnotherWriterAlwaysChangesFirstFailsWithWriteConflictAfterTheSameBudget() {
     store.overtake(people, "p", "1");
 
-    assertCode(() -> db.commit(Batch.builder()
-        .insert("People", Item.builder("p", "2").put("name", "Bo").build())
-        .merge("People", Item.builder("p", "1").put("age", 43).build(), null)
-        .build()), ErrorCode.WriteConflict);
+    assertCode(
+        () ->
+            db.commit(
+                Batch.builder()
+                    .insert("People", Item.builder("p", "2").put("name", "Bo").build())
+                    .merge("People", Item.builder("p", "1").put("age", 43).build(), null)
+                    .build()),
+        ErrorCode.WriteConflict);
 
     assertThat(store.commitsOvertaken()).isEqualTo(WritePipeline.MAX_ATTEMPTS);
     store.stop();
@@ -108,7 +117,8 @@ class WriteConflictTest {
   }
 
   @Test
-  void manyWritersOnOneItemOfATableWithAViewLoseNothingAndGiveUpOnlyWithWriteConflict() throws Exception {
+  void manyWritersOnOneItemOfATableWithAViewLoseNothingAndGiveUpOnlyWithWriteConflict()
+      throws Exception {
     int threads = 8;
     int writes = 25; // 8 x 25 distinct properties, under the limit of 255
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -116,20 +126,22 @@ class WriteConflictTest {
     AtomicInteger conflicts = new AtomicInteger();
     for (int t = 0; t < threads; t++) {
       int me = t;
-      results.add(pool.submit(() -> {
-        List<String> written = new ArrayList<>();
-        for (int i = 0; i < writes; i++) {
-          String property = "t" + me + "_" + i;
-          try {
-            people.upsertMerge(Item.builder("p", "1").put(property, i).build());
-            written.add(property);
-          } catch (ViewbaseException e) {
-            assertThat(e.code()).isEqualTo(ErrorCode.WriteConflict);
-            conflicts.incrementAndGet();
-          }
-        }
-        return written;
-      }));
+      results.add(
+          pool.submit(
+              () -> {
+                List<String> written = new ArrayList<>();
+                for (int i = 0; i < writes; i++) {
+                  String property = "t" + me + "_" + i;
+                  try {
+                    people.upsertMerge(Item.builder("p", "1").put(property, i).build());
+                    written.add(property);
+                  } catch (ViewbaseException e) {
+                    assertThat(e.code()).isEqualTo(ErrorCode.WriteConflict);
+                    conflicts.incrementAndGet();
+                  }
+                }
+                return written;
+              }));
     }
     List<String> written = new ArrayList<>();
     for (Future<List<String>> f : results) {
@@ -141,7 +153,8 @@ class WriteConflictTest {
     Item item = people.get("p", "1").orElseThrow();
     assertThat(item.properties()).containsKeys(written.toArray(String[]::new));
     assertThat(item.properties()).hasSize(2 + written.size());
-    assertThat(db.table("PeopleByName").get("all", "Ann").orElseThrow().properties()).hasSize(2 + written.size());
+    assertThat(db.table("PeopleByName").get("all", "Ann").orElseThrow().properties())
+        .hasSize(2 + written.size());
     assertThat(db.verifyView("PeopleByName", false).drift()).isZero();
   }
 
@@ -177,9 +190,13 @@ class WriteConflictTest {
     @Override
     public void commit(List<Mutation> batch) throws ConditionFailedException {
       byte[] p = partition;
-      if (p != null && batch.stream().anyMatch(m -> Arrays.equals(m.partition(), p) && Arrays.equals(m.key(), key))) {
+      if (p != null
+          && batch.stream()
+              .anyMatch(m -> Arrays.equals(m.partition(), p) && Arrays.equals(m.key(), key))) {
         Versioned current = data.get(p, key).orElseThrow();
-        data.commit(List.of(new Mutation.Put(p, key, current.version() + 1, current.value(), Condition.NONE)));
+        data.commit(
+            List.of(
+                new Mutation.Put(p, key, current.version() + 1, current.value(), Condition.NONE)));
         overtaken.incrementAndGet();
       }
       data.commit(batch);

@@ -20,5 +20,12 @@ import io.viewbase.api.Stability;
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public enum AttributeType {
-  STRING, NUMBER, BOOLEAN, ENUM, LIST, MAP, SET, ANY
+  STRING,
+  NUMBER,
+  BOOLEAN,
+  ENUM,
+  LIST,
+  MAP,
+  SET,
+  ANY
 }

@@ -4,14 +4,17 @@ import io.viewbase.api.Stability;
 import java.util.Locale;
 
 /**
- * How a key's text is cased. The default keeps case: ElectroDB lower-cases keys by default, and
- * two values that differ only in case then share a key (a silent overwrite or a false duplicate).
+ * How a key's text is cased. The default keeps case: ElectroDB lower-cases keys by default, and two
+ * values that differ only in case then share a key (a silent overwrite or a false duplicate).
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public enum Casing {
   /** Values and literals as written. */
   PRESERVE,
-  /** Everything lower-cased ({@link Locale#ROOT}); for case-insensitive keys such as e-mail addresses. */
+  /**
+   * Everything lower-cased ({@link Locale#ROOT}); for case-insensitive keys such as e-mail
+   * addresses.
+   */
   LOWER,
   /** Everything upper-cased ({@link Locale#ROOT}). */
   UPPER;

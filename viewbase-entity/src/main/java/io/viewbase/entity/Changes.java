@@ -16,8 +16,7 @@ public final class Changes {
   private final Map<String, Object> set = new LinkedHashMap<>();
   private final List<String> remove = new ArrayList<>();
 
-  private Changes() {
-  }
+  private Changes() {}
 
   public static Changes set(String attribute, Object value) {
     return new Changes().and(attribute, value);

@@ -13,15 +13,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A query of a collection: the items of every member entity under one partition key, read from
- * each member's index (the same partition in the table for primary indexes, one view per secondary
+ * A query of a collection: the items of every member entity under one partition key, read from each
+ * member's index (the same partition in the table for primary indexes, one view per secondary
  * index) and grouped by entity. A page holds at most {@code limit} items of each member; its cursor
  * carries each member's own continuation.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class CollectionQuery {
-  private static final TypeReference<LinkedHashMap<String, String>> CURSOR = new TypeReference<>() {
-  };
+  private static final TypeReference<LinkedHashMap<String, String>> CURSOR =
+      new TypeReference<>() {};
 
   private final ServiceTable bound;
   private final String name;
@@ -30,7 +30,8 @@ public final class CollectionQuery {
   private String where;
   private int limit = io.viewbase.api.Query.DEFAULT_LIMIT;
 
-  CollectionQuery(ServiceTable bound, String name, List<Service.Member> members, Map<String, ?> partitionKey) {
+  CollectionQuery(
+      ServiceTable bound, String name, List<Service.Member> members, Map<String, ?> partitionKey) {
     this.bound = bound;
     this.name = name;
     this.members = members;
@@ -77,14 +78,16 @@ public final class CollectionQuery {
     String cursor = null;
     do {
       CollectionPage page = page(cursor);
-      page.byEntity().forEach((e, items) -> byEntity.computeIfAbsent(e, k -> new ArrayList<>()).addAll(items));
+      page.byEntity()
+          .forEach((e, items) -> byEntity.computeIfAbsent(e, k -> new ArrayList<>()).addAll(items));
       cursor = page.cursor();
     } while (cursor != null);
     return new CollectionPage(byEntity, null);
   }
 
   private EntityQuery<?> query(Service.Member m) {
-    EntityQuery<?> q = bound.entity(m.entity()).query(m.layout().index().name(), partitionKey).limit(limit);
+    EntityQuery<?> q =
+        bound.entity(m.entity()).query(m.layout().index().name(), partitionKey).limit(limit);
     return where == null ? q : q.where(where);
   }
 
@@ -103,10 +106,14 @@ public final class CollectionQuery {
 
   private Map<String, String> decode(String cursor) {
     try {
-      return Json.MAPPER.readValue(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8), CURSOR);
+      return Json.MAPPER.readValue(
+          new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8), CURSOR);
     } catch (IllegalArgumentException | JsonProcessingException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidContinuation, "The cursor was not issued by a query of the "
-          + "collection '" + name + "'", "collection", name);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidContinuation,
+          "The cursor was not issued by a query of the " + "collection '" + name + "'",
+          "collection",
+          name);
     }
   }
 }

@@ -21,16 +21,20 @@ import java.util.regex.Pattern;
  * database, and {@link ServiceTable#entity} gives its operations.
  *
  * <p>Every stored item carries three fields that identify its entity, so that the views of one
- * entity's indexes take only its items: {@code vb_service}, {@code vb_entity} and {@code vb_version}.
+ * entity's indexes take only its items: {@code vb_service}, {@code vb_entity} and {@code
+ * vb_version}.
  *
- * @param <T> the Java type of an item: a record or class mapped by Jackson, or {@code Map<String, Object>}
+ * @param <T> the Java type of an item: a record or class mapped by Jackson, or {@code Map<String,
+ *     Object>}
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class Entity<T> {
   /** The stored field naming the item's service. */
   public static final String SERVICE_FIELD = "vb_service";
+
   /** The stored field naming the item's entity. */
   public static final String ENTITY_FIELD = "vb_entity";
+
   /** The stored field naming the entity version the item was written with. */
   public static final String VERSION_FIELD = "vb_version";
 
@@ -56,7 +60,10 @@ public final class Entity<T> {
     IndexLayout primaryLayout = null;
     for (Index index : b.indexes) {
       if (layouts.containsKey(index.name())) {
-        throw invalid("The entity '" + name + "' has two indexes named '" + index.name() + "'", "index", index.name());
+        throw invalid(
+            "The entity '" + name + "' has two indexes named '" + index.name() + "'",
+            "index",
+            index.name());
       }
       IndexLayout layout = compile(index, b.attributes);
       layouts.put(index.name(), layout);
@@ -68,14 +75,18 @@ public final class Entity<T> {
       }
     }
     if (primaryLayout == null) {
-      throw invalid("The entity '" + name + "' has no primary index (Index.primary)", "entity", name);
+      throw invalid(
+          "The entity '" + name + "' has no primary index (Index.primary)", "entity", name);
     }
     this.indexes = java.util.Collections.unmodifiableMap(layouts);
     this.primary = primaryLayout;
     this.mapper = new ItemMapper<>(this, b.attributes);
   }
 
-  /** Starts a typed entity: items are instances of {@code type} (a record or bean), mapped by Jackson. */
+  /**
+   * Starts a typed entity: items are instances of {@code type} (a record or bean), mapped by
+   * Jackson.
+   */
   public static <T> Builder<T> define(String name, Class<T> type) {
     return new Builder<>(name, Objects.requireNonNull(type, "type"));
   }
@@ -117,9 +128,15 @@ public final class Entity<T> {
   IndexLayout layout(String indexName) {
     IndexLayout layout = indexes.get(indexName);
     if (layout == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
-          "The entity '" + name + "' has no index '" + indexName + "'", "entity", name, "index", indexName,
-          "indexes", String.join(", ", indexes.keySet()));
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "The entity '" + name + "' has no index '" + indexName + "'",
+          "entity",
+          name,
+          "index",
+          indexName,
+          "indexes",
+          String.join(", ", indexes.keySet()));
     }
     return layout;
   }
@@ -134,7 +151,8 @@ public final class Entity<T> {
 
   /** The filter that takes this entity's items and no others. */
   Filter identity() {
-    return new Filter.And(new Filter.Compare(SERVICE_FIELD, Filter.Op.EQ, Value.of(service)),
+    return new Filter.And(
+        new Filter.Compare(SERVICE_FIELD, Filter.Op.EQ, Value.of(service)),
         new Filter.Compare(ENTITY_FIELD, Filter.Op.EQ, Value.of(name)));
   }
 
@@ -144,10 +162,10 @@ public final class Entity<T> {
   }
 
   /**
-   * The filters that must all hold, as native text: the parsed trees joined by AND (nulls left out),
-   * never their text, so that an application's condition such as {@code x eq 1) or (true} cannot
-   * escape the entity's identity; null when there are none. A condition that does not parse fails
-   * with InvalidFilter.
+   * The filters that must all hold, as native text: the parsed trees joined by AND (nulls left
+   * out), never their text, so that an application's condition such as {@code x eq 1) or (true}
+   * cannot escape the entity's identity; null when there are none. A condition that does not parse
+   * fails with InvalidFilter.
    */
   static String allOf(Filter required, String... conditions) {
     Filter all = required;
@@ -159,16 +177,25 @@ public final class Entity<T> {
     return all == null ? null : Filters.print(all);
   }
 
-
   private IndexLayout compile(Index index, Map<String, Attribute> attrs) {
     String where = "index '" + index.name() + "' of entity '" + name + "'";
     if (index.primary() && (index.isUnique() || index.condition() != null)) {
-      throw invalid("The primary index of '" + name + "' is unique by nature and holds every item: it takes "
-          + "neither unique nor condition", "index", index.name());
+      throw invalid(
+          "The primary index of '"
+              + name
+              + "' is unique by nature and holds every item: it takes "
+              + "neither unique nor condition",
+          "index",
+          index.name());
     }
     if (index.pk().template() != null && !index.namespace().isEmpty()) {
-      throw invalid("The " + where + " has both a pk template and a namespace; a template is the whole key, "
-          + "so write the namespace into it", "index", index.name());
+      throw invalid(
+          "The "
+              + where
+              + " has both a pk template and a namespace; a template is the whole key, "
+              + "so write the namespace into it",
+          "index",
+          index.name());
     }
     for (String part : index.namespace()) {
       checkName("namespace", part, name);
@@ -176,8 +203,12 @@ public final class Entity<T> {
     KeyFormat pk = KeyFormat.partitionKey(service, index.namespace(), index.pk(), attrs, where);
     KeyFormat sk = KeyFormat.sortKey(name, version, index.sk(), attrs, where);
     if (index.isUnique() && pk.composites().isEmpty() && sk.composites().isEmpty()) {
-      throw invalid("The unique " + where + " has no composite attributes: every item would have the same key",
-          "index", index.name());
+      throw invalid(
+          "The unique "
+              + where
+              + " has no composite attributes: every item would have the same key",
+          "index",
+          index.name());
     }
     String filter = allOf(identity(), index.condition());
     return new IndexLayout(index, pk, sk, index.primary() ? null : filter);
@@ -186,21 +217,43 @@ public final class Entity<T> {
   private Map<String, Attribute> checkAttributes(Map<String, Attribute> attrs) {
     Map<String, String> fields = new LinkedHashMap<>();
     for (Attribute a : attrs.values()) {
-      if (!FIELD.matcher(a.field()).matches() || a.field().startsWith("vb_") || PropertyName.isReserved(a.field())) {
-        throw invalid("The attribute '" + a.name() + "' of '" + name + "' has the stored name '" + a.field()
-            + "': stored names are a letter then letters, digits or '_', and not partitionKey, id or vb_...",
-            "attribute", a.name());
+      if (!FIELD.matcher(a.field()).matches()
+          || a.field().startsWith("vb_")
+          || PropertyName.isReserved(a.field())) {
+        throw invalid(
+            "The attribute '"
+                + a.name()
+                + "' of '"
+                + name
+                + "' has the stored name '"
+                + a.field()
+                + "': stored names are a letter then letters, digits or '_', and not partitionKey, id or vb_...",
+            "attribute",
+            a.name());
       }
       String other = fields.put(a.field(), a.name());
       if (other != null) {
-        throw invalid("The attributes '" + other + "' and '" + a.name() + "' of '" + name + "' are both stored as '"
-            + a.field() + "'", "attribute", a.name());
+        throw invalid(
+            "The attributes '"
+                + other
+                + "' and '"
+                + a.name()
+                + "' of '"
+                + name
+                + "' are both stored as '"
+                + a.field()
+                + "'",
+            "attribute",
+            a.name());
       }
       if (a.padding() < 0 || a.padding() > 99) {
-        throw invalid("The padding of attribute '" + a.name() + "' must be 0..99", "attribute", a.name());
+        throw invalid(
+            "The padding of attribute '" + a.name() + "' must be 0..99", "attribute", a.name());
       }
       if (a.type() == AttributeType.ENUM && a.enumValues().isEmpty()) {
-        throw invalid("The enum attribute '" + a.name() + "' of '" + name + "' lists no values", "attribute",
+        throw invalid(
+            "The enum attribute '" + a.name() + "' of '" + name + "' lists no values",
+            "attribute",
             a.name());
       }
     }
@@ -209,9 +262,18 @@ public final class Entity<T> {
 
   private static String checkName(String what, String value, String entity) {
     if (value == null || !NAME.matcher(value).matches()) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
-          "The " + what + " name '" + value + "' must be letters, digits, '.', '_' or '-' (no '#' or '$', which "
-              + "structure keys)", "entity", entity, what, value);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "The "
+              + what
+              + " name '"
+              + value
+              + "' must be letters, digits, '.', '_' or '-' (no '#' or '$', which "
+              + "structure keys)",
+          "entity",
+          entity,
+          what,
+          value);
     }
     return value;
   }
@@ -251,9 +313,13 @@ public final class Entity<T> {
 
     public Builder<T> attribute(Attribute attribute) {
       if (attributes.put(attribute.name(), attribute) != null) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput,
-            "The entity '" + name + "' declares the attribute '" + attribute.name() + "' twice", "entity", name,
-            "attribute", attribute.name());
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "The entity '" + name + "' declares the attribute '" + attribute.name() + "' twice",
+            "entity",
+            name,
+            "attribute",
+            attribute.name());
       }
       return this;
     }

@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The operations on one entity of a bound service. Keys are given as attribute maps
- * ({@code Map.of("organizationId", "293819")}); callers never write key text, namespaces or labels.
+ * The operations on one entity of a bound service. Keys are given as attribute maps ({@code
+ * Map.of("organizationId", "293819")}); callers never write key text, namespaces or labels.
  *
  * <pre>
  * operation | item absent          | item present                 | sends
@@ -140,7 +140,9 @@ public final class EntityClient<T> {
     return commitChunks(ops);
   }
 
-  /** Deletes many items, at most 100 to a database batch; absent ones are refused with ItemNotFound. */
+  /**
+   * Deletes many items, at most 100 to a database batch; absent ones are refused with ItemNotFound.
+   */
   public int batchDelete(List<? extends Map<String, ?>> keys) {
     List<Batch.Operation> ops = new ArrayList<>();
     for (Map<String, ?> k : keys) {
@@ -149,7 +151,10 @@ public final class EntityClient<T> {
     return commitChunks(ops);
   }
 
-  /** A query of an index; {@code key} gives every partition-key attribute and, optionally, leading sort-key attributes. */
+  /**
+   * A query of an index; {@code key} gives every partition-key attribute and, optionally, leading
+   * sort-key attributes.
+   */
   public EntityQuery<T> query(String index, Map<String, ?> key) {
     return new EntityQuery<>(this, entity.layout(index), mapper.keyValues(key));
   }
@@ -165,7 +170,8 @@ public final class EntityClient<T> {
     if (condition.none()) {
       return new Batch.Operation(Kind.UPSERT, bound.table(), item, null);
     }
-    return new Batch.Operation(Kind.REPLACE, bound.table(), item, ifMatch(identityOf(item), condition));
+    return new Batch.Operation(
+        Kind.REPLACE, bound.table(), item, ifMatch(identityOf(item), condition));
   }
 
   Batch.Operation upsertOperation(T value) {
@@ -177,27 +183,35 @@ public final class EntityClient<T> {
     // An existing item keeps what only a create sets: read-only attributes and defaults.
     Map<String, Object> given = mapper.attributesOf(value);
     Map<String, Object> settable = new LinkedHashMap<>();
-    given.forEach((name, v) -> {
-      Attribute a = declared(name);
-      if (a == null || !a.isReadOnly() && !isPrimaryComposite(a)) {
-        settable.put(name, v);
-      }
-    });
+    given.forEach(
+        (name, v) -> {
+          Attribute a = declared(name);
+          if (a == null || !a.isReadOnly() && !isPrimaryComposite(a)) {
+            settable.put(name, v);
+          }
+        });
     Map<String, Value> props = mapper.stored(mapper.changes(settable, List.of()));
-    return new Batch.Operation(Kind.MERGE, bound.table(),
-        Item.of(whole.partitionKey(), whole.id(), props), current.get().etag());
+    return new Batch.Operation(
+        Kind.MERGE,
+        bound.table(),
+        Item.of(whole.partitionKey(), whole.id(), props),
+        current.get().etag());
   }
 
   Batch.Operation patchOperation(Map<String, ?> key, Changes changes, Condition condition) {
     Identity id = identity(key);
     Map<String, Value> props = mapper.stored(mapper.changes(changes.sets(), changes.removals()));
     if (changes.removals().isEmpty()) {
-      return new Batch.Operation(Kind.MERGE, bound.table(), Item.of(id.partitionKey(), id.id(), props),
+      return new Batch.Operation(
+          Kind.MERGE,
+          bound.table(),
+          Item.of(id.partitionKey(), id.id(), props),
           condition.none() ? null : ifMatch(id, condition));
     }
     Item current = table().get(id.partitionKey(), id.id()).orElseThrow(() -> notFound(id));
     String etag = condition.none() ? current.etag() : ifMatch(id, condition);
-    return new Batch.Operation(Kind.REPLACE, bound.table(), withChanges(current, props, changes), etag);
+    return new Batch.Operation(
+        Kind.REPLACE, bound.table(), withChanges(current, props, changes), etag);
   }
 
   Batch.Operation updateOperation(Map<String, ?> key, Changes changes) {
@@ -206,25 +220,34 @@ public final class EntityClient<T> {
     props.putAll(mapper.markers());
     props.putAll(mapper.stored(mapper.changes(changes.sets(), changes.removals())));
     if (changes.removals().isEmpty()) {
-      return new Batch.Operation(Kind.UPSERT_MERGE, bound.table(), Item.of(id.partitionKey(), id.id(), props), null);
+      return new Batch.Operation(
+          Kind.UPSERT_MERGE, bound.table(), Item.of(id.partitionKey(), id.id(), props), null);
     }
     Optional<Item> current = table().get(id.partitionKey(), id.id());
     if (current.isEmpty()) {
-      return new Batch.Operation(Kind.INSERT, bound.table(), Item.of(id.partitionKey(), id.id(), props), null);
+      return new Batch.Operation(
+          Kind.INSERT, bound.table(), Item.of(id.partitionKey(), id.id(), props), null);
     }
-    return new Batch.Operation(Kind.REPLACE, bound.table(), withChanges(current.get(), props, changes),
+    return new Batch.Operation(
+        Kind.REPLACE,
+        bound.table(),
+        withChanges(current.get(), props, changes),
         current.get().etag());
   }
 
   Batch.Operation deleteOperation(Map<String, ?> key, Condition condition) {
     Identity id = identity(key);
-    return new Batch.Operation(Kind.DELETE, bound.table(), Item.of(id.partitionKey(), id.id(), Map.of()),
+    return new Batch.Operation(
+        Kind.DELETE,
+        bound.table(),
+        Item.of(id.partitionKey(), id.id(), Map.of()),
         condition.none() ? null : ifMatch(id, condition));
   }
 
   Batch.Operation checkOperation(Map<String, ?> key, String etag) {
     Identity id = identity(key);
-    return new Batch.Operation(Kind.CHECK, bound.table(), Item.of(id.partitionKey(), id.id(), Map.of()), etag);
+    return new Batch.Operation(
+        Kind.CHECK, bound.table(), Item.of(id.partitionKey(), id.id(), Map.of()), etag);
   }
 
   Stored<T> stored(Item item) {
@@ -242,8 +265,7 @@ public final class EntityClient<T> {
   // ---- helpers ----
 
   /** The item's identity: the primary index's partition key and sort key. */
-  record Identity(String partitionKey, String id) {
-  }
+  record Identity(String partitionKey, String id) {}
 
   Identity identity(Map<String, ?> key) {
     Map<String, Value> values = mapper.keyValues(key);
@@ -258,8 +280,18 @@ public final class EntityClient<T> {
       List<String> missing = new ArrayList<>();
       primary.pk().composites().forEach(a -> addIfMissing(missing, a, values));
       primary.sk().composites().forEach(a -> addIfMissing(missing, a, values));
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "The key of '" + entity.name() + "' needs the attributes "
-          + missing + " of its primary index '" + primary.index().name() + "'", "entity", entity.name(), "missing",
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "The key of '"
+              + entity.name()
+              + "' needs the attributes "
+              + missing
+              + " of its primary index '"
+              + primary.index().name()
+              + "'",
+          "entity",
+          entity.name(),
+          "missing",
           String.join(", ", missing));
     }
     return new Identity(pk, id);
@@ -303,30 +335,51 @@ public final class EntityClient<T> {
   }
 
   private boolean isPrimaryComposite(Attribute a) {
-    return entity.primary().pk().composites().contains(a) || entity.primary().sk().composites().contains(a);
+    return entity.primary().pk().composites().contains(a)
+        || entity.primary().sk().composites().contains(a);
   }
 
-  /** The ETag a conditional write must match: the given one, or the one read together with the where filter. */
+  /**
+   * The ETag a conditional write must match: the given one, or the one read together with the where
+   * filter.
+   */
   private String ifMatch(Identity id, Condition condition) {
     if (condition.ifMatch() != null) {
       return condition.ifMatch();
     }
-    String filter = Entity.allOf(new Filter.Compare("RowKey", Filter.Op.EQ, Value.of(id.id())), condition.where());
+    String filter =
+        Entity.allOf(
+            new Filter.Compare("RowKey", Filter.Op.EQ, Value.of(id.id())), condition.where());
     Page page = table().query(Query.partition(id.partitionKey()).withFilter(filter).withLimit(1));
     if (page.items().isEmpty()) {
       if (table().get(id.partitionKey(), id.id()).isEmpty()) {
         throw notFound(id);
       }
-      throw ViewbaseException.of(ErrorCode.PreconditionFailed, "The item of '" + entity.name()
-          + "' does not match the write's condition", "entity", entity.name(), "partitionKey", id.partitionKey(),
-          "id", id.id(), "condition", condition.where());
+      throw ViewbaseException.of(
+          ErrorCode.PreconditionFailed,
+          "The item of '" + entity.name() + "' does not match the write's condition",
+          "entity",
+          entity.name(),
+          "partitionKey",
+          id.partitionKey(),
+          "id",
+          id.id(),
+          "condition",
+          condition.where());
     }
     return page.items().get(0).etag();
   }
 
   private ViewbaseException notFound(Identity id) {
-    return ViewbaseException.of(ErrorCode.ItemNotFound, "No item of '" + entity.name() + "' has this key", "entity",
-        entity.name(), "partitionKey", id.partitionKey(), "id", id.id());
+    return ViewbaseException.of(
+        ErrorCode.ItemNotFound,
+        "No item of '" + entity.name() + "' has this key",
+        "entity",
+        entity.name(),
+        "partitionKey",
+        id.partitionKey(),
+        "id",
+        id.id());
   }
 
   private Stored<T> retrying(java.util.function.Supplier<Batch.Operation> operation) {
@@ -334,7 +387,8 @@ public final class EntityClient<T> {
       try {
         return execute(operation.get());
       } catch (ViewbaseException e) {
-        boolean raced = e.code() == ErrorCode.PreconditionFailed || e.code() == ErrorCode.ItemAlreadyExists;
+        boolean raced =
+            e.code() == ErrorCode.PreconditionFailed || e.code() == ErrorCode.ItemAlreadyExists;
         if (!raced || attempt >= ATTEMPTS) {
           throw e;
         }
@@ -346,18 +400,20 @@ public final class EntityClient<T> {
     Table t = table();
     Item item = op.item();
     try {
-      Item result = switch (op.kind()) {
-        case INSERT -> t.insert(item);
-        case REPLACE -> t.replace(item, op.ifMatch());
-        case UPSERT -> t.upsert(item);
-        case MERGE -> t.merge(item, op.ifMatch());
-        case UPSERT_MERGE -> t.upsertMerge(item);
-        case DELETE -> {
-          t.delete(item.partitionKey(), item.id(), op.ifMatch());
-          yield null;
-        }
-        case CHECK -> throw new IllegalArgumentException("a check is only part of a transaction");
-      };
+      Item result =
+          switch (op.kind()) {
+            case INSERT -> t.insert(item);
+            case REPLACE -> t.replace(item, op.ifMatch());
+            case UPSERT -> t.upsert(item);
+            case MERGE -> t.merge(item, op.ifMatch());
+            case UPSERT_MERGE -> t.upsertMerge(item);
+            case DELETE -> {
+              t.delete(item.partitionKey(), item.id(), op.ifMatch());
+              yield null;
+            }
+            case CHECK ->
+                throw new IllegalArgumentException("a check is only part of a transaction");
+          };
       return result == null ? null : stored(result);
     } catch (ViewbaseException e) {
       throw bound.translate(e);
@@ -366,7 +422,8 @@ public final class EntityClient<T> {
 
   private int commitChunks(List<Batch.Operation> ops) {
     for (int from = 0; from < ops.size(); from += Batch.MAX_OPERATIONS) {
-      List<Batch.Operation> chunk = ops.subList(from, Math.min(ops.size(), from + Batch.MAX_OPERATIONS));
+      List<Batch.Operation> chunk =
+          ops.subList(from, Math.min(ops.size(), from + Batch.MAX_OPERATIONS));
       try {
         bound.database().commit(Batch.of(chunk));
       } catch (ViewbaseException e) {

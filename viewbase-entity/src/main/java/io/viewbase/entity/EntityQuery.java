@@ -40,8 +40,10 @@ public final class EntityQuery<T> {
   private String prefix;
   private String from;
   private String to;
+
   /** The key gave the whole sort key of a unique (or the primary) index: one item at most. */
   private boolean exact;
+
   private String where;
   private boolean descending;
   private int limit = Query.DEFAULT_LIMIT;
@@ -53,14 +55,21 @@ public final class EntityQuery<T> {
     this.key = key;
     for (String name : key.keySet()) {
       if (!isComposite(layout.pk(), name) && !isComposite(layout.sk(), name)) {
-        throw invalid("The key of a query of index '" + layout.index().name() + "' names '" + name
-            + "', which is not one of its key attributes");
+        throw invalid(
+            "The key of a query of index '"
+                + layout.index().name()
+                + "' names '"
+                + name
+                + "', which is not one of its key attributes");
       }
     }
     this.partitionKey = layout.pk().render(key);
     if (partitionKey == null) {
-      throw invalid("A query of index '" + layout.index().name() + "' needs every partition-key attribute: "
-          + layout.pk().composites().stream().map(Attribute::name).toList());
+      throw invalid(
+          "A query of index '"
+              + layout.index().name()
+              + "' needs every partition-key attribute: "
+              + layout.pk().composites().stream().map(Attribute::name).toList());
     }
     checkLeading(key);
     KeyFormat.Rendered sk = layout.sk().renderPrefix(key);
@@ -132,7 +141,8 @@ public final class EntityQuery<T> {
 
   /** One page; {@code cursor} is the previous page's cursor, or null for the first. */
   public EntityPage<T> page(String cursor) {
-    Page page = client.bound().tableFor(client.entity(), layout).query(toQuery().withContinuation(cursor));
+    Page page =
+        client.bound().tableFor(client.entity(), layout).query(toQuery().withContinuation(cursor));
     List<T> items = new ArrayList<>(page.items().size());
     for (Item item : page.items()) {
       items.add(client.value(item));
@@ -157,7 +167,8 @@ public final class EntityQuery<T> {
     Query q = Query.partition(partitionKey).withLimit(limit).descending(descending);
     Filter required = layout.index().primary() ? client.entity().identity() : null;
     if (exact) {
-      required = Filters.and(required, new Filter.Compare("RowKey", Filter.Op.EQ, Value.of(prefix)));
+      required =
+          Filters.and(required, new Filter.Compare("RowKey", Filter.Op.EQ, Value.of(prefix)));
       q = q.withPrefix(prefix);
     } else {
       q = q.withPrefix(prefix).withRange(from, to);
@@ -172,8 +183,13 @@ public final class EntityQuery<T> {
     checkLeading(merged);
     for (String name : values.keySet()) {
       if (!isComposite(layout.sk(), name)) {
-        throw invalid(operation + " names '" + name + "', which is not a sort-key attribute of index '"
-            + layout.index().name() + "'");
+        throw invalid(
+            operation
+                + " names '"
+                + name
+                + "', which is not a sort-key attribute of index '"
+                + layout.index().name()
+                + "'");
       }
     }
     return layout.sk().renderPrefix(merged).tight();
@@ -189,16 +205,26 @@ public final class EntityQuery<T> {
     for (Attribute a : layout.sk().composites()) {
       boolean given = values.containsKey(a.name());
       if (given && gap) {
-        throw invalid("The sort key of index '" + layout.index().name() + "' is " + layout.sk().composites().stream()
-            .map(Attribute::name).toList() + ": give its attributes in order, without gaps ('" + a.name()
-            + "' follows a missing one)");
+        throw invalid(
+            "The sort key of index '"
+                + layout.index().name()
+                + "' is "
+                + layout.sk().composites().stream().map(Attribute::name).toList()
+                + ": give its attributes in order, without gaps ('"
+                + a.name()
+                + "' follows a missing one)");
       }
       gap |= !given;
     }
   }
 
   private ViewbaseException invalid(String message) {
-    return ViewbaseException.of(ErrorCode.InvalidInput, message, "entity", client.entity().name(), "index",
+    return ViewbaseException.of(
+        ErrorCode.InvalidInput,
+        message,
+        "entity",
+        client.entity().name(),
+        "index",
         layout.index().name());
   }
 }

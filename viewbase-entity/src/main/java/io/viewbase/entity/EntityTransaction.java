@@ -45,7 +45,8 @@ public final class EntityTransaction {
     return add(c, c.upsertOperation(value));
   }
 
-  public EntityTransaction patch(Entity<?> entity, Map<String, ?> key, Changes changes, Condition condition) {
+  public EntityTransaction patch(
+      Entity<?> entity, Map<String, ?> key, Changes changes, Condition condition) {
     EntityClient<?> c = bound.entity(entity);
     return add(c, c.patchOperation(key, changes, condition));
   }
@@ -60,7 +61,10 @@ public final class EntityTransaction {
     return add(c, c.deleteOperation(key, condition));
   }
 
-  /** Commits only if the item is at {@code etag} (an ETag), present ("*"), or absent (null); writes nothing to it. */
+  /**
+   * Commits only if the item is at {@code etag} (an ETag), present ("*"), or absent (null); writes
+   * nothing to it.
+   */
   public EntityTransaction check(Entity<?> entity, Map<String, ?> key, String etag) {
     EntityClient<?> c = bound.entity(entity);
     return add(c, c.checkOperation(key, etag));

@@ -10,20 +10,29 @@ import java.util.Objects;
  * is the item's partition key and its sort key the item's id. Every other index is a Viewbase view
  * that the database derives from the whole stored item, so an update can never leave its key stale.
  *
- * @param name       the index's name, used in queries ({@code users.query("byOrg", ...)})
- * @param primary    whether this is the item's identity
- * @param pk         the partition key
- * @param sk         the sort key
- * @param namespace  static parts placed after {@code $service} in the partition key; callers never give them
+ * @param name the index's name, used in queries ({@code users.query("byOrg", ...)})
+ * @param primary whether this is the item's identity
+ * @param pk the partition key
+ * @param sk the sort key
+ * @param namespace static parts placed after {@code $service} in the partition key; callers never
+ *     give them
  * @param collection the collection this index joins: entities whose indexes share a collection name
- *                   share a partition-key format and are queried together
- * @param condition  an OData $filter over stored fields; only items matching it are in the index (sparse)
- * @param isUnique   the index's key identifies one item across the whole table: a second item with
- *                   the same key is refused (409 ViewKeyConflict)
+ *     share a partition-key format and are queried together
+ * @param condition an OData $filter over stored fields; only items matching it are in the index
+ *     (sparse)
+ * @param isUnique the index's key identifies one item across the whole table: a second item with
+ *     the same key is refused (409 ViewKeyConflict)
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record Index(String name, boolean primary, KeyDefinition pk, KeyDefinition sk, List<String> namespace,
-    String collection, String condition, boolean isUnique) {
+public record Index(
+    String name,
+    boolean primary,
+    KeyDefinition pk,
+    KeyDefinition sk,
+    List<String> namespace,
+    String collection,
+    String condition,
+    boolean isUnique) {
 
   public Index {
     Objects.requireNonNull(name, "name");
@@ -60,7 +69,14 @@ public record Index(String name, boolean primary, KeyDefinition pk, KeyDefinitio
 
   /** Cases both keys. */
   public Index casing(Casing casing) {
-    return new Index(name, primary, pk.withCasing(casing), sk.withCasing(casing), namespace, collection, condition,
+    return new Index(
+        name,
+        primary,
+        pk.withCasing(casing),
+        sk.withCasing(casing),
+        namespace,
+        collection,
+        condition,
         isUnique);
   }
 

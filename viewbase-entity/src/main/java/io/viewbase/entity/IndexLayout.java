@@ -22,7 +22,8 @@ import java.util.Locale;
 record IndexLayout(Index index, KeyFormat pk, KeyFormat sk, String where) {
 
   /** The suffix that makes a non-unique index's view id unique: the source item's identity. */
-  static final String IDENTITY_SUFFIX = KeyFormat.SEPARATOR + "{partitionKey}" + KeyFormat.SEPARATOR + "{id}";
+  static final String IDENTITY_SUFFIX =
+      KeyFormat.SEPARATOR + "{partitionKey}" + KeyFormat.SEPARATOR + "{id}";
 
   boolean unique() {
     return index.isUnique();
@@ -32,7 +33,12 @@ record IndexLayout(Index index, KeyFormat pk, KeyFormat sk, String where) {
   ViewDefinition view(String table, String entity) {
     String partitionBy = pk.viewTemplate();
     String idBy = sk.viewTemplate() + (unique() ? "" : IDENTITY_SUFFIX);
-    return new ViewDefinition(viewName(table, entity, partitionBy, idBy), table, partitionBy, idBy, where,
+    return new ViewDefinition(
+        viewName(table, entity, partitionBy, idBy),
+        table,
+        partitionBy,
+        idBy,
+        where,
         java.util.List.of());
   }
 
@@ -59,7 +65,8 @@ record IndexLayout(Index index, KeyFormat pk, KeyFormat sk, String where) {
 
   private static String hash(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 4);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JDK", e);

@@ -51,8 +51,11 @@ final class ItemMapper<T> {
   /** The attributes of a Java item, by attribute name; nulls are absent attributes. */
   Map<String, Object> attributesOf(T value) {
     if (value == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "An item of '" + entity.name() + "' must not be null",
-          "entity", entity.name());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "An item of '" + entity.name() + "' must not be null",
+          "entity",
+          entity.name());
     }
     Map<String, Object> raw;
     if (value instanceof Map<?, ?> m) {
@@ -76,13 +79,23 @@ final class ItemMapper<T> {
     try {
       return Json.MAPPER.convertValue(attributes, entity.type());
     } catch (IllegalArgumentException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidValue,
-          "A stored item of '" + entity.name() + "' does not map to " + entity.type().getSimpleName() + ": "
-              + e.getMessage(), "entity", entity.name());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidValue,
+          "A stored item of '"
+              + entity.name()
+              + "' does not map to "
+              + entity.type().getSimpleName()
+              + ": "
+              + e.getMessage(),
+          "entity",
+          entity.name());
     }
   }
 
-  /** Every attribute of a new or replaced item, by name: set transforms, defaults, required, types, validation. */
+  /**
+   * Every attribute of a new or replaced item, by name: set transforms, defaults, required, types,
+   * validation.
+   */
   Map<String, Value> whole(Map<String, Object> given) {
     Map<String, Value> out = new LinkedHashMap<>();
     for (Attribute a : byName.values()) {
@@ -117,8 +130,11 @@ final class ItemMapper<T> {
         continue;
       }
       if (primaryComposites.contains(a.name())) {
-        throw error(a, "is part of the primary key, which is the item's identity and never changes "
-            + "(to move an item, create the new one and delete the old one in a transaction)", null);
+        throw error(
+            a,
+            "is part of the primary key, which is the item's identity and never changes "
+                + "(to move an item, create the new one and delete the old one in a transaction)",
+            null);
       }
       if (a.isReadOnly()) {
         throw error(a, "is read-only: it is set when the item is created and never changed", null);
@@ -133,37 +149,50 @@ final class ItemMapper<T> {
     for (String name : remove) {
       Attribute a = byName.get(name);
       if (a != null && (a.isRequired() || a.isReadOnly() || primaryComposites.contains(name))) {
-        throw error(a, "cannot be removed: it is " + (a.isRequired() ? "required" : "read-only"), null);
+        throw error(
+            a, "cannot be removed: it is " + (a.isRequired() ? "required" : "read-only"), null);
       }
     }
     return out;
   }
 
-  /** Key attributes given to a get, delete or query, by name: set transforms and type checks only. */
+  /**
+   * Key attributes given to a get, delete or query, by name: set transforms and type checks only.
+   */
   Map<String, Value> keyValues(Map<String, ?> key) {
     Map<String, Value> out = new LinkedHashMap<>();
-    key.forEach((name, value) -> {
-      Attribute a = byName.get(name);
-      if (a == null) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput,
-            "A key of '" + entity.name() + "' names '" + name + "', which is not one of its attributes", "entity",
-            entity.name(), "attribute", name);
-      }
-      Object v = a.setter() == null ? value : a.setter().apply(value);
-      if (v != null) {
-        out.put(name, checked(a, v, false));
-      }
-    });
+    key.forEach(
+        (name, value) -> {
+          Attribute a = byName.get(name);
+          if (a == null) {
+            throw ViewbaseException.of(
+                ErrorCode.InvalidInput,
+                "A key of '"
+                    + entity.name()
+                    + "' names '"
+                    + name
+                    + "', which is not one of its attributes",
+                "entity",
+                entity.name(),
+                "attribute",
+                name);
+          }
+          Object v = a.setter() == null ? value : a.setter().apply(value);
+          if (v != null) {
+            out.put(name, checked(a, v, false));
+          }
+        });
     return out;
   }
 
   /** Stored properties (by field) from attributes (by name). */
   Map<String, Value> stored(Map<String, Value> byAttribute) {
     Map<String, Value> out = new LinkedHashMap<>();
-    byAttribute.forEach((name, v) -> {
-      Attribute a = byName.get(name);
-      out.put(a == null ? name : a.field(), v);
-    });
+    byAttribute.forEach(
+        (name, v) -> {
+          Attribute a = byName.get(name);
+          out.put(a == null ? name : a.field(), v);
+        });
     return out;
   }
 
@@ -176,35 +205,42 @@ final class ItemMapper<T> {
     return m;
   }
 
-  /** Attributes by name, as the caller sees them: get transforms applied, hidden ones and markers left out. */
+  /**
+   * Attributes by name, as the caller sees them: get transforms applied, hidden ones and markers
+   * left out.
+   */
   Map<String, Object> read(Item item) {
     Map<String, Object> out = new LinkedHashMap<>();
-    item.properties().forEach((field, v) -> {
-      if (field.startsWith("vb_")) {
-        return;
-      }
-      Attribute a = byField.get(field);
-      if (a != null && a.isHidden()) {
-        return;
-      }
-      Object java = Values.toJava(v);
-      if (a != null && a.getter() != null) {
-        java = a.getter().apply(java);
-      }
-      if (java != null) {
-        out.put(a == null ? field : a.name(), java);
-      }
-    });
+    item.properties()
+        .forEach(
+            (field, v) -> {
+              if (field.startsWith("vb_")) {
+                return;
+              }
+              Attribute a = byField.get(field);
+              if (a != null && a.isHidden()) {
+                return;
+              }
+              Object java = Values.toJava(v);
+              if (a != null && a.getter() != null) {
+                java = a.getter().apply(java);
+              }
+              if (java != null) {
+                out.put(a == null ? field : a.name(), java);
+              }
+            });
     return out;
   }
 
   /** Stored values by attribute name, for rendering keys of a stored item. */
   Map<String, Value> storedByName(Item item) {
     Map<String, Value> out = new LinkedHashMap<>();
-    item.properties().forEach((field, v) -> {
-      Attribute a = byField.get(field);
-      out.put(a == null ? field : a.name(), v);
-    });
+    item.properties()
+        .forEach(
+            (field, v) -> {
+              Attribute a = byField.get(field);
+              out.put(a == null ? field : a.name(), v);
+            });
     return out;
   }
 
@@ -214,12 +250,22 @@ final class ItemMapper<T> {
       if (byName.containsKey(name) || e.getValue() == null) {
         continue;
       }
-      if (!FIELD.matcher(name).matches() || name.startsWith("vb_") || PropertyName.isReserved(name)
+      if (!FIELD.matcher(name).matches()
+          || name.startsWith("vb_")
+          || PropertyName.isReserved(name)
           || byField.containsKey(name)) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput,
-            "The undeclared attribute '" + name + "' of '" + entity.name() + "' cannot be stored under that name "
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "The undeclared attribute '"
+                + name
+                + "' of '"
+                + entity.name()
+                + "' cannot be stored under that name "
                 + "(a letter then letters, digits or '_'; not partitionKey, id, vb_..., or a declared field)",
-            "entity", entity.name(), "attribute", name);
+            "entity",
+            entity.name(),
+            "attribute",
+            name);
       }
       out.put(name, Values.toValue(e.getValue()));
     }
@@ -230,16 +276,21 @@ final class ItemMapper<T> {
   }
 
   private Value checked(Attribute a, Object v, boolean validate) {
-    Object normal = switch (a.type()) {
-      case STRING -> v instanceof CharSequence ? v.toString() : wrongType(a, v, "a string");
-      case NUMBER -> v instanceof Number n && Double.isFinite(n.doubleValue()) ? v : wrongType(a, v, "a finite number");
-      case BOOLEAN -> v instanceof Boolean ? v : wrongType(a, v, "a boolean");
-      case ENUM -> enumValue(a, v);
-      case LIST -> v instanceof List<?> || v.getClass().isArray() ? v : wrongType(a, v, "a list");
-      case MAP -> v instanceof Map<?, ?> ? v : wrongType(a, v, "a map");
-      case SET -> setValue(a, v);
-      case ANY -> v;
-    };
+    Object normal =
+        switch (a.type()) {
+          case STRING -> v instanceof CharSequence ? v.toString() : wrongType(a, v, "a string");
+          case NUMBER ->
+              v instanceof Number n && Double.isFinite(n.doubleValue())
+                  ? v
+                  : wrongType(a, v, "a finite number");
+          case BOOLEAN -> v instanceof Boolean ? v : wrongType(a, v, "a boolean");
+          case ENUM -> enumValue(a, v);
+          case LIST ->
+              v instanceof List<?> || v.getClass().isArray() ? v : wrongType(a, v, "a list");
+          case MAP -> v instanceof Map<?, ?> ? v : wrongType(a, v, "a map");
+          case SET -> setValue(a, v);
+          case ANY -> v;
+        };
     if (validate && a.validator() != null) {
       boolean ok;
       try {
@@ -255,7 +306,8 @@ final class ItemMapper<T> {
   }
 
   private Object enumValue(Attribute a, Object v) {
-    String text = v instanceof Enum<?> e ? e.name() : v instanceof CharSequence s ? s.toString() : null;
+    String text =
+        v instanceof Enum<?> e ? e.name() : v instanceof CharSequence s ? s.toString() : null;
     if (text == null || !a.enumValues().contains(text)) {
       throw error(a, "must be one of " + a.enumValues(), v);
     }
@@ -281,10 +333,19 @@ final class ItemMapper<T> {
   }
 
   private ViewbaseException error(Attribute a, String what, Object found) {
-    return ViewbaseException.of(ErrorCode.InvalidInput,
-        "The attribute '" + a.name() + "' of '" + entity.name() + "' " + what
+    return ViewbaseException.of(
+        ErrorCode.InvalidInput,
+        "The attribute '"
+            + a.name()
+            + "' of '"
+            + entity.name()
+            + "' "
+            + what
             + (found == null ? "" : " (found " + abbreviated(found) + ")"),
-        "entity", entity.name(), "attribute", a.name());
+        "entity",
+        entity.name(),
+        "attribute",
+        a.name());
   }
 
   private static String abbreviated(Object found) {

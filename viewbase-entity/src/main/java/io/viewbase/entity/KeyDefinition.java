@@ -5,13 +5,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The definition of a partition key or sort key: either the attributes it is composed of, in
- * order (rendered in the standard format, see {@link KeyFormat}), or a template such as
- * {@code "org#${organizationId}"} that is the whole key, written out by hand.
+ * The definition of a partition key or sort key: either the attributes it is composed of, in order
+ * (rendered in the standard format, see {@link KeyFormat}), or a template such as {@code
+ * "org#${organizationId}"} that is the whole key, written out by hand.
  *
  * @param composite the attributes, in key order (empty: the key is its static prefix alone)
- * @param template  a hand-written key with {@code ${attribute}} placeholders, or null
- * @param casing    how the key's text is cased
+ * @param template a hand-written key with {@code ${attribute}} placeholders, or null
+ * @param casing how the key's text is cased
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record KeyDefinition(List<String> composite, String template, Casing casing) {

@@ -29,27 +29,28 @@ import java.util.Map;
 final class KeyFormat {
   /** Separates the parts of a key; the identity suffix of a non-unique index uses it too. */
   static final char SEPARATOR = '#';
-  /** The character just above {@link #SEPARATOR}: a bound that passes every "value#..." continuation. */
+
+  /**
+   * The character just above {@link #SEPARATOR}: a bound that passes every "value#..."
+   * continuation.
+   */
   static final char AFTER_SEPARATOR = (char) (SEPARATOR + 1);
 
-  sealed interface Part permits Literal, Slot {
-  }
+  sealed interface Part permits Literal, Slot {}
 
-  record Literal(String text) implements Part {
-  }
+  record Literal(String text) implements Part {}
 
-  record Slot(Attribute attribute) implements Part {
-  }
+  record Slot(Attribute attribute) implements Part {}
 
   /**
    * What a partial rendering could produce.
    *
-   * @param tight    the text up to the end of the last value given (for begins and range bounds)
-   * @param loose    the tight text plus the literal that follows it (all items with exactly these values)
+   * @param tight the text up to the end of the last value given (for begins and range bounds)
+   * @param loose the tight text plus the literal that follows it (all items with exactly these
+   *     values)
    * @param complete whether every slot had a value
    */
-  record Rendered(String tight, String loose, boolean complete) {
-  }
+  record Rendered(String tight, String loose, boolean complete) {}
 
   private final List<Part> parts;
   private final Casing casing;
@@ -59,8 +60,12 @@ final class KeyFormat {
     this.casing = casing;
   }
 
-  static KeyFormat partitionKey(String service, List<String> namespace, KeyDefinition def,
-      Map<String, Attribute> attributes, String where) {
+  static KeyFormat partitionKey(
+      String service,
+      List<String> namespace,
+      KeyDefinition def,
+      Map<String, Attribute> attributes,
+      String where) {
     if (def.template() != null) {
       return template(def, attributes, where);
     }
@@ -71,7 +76,11 @@ final class KeyFormat {
     return standard(head.toString(), def, attributes, where);
   }
 
-  static KeyFormat sortKey(String entity, String version, KeyDefinition def, Map<String, Attribute> attributes,
+  static KeyFormat sortKey(
+      String entity,
+      String version,
+      KeyDefinition def,
+      Map<String, Attribute> attributes,
       String where) {
     if (def.template() != null) {
       return template(def, attributes, where);
@@ -79,7 +88,8 @@ final class KeyFormat {
     return standard("$" + entity + "_" + version, def, attributes, where);
   }
 
-  private static KeyFormat standard(String head, KeyDefinition def, Map<String, Attribute> attributes, String where) {
+  private static KeyFormat standard(
+      String head, KeyDefinition def, Map<String, Attribute> attributes, String where) {
     List<Part> parts = new ArrayList<>();
     parts.add(new Literal(def.casing().apply(head)));
     for (String name : def.composite()) {
@@ -91,7 +101,8 @@ final class KeyFormat {
   }
 
   /** Parses {@code "org#${organizationId}"}: literal text and {@code ${attribute}} slots. */
-  private static KeyFormat template(KeyDefinition def, Map<String, Attribute> attributes, String where) {
+  private static KeyFormat template(
+      KeyDefinition def, Map<String, Attribute> attributes, String where) {
     String t = def.template();
     List<Part> parts = new ArrayList<>();
     int i = 0;
@@ -106,14 +117,20 @@ final class KeyFormat {
       }
       int close = t.indexOf('}', open);
       if (close < 0) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput, "A key template has a '${' without its '}'", "where",
-            where, "template", t);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "A key template has a '${' without its '}'",
+            "where",
+            where,
+            "template",
+            t);
       }
       parts.add(new Slot(attribute(attributes, t.substring(open + 2, close), where)));
       i = close + 1;
     }
     if (parts.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "A key template must not be empty", "where", where);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "A key template must not be empty", "where", where);
     }
     return new KeyFormat(parts, def.casing());
   }
@@ -121,8 +138,12 @@ final class KeyFormat {
   private static Attribute attribute(Map<String, Attribute> attributes, String name, String where) {
     Attribute a = attributes.get(name);
     if (a == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
-          "A key names the attribute '" + name + "', which the entity does not declare", "where", where, "attribute",
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A key names the attribute '" + name + "', which the entity does not declare",
+          "where",
+          where,
+          "attribute",
           name);
     }
     return a;
@@ -139,7 +160,10 @@ final class KeyFormat {
     return out;
   }
 
-  /** The key, or null when an attribute is missing or has no key text. Values are keyed by attribute name. */
+  /**
+   * The key, or null when an attribute is missing or has no key text. Values are keyed by attribute
+   * name.
+   */
   String render(Map<String, Value> values) {
     Rendered r = renderPrefix(values);
     return r.complete() ? r.tight() : null;
@@ -173,7 +197,8 @@ final class KeyFormat {
   }
 
   private void appendValue(StringBuilder sb, String text, int width) {
-    KeyText.pad(sb, casing.apply(text), width); // cased, then padded: as a template's {name:08|lower}
+    KeyText.pad(
+        sb, casing.apply(text), width); // cased, then padded: as a template's {name:08|lower}
   }
 
   /** The same key as a view template, which the database renders from each stored item. */

@@ -21,12 +21,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Moving a service's table to its current definitions, online. Each secondary index is a view
- * whose name carries a hash of everything it is built from, so a new entity version or a changed
- * index is a new view: it is created beside the old one and backfilled by the database while
- * writes go on (every write maintains it from the moment it exists). Old and new views coexist —
- * code still on the old definitions reads the old views — until {@link #dropObsolete} once the new
- * ones are ready.
+ * Moving a service's table to its current definitions, online. Each secondary index is a view whose
+ * name carries a hash of everything it is built from, so a new entity version or a changed index is
+ * a new view: it is created beside the old one and backfilled by the database while writes go on
+ * (every write maintains it from the moment it exists). Old and new views coexist — code still on
+ * the old definitions reads the old views — until {@link #dropObsolete} once the new ones are
+ * ready.
  *
  * <pre>
  * step              | what happens
@@ -85,7 +85,10 @@ public final class Migration {
     return new Migration(bound, created, obsolete);
   }
 
-  /** Whether a view's where is an entity's of this service: its first condition is {@code vb_service eq 'name'}. */
+  /**
+   * Whether a view's where is an entity's of this service: its first condition is {@code vb_service
+   * eq 'name'}.
+   */
   private static boolean isOfService(String where, String service) {
     if (where == null) {
       return false;
@@ -127,29 +130,42 @@ public final class Migration {
     for (Map.Entry<String, ViewStatus> e : progress().entrySet()) {
       ViewStatus s = e.getValue();
       if (ViewStatus.FAILED.equals(s.state())) {
-        throw ViewbaseException.of(ErrorCode.ViewKeyConflict, "The view " + e.getKey() + " failed to build: "
-            + "items share a key of a unique index; fix them, drop the view and migrate again", "view", e.getKey(),
-            "conflicts", s.conflicts().toString());
+        throw ViewbaseException.of(
+            ErrorCode.ViewKeyConflict,
+            "The view "
+                + e.getKey()
+                + " failed to build: "
+                + "items share a key of a unique index; fix them, drop the view and migrate again",
+            "view",
+            e.getKey(),
+            "conflicts",
+            s.conflicts().toString());
       }
       ready &= s.isReady();
     }
     return ready;
   }
 
-  /** Waits until every current view is ready; a view not ready in time (or an interrupt) is a Timeout error. */
+  /**
+   * Waits until every current view is ready; a view not ready in time (or an interrupt) is a
+   * Timeout error.
+   */
   public Migration awaitReady(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!isReady()) {
       if (System.nanoTime() > deadline) {
-        throw ViewbaseException.of(ErrorCode.Timeout, "The views were not ready within " + timeout,
-            "table", bound.table());
+        throw ViewbaseException.of(
+            ErrorCode.Timeout,
+            "The views were not ready within " + timeout,
+            "table",
+            bound.table());
       }
       try {
         Thread.sleep(20);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw ViewbaseException.of(ErrorCode.Timeout, "Interrupted while waiting for views",
-            "table", bound.table());
+        throw ViewbaseException.of(
+            ErrorCode.Timeout, "Interrupted while waiting for views", "table", bound.table());
       }
     }
     return this;
@@ -158,8 +174,11 @@ public final class Migration {
   /** Drops the obsolete views: the switch is done. Refused while a current view is not ready. */
   public void dropObsolete() {
     if (!isReady()) {
-      throw ViewbaseException.of(ErrorCode.ViewNotReady, "The new views are not ready yet; the old ones are still "
-          + "the only complete indexes", "table", bound.table());
+      throw ViewbaseException.of(
+          ErrorCode.ViewNotReady,
+          "The new views are not ready yet; the old ones are still " + "the only complete indexes",
+          "table",
+          bound.table());
     }
     for (String name : obsolete) {
       bound.database().dropView(name);
@@ -169,8 +188,8 @@ public final class Migration {
   /**
    * Moves every item whose primary key is not the one its entity's current definition gives (after
    * a version bump, or a changed primary index) to that key: one batch per item inserts the new
-   * item and deletes the old one at the ETag read, so a concurrent write is never lost (the item
-   * is then read again and moved on a later pass). Secondary views follow each move in the same
+   * item and deletes the old one at the ETag read, so a concurrent write is never lost (the item is
+   * then read again and moved on a later pass). Secondary views follow each move in the same
    * commit. An item whose new key is already taken is left where it is and counted.
    */
   public RekeyReport rekeyItems() {
@@ -195,15 +214,19 @@ public final class Migration {
           continue;
         }
         try {
-          bound.database().commit(Batch.builder()
-              .insert(bound.table(), target)
-              .delete(bound.table(), item.partitionKey(), item.id(), item.etag())
-              .build());
+          bound
+              .database()
+              .commit(
+                  Batch.builder()
+                      .insert(bound.table(), target)
+                      .delete(bound.table(), item.partitionKey(), item.id(), item.etag())
+                      .build());
           moved++;
         } catch (ViewbaseException e) {
           if (e.code() == ErrorCode.ItemAlreadyExists) {
             taken++;
-          } else if (e.code() != ErrorCode.PreconditionFailed && e.code() != ErrorCode.ItemNotFound) {
+          } else if (e.code() != ErrorCode.PreconditionFailed
+              && e.code() != ErrorCode.ItemNotFound) {
             throw bound.translate(e);
           }
         }
@@ -229,9 +252,8 @@ public final class Migration {
    * What {@link #rekeyItems} did.
    *
    * @param examined items of the service's entities read
-   * @param moved    items moved to their new key
-   * @param taken    items left in place because their new key held another item
+   * @param moved items moved to their new key
+   * @param taken items left in place because their new key held another item
    */
-  public record RekeyReport(long examined, long moved, long taken) {
-  }
+  public record RekeyReport(long examined, long moved, long taken) {}
 }

@@ -18,14 +18,14 @@ import java.util.Map;
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class Service {
   /** One entity's index in a collection. */
-  record Member(Entity<?> entity, IndexLayout layout) {
-  }
+  record Member(Entity<?> entity, IndexLayout layout) {}
 
   private final String name;
   private final Map<String, Entity<?>> entities;
   private final Map<String, List<Member>> collections;
 
-  private Service(String name, Map<String, Entity<?>> entities, Map<String, List<Member>> collections) {
+  private Service(
+      String name, Map<String, Entity<?>> entities, Map<String, List<Member>> collections) {
     this.name = name;
     this.entities = entities;
     this.collections = collections;
@@ -51,8 +51,13 @@ public final class Service {
   List<Member> members(String collection) {
     List<Member> members = collections.get(collection);
     if (members == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "The service '" + name + "' has no collection '"
-          + collection + "'", "service", name, "collection", collection);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "The service '" + name + "' has no collection '" + collection + "'",
+          "service",
+          name,
+          "collection",
+          collection);
     }
     return members;
   }
@@ -61,14 +66,17 @@ public final class Service {
     return entities.get(entity.name()) == entity;
   }
 
-  /** This service on a table of a database (the table is created if absent; views are not touched). */
+  /**
+   * This service on a table of a database (the table is created if absent; views are not touched).
+   */
   public ServiceTable bind(Database db, String table) {
     return new ServiceTable(this, db, table);
   }
 
   /**
    * Binds, creates every index's view that is missing, and waits until all are ready: for a new
-   * table, or tests. For a table with data, {@link ServiceTable#migrate} builds views online instead.
+   * table, or tests. For a table with data, {@link ServiceTable#migrate} builds views online
+   * instead.
    */
   public ServiceTable open(Database db, String table, Duration timeout) {
     ServiceTable bound = bind(db, table);
@@ -87,12 +95,28 @@ public final class Service {
 
     public Builder entity(Entity<?> entity) {
       if (!entity.service().equals(name)) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput, "The entity '" + entity.name() + "' belongs to the service '"
-            + entity.service() + "', not '" + name + "'", "service", name, "entity", entity.name());
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "The entity '"
+                + entity.name()
+                + "' belongs to the service '"
+                + entity.service()
+                + "', not '"
+                + name
+                + "'",
+            "service",
+            name,
+            "entity",
+            entity.name());
       }
       if (entities.putIfAbsent(entity.name(), entity) != null) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput, "The service '" + name + "' has two entities named '"
-            + entity.name() + "'", "service", name, "entity", entity.name());
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "The service '" + name + "' has two entities named '" + entity.name() + "'",
+            "service",
+            name,
+            "entity",
+            entity.name());
       }
       return this;
     }
@@ -108,42 +132,95 @@ public final class Service {
               checkSamePartitionKey(c, members.get(0), new Member(e, layout));
             }
             if (members.stream().anyMatch(m -> m.entity() == e)) {
-              throw ViewbaseException.of(ErrorCode.InvalidInput, "The entity '" + e.name() + "' joins the collection '"
-                  + c + "' with two indexes", "service", name, "collection", c, "entity", e.name());
+              throw ViewbaseException.of(
+                  ErrorCode.InvalidInput,
+                  "The entity '" + e.name() + "' joins the collection '" + c + "' with two indexes",
+                  "service",
+                  name,
+                  "collection",
+                  c,
+                  "entity",
+                  e.name());
             }
             members.add(new Member(e, layout));
           }
         }
       }
       collections.replaceAll((k, v) -> List.copyOf(v));
-      return new Service(name, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(entities)),
+      return new Service(
+          name,
+          java.util.Collections.unmodifiableMap(new LinkedHashMap<>(entities)),
           java.util.Collections.unmodifiableMap(collections));
     }
 
     /**
      * The members of a collection are read with one partition key, so their partition keys must be
-     * built alike: the same namespace, the same composite labels in the same order, the same casing.
+     * built alike: the same namespace, the same composite labels in the same order, the same
+     * casing.
      */
     private void checkSamePartitionKey(String collection, Member first, Member next) {
       Index a = first.layout().index();
       Index b = next.layout().index();
       String entities = first.entity().name() + ", " + next.entity().name();
       if (!a.namespace().equals(b.namespace())) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput, "The collection '" + collection + "' joins entities whose "
-            + "partition-key namespaces differ: '" + first.entity().name() + "' (index '" + a.name() + "') has "
-            + a.namespace() + " and '" + next.entity().name() + "' (index '" + b.name() + "') has " + b.namespace()
-            + "; members of a collection are read with one partition key, so give them the same namespace",
-            "service", name, "collection", collection, "entities", entities,
-            "namespaces", a.namespace() + " vs " + b.namespace());
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "The collection '"
+                + collection
+                + "' joins entities whose "
+                + "partition-key namespaces differ: '"
+                + first.entity().name()
+                + "' (index '"
+                + a.name()
+                + "') has "
+                + a.namespace()
+                + " and '"
+                + next.entity().name()
+                + "' (index '"
+                + b.name()
+                + "') has "
+                + b.namespace()
+                + "; members of a collection are read with one partition key, so give them the same namespace",
+            "service",
+            name,
+            "collection",
+            collection,
+            "entities",
+            entities,
+            "namespaces",
+            a.namespace() + " vs " + b.namespace());
       }
-      List<String> labelsA = first.layout().pk().composites().stream().map(Attribute::label).toList();
-      List<String> labelsB = next.layout().pk().composites().stream().map(Attribute::label).toList();
-      if (!labelsA.equals(labelsB) || a.pk().casing() != b.pk().casing()
+      List<String> labelsA =
+          first.layout().pk().composites().stream().map(Attribute::label).toList();
+      List<String> labelsB =
+          next.layout().pk().composites().stream().map(Attribute::label).toList();
+      if (!labelsA.equals(labelsB)
+          || a.pk().casing() != b.pk().casing()
           || !java.util.Objects.equals(a.pk().template(), b.pk().template())) {
-        throw ViewbaseException.of(ErrorCode.InvalidInput, "The collection '" + collection + "' joins entities whose "
-            + "partition keys are built differently: '" + first.entity().name() + "' has " + labelsA + " ("
-            + a.pk().casing() + ") and '" + next.entity().name() + "' has " + labelsB + " (" + b.pk().casing() + ")",
-            "service", name, "collection", collection, "entities", entities);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "The collection '"
+                + collection
+                + "' joins entities whose "
+                + "partition keys are built differently: '"
+                + first.entity().name()
+                + "' has "
+                + labelsA
+                + " ("
+                + a.pk().casing()
+                + ") and '"
+                + next.entity().name()
+                + "' has "
+                + labelsB
+                + " ("
+                + b.pk().casing()
+                + ")",
+            "service",
+            name,
+            "collection",
+            collection,
+            "entities",
+            entities);
       }
     }
   }

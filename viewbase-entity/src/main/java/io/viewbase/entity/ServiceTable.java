@@ -23,8 +23,7 @@ public final class ServiceTable {
   private final Map<String, Target> viewsByName = new LinkedHashMap<>();
 
   /** A view and the index it keeps. */
-  record Target(Entity<?> entity, IndexLayout layout, ViewDefinition view) {
-  }
+  record Target(Entity<?> entity, IndexLayout layout, ViewDefinition view) {}
 
   ServiceTable(Service service, Database db, String table) {
     this.service = service;
@@ -62,13 +61,26 @@ public final class ServiceTable {
   /** The operations of one entity of this service. */
   public <T> EntityClient<T> entity(Entity<T> entity) {
     if (!service.contains(entity)) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "The entity '" + entity.name() + "' is not part of the "
-          + "service '" + service.name() + "'", "service", service.name(), "entity", entity.name());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "The entity '"
+              + entity.name()
+              + "' is not part of the "
+              + "service '"
+              + service.name()
+              + "'",
+          "service",
+          service.name(),
+          "entity",
+          entity.name());
     }
     return new EntityClient<>(this, entity);
   }
 
-  /** A query of a collection: every member entity's items under one partition key, grouped by entity. */
+  /**
+   * A query of a collection: every member entity's items under one partition key, grouped by
+   * entity.
+   */
   public CollectionQuery collection(String name, Map<String, ?> partitionKey) {
     return new CollectionQuery(this, name, service.members(name), partitionKey);
   }
@@ -80,8 +92,8 @@ public final class ServiceTable {
 
   /**
    * Creates the view of every secondary index that does not exist yet (they backfill online: the
-   * database maintains them from every write while copying existing items), and names the views
-   * of earlier definitions, which stay until {@link Migration#dropObsolete}.
+   * database maintains them from every write while copying existing items), and names the views of
+   * earlier definitions, which stay until {@link Migration#dropObsolete}.
    */
   public Migration migrate() {
     return Migration.start(this);
@@ -100,7 +112,9 @@ public final class ServiceTable {
   }
 
   Table tableFor(Entity<?> entity, IndexLayout layout) {
-    return layout.index().primary() ? db.table(table) : db.table(layout.view(table, entity.name()).name());
+    return layout.index().primary()
+        ? db.table(table)
+        : db.table(layout.view(table, entity.name()).name());
   }
 
   /**
@@ -122,7 +136,16 @@ public final class ServiceTable {
     context.put("entity", t.entity().name());
     context.put("index", t.layout().index().name());
     context.put("attributes", String.join(", ", attributes));
-    return new ViewbaseException(ErrorCode.ViewKeyConflict, "Another '" + t.entity().name() + "' already has this "
-        + String.join(", ", attributes) + " (unique index '" + t.layout().index().name() + "')", context, e);
+    return new ViewbaseException(
+        ErrorCode.ViewKeyConflict,
+        "Another '"
+            + t.entity().name()
+            + "' already has this "
+            + String.join(", ", attributes)
+            + " (unique index '"
+            + t.layout().index().name()
+            + "')",
+        context,
+        e);
   }
 }

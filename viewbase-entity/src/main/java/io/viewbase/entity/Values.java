@@ -18,11 +18,13 @@ import java.util.Map;
  * numbers, booleans, lists, maps) and Viewbase {@link Value}s, and the text of a value in a key.
  */
 final class Values {
-  /** Integral doubles up to 2^53 are stored as int64: they are exact there, and render without ".0" in keys. */
+  /**
+   * Integral doubles up to 2^53 are stored as int64: they are exact there, and render without ".0"
+   * in keys.
+   */
   private static final double EXACT_LIMIT = 9007199254740992d;
 
-  private Values() {
-  }
+  private Values() {}
 
   /** The stored value of a Java value; null for null (the attribute is absent). */
   static Value toValue(Object o) {
@@ -88,7 +90,10 @@ final class Values {
       return big.bitLength() < 64 ? Value.of(big.longValue()) : Value.of(big.doubleValue());
     }
     double d = n instanceof BigDecimal dec ? dec.doubleValue() : n.doubleValue();
-    if (Double.isFinite(d) && d == Math.rint(d) && Math.abs(d) <= EXACT_LIMIT && !(d == 0 && 1 / d < 0)) {
+    if (Double.isFinite(d)
+        && d == Math.rint(d)
+        && Math.abs(d) <= EXACT_LIMIT
+        && !(d == 0 && 1 / d < 0)) {
       return Value.of((long) d);
     }
     return Value.of(d);

@@ -16,21 +16,22 @@ import net.jqwik.api.constraints.StringLength;
 import net.jqwik.api.lifecycle.AfterContainer;
 
 /**
- * Composite keys sort like their values and round-trip through the database. Strings are drawn
- * from characters above the separator '#' (the documented condition); numbers are non-negative and
+ * Composite keys sort like their values and round-trip through the database. Strings are drawn from
+ * characters above the separator '#' (the documented condition); numbers are non-negative and
  * padded to one width.
  */
 class KeyOrderProperties {
-  record Event(String stream, String name, long seq) {
-  }
+  record Event(String stream, String name, long seq) {}
 
-  static final Entity<Event> EVENTS = Entity.define("event", Event.class).service("log")
-      .attribute(Attribute.string("stream").required())
-      .attribute(Attribute.string("name").required())
-      .attribute(Attribute.number("seq").required().padding(13))
-      .index(Index.primary("byId").namespace("event").pk("stream").sk("seq"))
-      .index(Index.secondary("byName").namespace("names").pk("stream").sk("name", "seq"))
-      .build();
+  static final Entity<Event> EVENTS =
+      Entity.define("event", Event.class)
+          .service("log")
+          .attribute(Attribute.string("stream").required())
+          .attribute(Attribute.string("name").required())
+          .attribute(Attribute.number("seq").required().padding(13))
+          .index(Index.primary("byId").namespace("event").pk("stream").sk("seq"))
+          .index(Index.secondary("byName").namespace("names").pk("stream").sk("name", "seq"))
+          .build();
 
   private static Database db;
   private static ServiceTable log;
@@ -53,7 +54,8 @@ class KeyOrderProperties {
   }
 
   @Property
-  void paddedNumbersSortLikeTheirValues(@ForAll @LongRange(max = 9_999_999_999_999L) long a,
+  void paddedNumbersSortLikeTheirValues(
+      @ForAll @LongRange(max = 9_999_999_999_999L) long a,
       @ForAll @LongRange(max = 9_999_999_999_999L) long b) {
     String ka = sortKey(Map.of("stream", "s", "seq", a));
     String kb = sortKey(Map.of("stream", "s", "seq", b));
@@ -61,7 +63,8 @@ class KeyOrderProperties {
   }
 
   @Property
-  void twoCompositesSortLikeTheirTuples(@ForAll @StringLength(max = 8) @CharRange(from = '$', to = '~') String n1,
+  void twoCompositesSortLikeTheirTuples(
+      @ForAll @StringLength(max = 8) @CharRange(from = '$', to = '~') String n1,
       @ForAll @LongRange(max = 99_999L) long s1,
       @ForAll @StringLength(max = 8) @CharRange(from = '$', to = '~') String n2,
       @ForAll @LongRange(max = 99_999L) long s2) {
@@ -76,14 +79,20 @@ class KeyOrderProperties {
       @ForAll @StringLength(max = 6) @CharRange(from = '$', to = '~') String entryName,
       @ForAll @StringLength(max = 6) @CharRange(from = '$', to = '~') String boundName) {
     // An entry of the non-unique view: its sort key, then the source identity.
-    String entry = nameKey(Map.of("stream", "s", "name", entryName, "seq", 7L))
-        + "#$log#event#stream_s#$event_1#seq_0000000000007";
+    String entry =
+        nameKey(Map.of("stream", "s", "name", entryName, "seq", 7L))
+            + "#$log#event#stream_s#$event_1#seq_0000000000007";
     IndexLayout byName = EVENTS.layout("byName");
-    String bound = byName.sk().renderPrefix(EVENTS.mapper().keyValues(Map.of("name", boundName))).tight();
+    String bound =
+        byName.sk().renderPrefix(EVENTS.mapper().keyValues(Map.of("name", boundName))).tight();
     boolean belowLte = entry.compareTo(bound + KeyFormat.AFTER_SEPARATOR) < 0;
     boolean atOrAboveGt = entry.compareTo(bound + KeyFormat.AFTER_SEPARATOR) >= 0;
-    assertThat(belowLte).as("lte includes exactly names <= bound").isEqualTo(entryName.compareTo(boundName) <= 0);
-    assertThat(atOrAboveGt).as("gt includes exactly names > bound").isEqualTo(entryName.compareTo(boundName) > 0);
+    assertThat(belowLte)
+        .as("lte includes exactly names <= bound")
+        .isEqualTo(entryName.compareTo(boundName) <= 0);
+    assertThat(atOrAboveGt)
+        .as("gt includes exactly names > bound")
+        .isEqualTo(entryName.compareTo(boundName) > 0);
   }
 
   @Property(tries = 40)
@@ -100,9 +109,14 @@ class KeyOrderProperties {
         .containsExactly(event);
     assertThat(events.query("byName", Map.of("stream", stream)).begins(Map.of("name", name)).all())
         .containsExactly(event);
-    assertThat(events.query("byName", Map.of("stream", stream)).between(Map.of("name", name), Map.of("name", name))
-        .all()).containsExactly(event);
-    assertThat(events.query("byName", Map.of("stream", stream)).gt(Map.of("name", name)).all()).isEmpty();
+    assertThat(
+            events
+                .query("byName", Map.of("stream", stream))
+                .between(Map.of("name", name), Map.of("name", name))
+                .all())
+        .containsExactly(event);
+    assertThat(events.query("byName", Map.of("stream", stream)).gt(Map.of("name", name)).all())
+        .isEmpty();
   }
 
   private static String sortKey(Map<String, Object> values) {

@@ -7,8 +7,8 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.TableInfo;
-import io.viewbase.api.Viewbase;
 import io.viewbase.api.ViewStatus;
+import io.viewbase.api.Viewbase;
 import io.viewbase.api.ViewbaseException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,13 +17,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A version bump or a changed index builds new views online beside the old ones, until the switch. */
+/**
+ * A version bump or a changed index builds new views online beside the old ones, until the switch.
+ */
 class MigrationTest {
-  record User(String userId, String email, String team) {
-  }
+  record User(String userId, String email, String team) {}
 
   static Entity<User> users(String version, Index byTeam) {
-    return Entity.define("user", User.class).service("platform").version(version)
+    return Entity.define("user", User.class)
+        .service("platform")
+        .version(version)
         .attribute(Attribute.string("userId").required())
         .attribute(Attribute.string("email").required())
         .attribute(Attribute.string("team"))
@@ -34,19 +37,27 @@ class MigrationTest {
   }
 
   static final Entity<User> V1 = users("1", Index.secondary("byTeam").namespace("team").pk("team"));
-  static final Entity<User> V1_CHANGED = users("1", Index.secondary("byTeam").namespace("team").pk("team").sk("email"));
-  static final Entity<User> V2 = users("2", Index.secondary("byTeam").namespace("team").pk("team").sk("email"));
+  static final Entity<User> V1_CHANGED =
+      users("1", Index.secondary("byTeam").namespace("team").pk("team").sk("email"));
+  static final Entity<User> V2 =
+      users("2", Index.secondary("byTeam").namespace("team").pk("team").sk("email"));
 
   @Test
   void aChangedIndexIsANewViewBackfilledBesideTheOldOne(@TempDir Path dir) {
     try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
-      ServiceTable old = Service.define("platform").entity(V1).build().open(db, "Platform", Duration.ofSeconds(30));
+      ServiceTable old =
+          Service.define("platform")
+              .entity(V1)
+              .build()
+              .open(db, "Platform", Duration.ofSeconds(30));
       for (int i = 0; i < 1200; i++) {
-        old.entity(V1).create(new User("u" + i, "u" + i + "@example.com", i % 3 == 0 ? "red" : "blue"));
+        old.entity(V1)
+            .create(new User("u" + i, "u" + i + "@example.com", i % 3 == 0 ? "red" : "blue"));
       }
       String oldView = old.viewName(V1, "byTeam");
 
-      ServiceTable next = Service.define("platform").entity(V1_CHANGED).build().bind(db, "Platform");
+      ServiceTable next =
+          Service.define("platform").entity(V1_CHANGED).build().bind(db, "Platform");
       Migration migration = next.migrate();
       String newView = next.viewName(V1_CHANGED, "byTeam");
 
@@ -61,26 +72,40 @@ class MigrationTest {
 
       // Old and new coexist: old code still reads the old view.
       assertThat(old.entity(V1).query("byTeam", Map.of("team", "red")).all()).hasSize(401);
-      assertThat(next.entity(V1_CHANGED).query("byTeam", Map.of("team", "red"))
-          .begins(Map.of("email", "late")).all()).extracting(User::userId).containsExactly("late");
+      assertThat(
+              next.entity(V1_CHANGED)
+                  .query("byTeam", Map.of("team", "red"))
+                  .begins(Map.of("email", "late"))
+                  .all())
+          .extracting(User::userId)
+          .containsExactly("late");
       assertThat(db.verifyView(newView, false).drift()).isZero();
 
       migration.dropObsolete();
-      assertThat(db.listTables()).extracting(TableInfo::name).contains(newView).doesNotContain(oldView);
+      assertThat(db.listTables())
+          .extracting(TableInfo::name)
+          .contains(newView)
+          .doesNotContain(oldView);
     }
   }
 
   @Test
   void awaitReadyWhenTheViewsAreNotReadyInTimeFailsWithTimeout(@TempDir Path dir) {
     try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
-      ServiceTable old = Service.define("platform").entity(V1).build().open(db, "Platform", Duration.ofSeconds(30));
+      ServiceTable old =
+          Service.define("platform")
+              .entity(V1)
+              .build()
+              .open(db, "Platform", Duration.ofSeconds(30));
       for (int i = 0; i < 5000; i++) {
         old.entity(V1).create(new User("u" + i, "u" + i + "@example.com", "red"));
       }
-      Migration migration = Service.define("platform").entity(V1_CHANGED).build().bind(db, "Platform").migrate();
+      Migration migration =
+          Service.define("platform").entity(V1_CHANGED).build().bind(db, "Platform").migrate();
 
       // 5,000 items to copy: the backfill has only just begun
-      var e = catchThrowableOfType(ViewbaseException.class, () -> migration.awaitReady(Duration.ZERO));
+      var e =
+          catchThrowableOfType(ViewbaseException.class, () -> migration.awaitReady(Duration.ZERO));
 
       assertThat(e.code()).isEqualTo(ErrorCode.Timeout);
       assertThat(e.context()).containsEntry("table", "Platform");
@@ -91,7 +116,11 @@ class MigrationTest {
   @Test
   void aVersionBumpMovesItemsToTheirNewKeysAndKeepsUniqueness(@TempDir Path dir) {
     try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
-      ServiceTable old = Service.define("platform").entity(V1).build().open(db, "Platform", Duration.ofSeconds(30));
+      ServiceTable old =
+          Service.define("platform")
+              .entity(V1)
+              .build()
+              .open(db, "Platform", Duration.ofSeconds(30));
       for (int i = 0; i < 50; i++) {
         old.entity(V1).create(new User("u" + i, "u" + i + "@example.com", "red"));
       }
@@ -110,15 +139,18 @@ class MigrationTest {
       assertThat(db.table("Platform").get("$platform#user#userid_u7", "$user_1")).isEmpty();
       assertThat(migration.rekeyItems().moved()).isZero();
 
-      var e = catchThrowableOfType(ViewbaseException.class,
-          () -> next.entity(V2).create(new User("dup", "u7@example.com", "red")));
+      var e =
+          catchThrowableOfType(
+              ViewbaseException.class,
+              () -> next.entity(V2).create(new User("dup", "u7@example.com", "red")));
       assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
 
       migration.dropObsolete();
       for (var view : next.views()) {
         assertThat(db.verifyView(view.name(), false).drift()).isZero();
       }
-      assertThat(next.entity(V2).query("byEmail", Map.of("email", "u7@example.com")).all()).hasSize(1);
+      assertThat(next.entity(V2).query("byEmail", Map.of("email", "u7@example.com")).all())
+          .hasSize(1);
       assertThat(List.copyOf(db.listTables())).hasSize(3);
     }
   }
@@ -126,14 +158,22 @@ class MigrationTest {
   @Test
   void aNewUniqueIndexThatTheDataBreaksFailsAndTheOldViewsStay(@TempDir Path dir) {
     try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
-      ServiceTable old = Service.define("platform").entity(V1).build().open(db, "Platform", Duration.ofSeconds(30));
+      ServiceTable old =
+          Service.define("platform")
+              .entity(V1)
+              .build()
+              .open(db, "Platform", Duration.ofSeconds(30));
       old.entity(V1).create(new User("u1", "u1@example.com", "red"));
       old.entity(V1).create(new User("u2", "u2@example.com", "red"));
-      Entity<User> uniqueTeams = users("1", Index.secondary("byTeam").namespace("team").pk("team").unique());
+      Entity<User> uniqueTeams =
+          users("1", Index.secondary("byTeam").namespace("team").pk("team").unique());
 
-      Migration migration = Service.define("platform").entity(uniqueTeams).build().bind(db, "Platform").migrate();
+      Migration migration =
+          Service.define("platform").entity(uniqueTeams).build().bind(db, "Platform").migrate();
 
-      var e = catchThrowableOfType(ViewbaseException.class, () -> migration.awaitReady(Duration.ofSeconds(60)));
+      var e =
+          catchThrowableOfType(
+              ViewbaseException.class, () -> migration.awaitReady(Duration.ofSeconds(60)));
       assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
       assertThat(e.getMessage()).contains("failed to build");
       assertThat(String.valueOf(e.context().get("conflicts"))).contains("u1", "u2");

@@ -14,30 +14,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ElectroDB's stale-key case: an update that gives only one attribute of a secondary index key.
- * A client that rebuilds keys from the update alone cannot render the whole key; here the database
+ * ElectroDB's stale-key case: an update that gives only one attribute of a secondary index key. A
+ * client that rebuilds keys from the update alone cannot render the whole key; here the database
  * derives every index from the whole stored item, so the index moves.
  */
 class StaleKeyTest {
-  record Task(String taskId, String owner, String status, String due, String title) {
-  }
+  record Task(String taskId, String owner, String status, String due, String title) {}
 
-  static final Entity<Task> TASKS = Entity.define("task", Task.class)
-      .service("work")
-      .attribute(Attribute.string("taskId").required())
-      .attribute(Attribute.string("owner").required())
-      .attribute(Attribute.enumOf("status", "open", "doing", "done").required())
-      .attribute(Attribute.string("due").required())
-      .attribute(Attribute.string("title"))
-      .index(Index.primary("byId").namespace("task").pk("taskId"))
-      .index(Index.secondary("byStatus").namespace("tasks").pk("status").sk("due"))
-      .index(Index.secondary("byOwner").namespace("owner").pk("owner").sk("status", "due"))
-      .build();
+  static final Entity<Task> TASKS =
+      Entity.define("task", Task.class)
+          .service("work")
+          .attribute(Attribute.string("taskId").required())
+          .attribute(Attribute.string("owner").required())
+          .attribute(Attribute.enumOf("status", "open", "doing", "done").required())
+          .attribute(Attribute.string("due").required())
+          .attribute(Attribute.string("title"))
+          .index(Index.primary("byId").namespace("task").pk("taskId"))
+          .index(Index.secondary("byStatus").namespace("tasks").pk("status").sk("due"))
+          .index(Index.secondary("byOwner").namespace("owner").pk("owner").sk("status", "due"))
+          .build();
 
   static final Map<String, String> KEY = Map.of("taskId", "t1");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   Database db;
   ServiceTable work;
   EntityClient<Task> tasks;
@@ -62,9 +61,12 @@ class StaleKeyTest {
 
     assertThat(ids(tasks.query("byStatus", Map.of("status", "open")))).containsExactly("t2");
     assertThat(ids(tasks.query("byStatus", Map.of("status", "done")))).containsExactly("t1");
-    assertThat(ids(tasks.query("byOwner", Map.of("owner", "ann", "status", "open")))).containsExactly("t2");
-    assertThat(ids(tasks.query("byOwner", Map.of("owner", "ann", "status", "done")))).containsExactly("t1");
-    assertThat(tasks.get(KEY)).contains(new Task("t1", "ann", "done", "2026-12-01", "write the doc"));
+    assertThat(ids(tasks.query("byOwner", Map.of("owner", "ann", "status", "open"))))
+        .containsExactly("t2");
+    assertThat(ids(tasks.query("byOwner", Map.of("owner", "ann", "status", "done"))))
+        .containsExactly("t1");
+    assertThat(tasks.get(KEY))
+        .contains(new Task("t1", "ann", "done", "2026-12-01", "write the doc"));
     assertViewsVerifyClean();
   }
 
@@ -72,9 +74,11 @@ class StaleKeyTest {
   void updateOfOnlyTheSortKeyAttributeMovesTheItemWithinItsPartition() {
     tasks.update(KEY, Changes.set("due", "2026-12-09"));
 
-    assertThat(ids(tasks.query("byStatus", Map.of("status", "open")).lte(Map.of("due", "2026-12-05"))))
+    assertThat(
+            ids(tasks.query("byStatus", Map.of("status", "open")).lte(Map.of("due", "2026-12-05"))))
         .containsExactly("t2");
-    assertThat(ids(tasks.query("byStatus", Map.of("status", "open")).gt(Map.of("due", "2026-12-05"))))
+    assertThat(
+            ids(tasks.query("byStatus", Map.of("status", "open")).gt(Map.of("due", "2026-12-05"))))
         .containsExactly("t1");
     assertViewsVerifyClean();
   }
@@ -90,13 +94,16 @@ class StaleKeyTest {
 
   @Test
   void removingAKeyAttributeTakesTheItemOutOfTheIndex() {
-    Entity<Map<String, Object>> notes = Entity.define("note").service("work")
-        .attribute(Attribute.string("noteId").required())
-        .attribute(Attribute.string("tag"))
-        .index(Index.primary("byId").pk("noteId"))
-        .index(Index.secondary("byTag").namespace("tags").pk("tag"))
-        .build();
-    ServiceTable notesTable = Service.define("work").entity(notes).build().open(db, "Notes", Duration.ofSeconds(30));
+    Entity<Map<String, Object>> notes =
+        Entity.define("note")
+            .service("work")
+            .attribute(Attribute.string("noteId").required())
+            .attribute(Attribute.string("tag"))
+            .index(Index.primary("byId").pk("noteId"))
+            .index(Index.secondary("byTag").namespace("tags").pk("tag"))
+            .build();
+    ServiceTable notesTable =
+        Service.define("work").entity(notes).build().open(db, "Notes", Duration.ofSeconds(30));
     EntityClient<Map<String, Object>> client = notesTable.entity(notes);
     client.create(Map.of("noteId", "n1", "tag", "red"));
 

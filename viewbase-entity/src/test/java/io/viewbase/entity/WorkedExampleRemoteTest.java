@@ -16,8 +16,10 @@ class WorkedExampleRemoteTest {
   @Test
   void workedExampleRunsAgainstAServer(@TempDir Path dir) {
     try (Database embedded = Viewbase.open(OpenOptions.at(dir));
-        ViewbaseServer server = ViewbaseServer.start(embedded, ServerOptions.defaults().withPort(0));
-        RemoteDatabase remote = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + server.port() + "/"))) {
+        ViewbaseServer server =
+            ViewbaseServer.start(embedded, ServerOptions.defaults().withPort(0));
+        RemoteDatabase remote =
+            RemoteDatabase.connect(URI.create("http://127.0.0.1:" + server.port() + "/"))) {
       WorkedExample.run(remote);
     }
   }

@@ -5,10 +5,10 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * Decides whether one item matches a filter. Logic is two-valued: a comparison that cannot hold
- * (a missing property) is false, so {@code not (Age eq 3)} matches an item without {@code Age}.
- * System property names ({@link SystemProperty}) read the item's keys and timestamp, never a user
- * property of the same name.
+ * Decides whether one item matches a filter. Logic is two-valued: a comparison that cannot hold (a
+ * missing property) is false, so {@code not (Age eq 3)} matches an item without {@code Age}. System
+ * property names ({@link SystemProperty}) read the item's keys and timestamp, never a user property
+ * of the same name.
  */
 final class Evaluator {
   private final String partitionKey;

@@ -5,16 +5,21 @@ import io.viewbase.api.Value;
 import java.util.Objects;
 
 /**
- * A parsed {@code $filter}: a closed set of nodes. Nodes are values (records), so two filters
- * with the same structure are equal; {@link Filters#print} turns one back into canonical text.
+ * A parsed {@code $filter}: a closed set of nodes. Nodes are values (records), so two filters with
+ * the same structure are equal; {@link Filters#print} turns one back into canonical text.
  *
- * <p>The constructors reject nodes that could not be written as text (a property name that is
- * not an identifier or is a reserved word, a literal of a type the language has no syntax for),
- * so every {@code Filter} can be printed and parsed back to itself.
+ * <p>The constructors reject nodes that could not be written as text (a property name that is not
+ * an identifier or is a reserved word, a literal of a type the language has no syntax for), so
+ * every {@code Filter} can be printed and parsed back to itself.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public sealed interface Filter permits Filter.And, Filter.Or, Filter.Not, Filter.Compare, Filter.BoolProperty,
-    Filter.Constant {
+public sealed interface Filter
+    permits Filter.And,
+        Filter.Or,
+        Filter.Not,
+        Filter.Compare,
+        Filter.BoolProperty,
+        Filter.Constant {
 
   /** Both sides hold. */
   record And(Filter left, Filter right) implements Filter {
@@ -32,14 +37,20 @@ public sealed interface Filter permits Filter.And, Filter.Or, Filter.Not, Filter
     }
   }
 
-  /** The inner filter does not hold (two-valued: a comparison on a missing property is simply false). */
+  /**
+   * The inner filter does not hold (two-valued: a comparison on a missing property is simply
+   * false).
+   */
   record Not(Filter inner) implements Filter {
     public Not {
       Objects.requireNonNull(inner, "inner");
     }
   }
 
-  /** property op literal (a literal-op-property input is normalised to this, with the operator flipped). */
+  /**
+   * property op literal (a literal-op-property input is normalised to this, with the operator
+   * flipped).
+   */
   record Compare(String property, Op op, Value literal) implements Filter {
     public Compare {
       Names.requireIdentifier(property);
@@ -56,12 +67,16 @@ public sealed interface Filter permits Filter.And, Filter.Or, Filter.Not, Filter
   }
 
   /** A bare true/false. */
-  record Constant(boolean value) implements Filter {
-  }
+  record Constant(boolean value) implements Filter {}
 
   /** A comparison operator, with its OData keyword. */
   enum Op {
-    EQ("eq"), NE("ne"), GT("gt"), GE("ge"), LT("lt"), LE("le");
+    EQ("eq"),
+    NE("ne"),
+    GT("gt"),
+    GE("ge"),
+    LT("lt"),
+    LE("le");
 
     private final String keyword;
 
@@ -86,7 +101,10 @@ public sealed interface Filter permits Filter.And, Filter.Or, Filter.Not, Filter
       };
     }
 
-    /** The operator whose result is the opposite for two values of the same type ({@code lt} for {@code ge}). */
+    /**
+     * The operator whose result is the opposite for two values of the same type ({@code lt} for
+     * {@code ge}).
+     */
     public Op negated() {
       return switch (this) {
         case EQ -> NE;

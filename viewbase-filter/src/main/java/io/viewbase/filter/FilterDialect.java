@@ -31,7 +31,10 @@ import io.viewbase.api.Stability;
 public enum FilterDialect {
   /** The native API, views and the Java API: both spellings of the system names are system. */
   NATIVE,
-  /** Azure Table Storage: only {@code PartitionKey}, {@code RowKey} and {@code Timestamp} are system. */
+  /**
+   * Azure Table Storage: only {@code PartitionKey}, {@code RowKey} and {@code Timestamp} are
+   * system.
+   */
   AZURE;
 
   /** The prefix that marks an Azure property name Viewbase reserves. */
@@ -39,8 +42,8 @@ public enum FilterDialect {
 
   /**
    * The stored name of a property written as {@code name} in this dialect (the identity for NATIVE;
-   * for AZURE, {@code $id}, {@code $partitionKey} and {@code $_x} for {@code id},
-   * {@code partitionKey} and {@code _x}, any other name unchanged).
+   * for AZURE, {@code $id}, {@code $partitionKey} and {@code $_x} for {@code id}, {@code
+   * partitionKey} and {@code _x}, any other name unchanged).
    */
   public String storedName(String name) {
     if (this == AZURE && reservedInNative(name)) {

@@ -14,31 +14,32 @@ import java.util.Set;
 
 /**
  * The {@code $filter} language of Azure Tables: parse text into a {@link Filter}, print it back,
- * evaluate it on an item, and list what it reads. The grammar, literal forms, comparison rules
- * and limits are in {@code docs/filter.md}.
+ * evaluate it on an item, and list what it reads. The grammar, literal forms, comparison rules and
+ * limits are in {@code docs/filter.md}.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class Filters {
   /** The longest filter text accepted, in characters. */
   public static final int MAX_LENGTH = 32 * 1024;
+
   /**
    * The most conditions (comparisons, boolean properties and constants) in one filter. Azure allows
    * 15; a larger cap serves long {@code or} lists of keys while keeping evaluation bounded.
    */
   public static final int MAX_CONDITIONS = 1000;
+
   /** How deep parentheses and {@code not} may nest; it bounds the parser's recursion. */
   public static final int MAX_DEPTH = 100;
 
-  private Filters() {
-  }
+  private Filters() {}
 
   /**
    * Parses filter text.
    *
-   * @throws ViewbaseException {@link ErrorCode#InvalidFilter} when the text does not parse or is over
-   *     a limit; the message names what was expected and the 0-based position ("expected ')' at 17,
-   *     found end of filter"), and the context carries {@code position} (and {@code expected},
-   *     {@code found} for syntax errors)
+   * @throws ViewbaseException {@link ErrorCode#InvalidFilter} when the text does not parse or is
+   *     over a limit; the message names what was expected and the 0-based position ("expected ')'
+   *     at 17, found end of filter"), and the context carries {@code position} (and {@code
+   *     expected}, {@code found} for syntax errors)
    */
   public static Filter parse(String text) {
     return parse(text, FilterDialect.NATIVE);
@@ -47,8 +48,8 @@ public final class Filters {
   /**
    * Parses filter text written for an API's dialect: {@link FilterDialect#AZURE} reads {@code id},
    * {@code partitionKey} and names starting with '_' as the user properties Viewbase stores as
-   * {@code $id}, {@code $partitionKey}, {@code $_x}, and the AST holds those stored names. Print the
-   * result ({@link #print}) to hand it on as native text with the same meaning.
+   * {@code $id}, {@code $partitionKey}, {@code $_x}, and the AST holds those stored names. Print
+   * the result ({@link #print}) to hand it on as native text with the same meaning.
    *
    * @throws ViewbaseException {@link ErrorCode#InvalidFilter}, as {@link #parse(String)}
    */
@@ -58,14 +59,16 @@ public final class Filters {
       throw ViewbaseException.of(ErrorCode.InvalidFilter, "a filter is required");
     }
     if (text.length() > MAX_LENGTH) {
-      throw SyntaxErrors.invalid("filter longer than " + MAX_LENGTH + " characters", MAX_LENGTH, null);
+      throw SyntaxErrors.invalid(
+          "filter longer than " + MAX_LENGTH + " characters", MAX_LENGTH, null);
     }
     return new Parser(text, dialect).parseFilter();
   }
 
   /**
    * The canonical native text of a filter; {@code parse(print(f)).equals(f)} for any filter within
-   * the limits, whichever dialect it was parsed in (names are stored names, so {@code $id} prints as is).
+   * the limits, whichever dialect it was parsed in (names are stored names, so {@code $id} prints
+   * as is).
    */
   public static String print(Filter filter) {
     return Printer.print(Objects.requireNonNull(filter, "filter"));
@@ -74,8 +77,8 @@ public final class Filters {
   /**
    * Both filters: their conjunction as one tree, or the one that is not null (null when both are).
    * Filters that come from different parties (a user's and the range a token allows, an entity's
-   * identity and an application's condition) are combined this way, after parsing, never by
-   * joining their text: a text such as {@code x eq 1) or (true} would otherwise escape the other.
+   * identity and an application's condition) are combined this way, after parsing, never by joining
+   * their text: a text such as {@code x eq 1) or (true} would otherwise escape the other.
    */
   public static Filter and(Filter a, Filter b) {
     if (a == null) {
@@ -85,14 +88,15 @@ public final class Filters {
   }
 
   /**
-   * Whether an item matches. The names of {@link SystemProperty} read {@code partitionKey},
-   * {@code id} and {@code timestamp} (each may be null, which counts as missing); every other name
-   * reads {@code properties}, where an absent name or a {@link Value.Null} is missing. A comparison
-   * on a missing property is false, whatever the operator.
+   * Whether an item matches. The names of {@link SystemProperty} read {@code partitionKey}, {@code
+   * id} and {@code timestamp} (each may be null, which counts as missing); every other name reads
+   * {@code properties}, where an absent name or a {@link Value.Null} is missing. A comparison on a
+   * missing property is false, whatever the operator.
    */
-  public static boolean matches(Filter f, String partitionKey, String id, Instant timestamp,
-      Map<String, Value> properties) {
-    return new Evaluator(partitionKey, id, timestamp, properties).matches(Objects.requireNonNull(f, "filter"));
+  public static boolean matches(
+      Filter f, String partitionKey, String id, Instant timestamp, Map<String, Value> properties) {
+    return new Evaluator(partitionKey, id, timestamp, properties)
+        .matches(Objects.requireNonNull(f, "filter"));
   }
 
   /**
@@ -101,7 +105,8 @@ public final class Filters {
    * conditions themselves, such as a planner checking key bounds.
    */
   public static boolean test(Value actual, Filter.Op op, Value literal) {
-    return ValueOrder.test(actual, Objects.requireNonNull(op, "op"), Objects.requireNonNull(literal, "literal"));
+    return ValueOrder.test(
+        actual, Objects.requireNonNull(op, "op"), Objects.requireNonNull(literal, "literal"));
   }
 
   /**
@@ -135,12 +140,13 @@ public final class Filters {
     if (name == null) {
       return Optional.empty();
     }
-    return Optional.ofNullable(switch (name) {
-      case "PartitionKey", "partitionKey" -> SystemProperty.PARTITION_KEY;
-      case "RowKey", "id" -> SystemProperty.ID;
-      case "Timestamp", "_timestamp" -> SystemProperty.TIMESTAMP;
-      default -> null;
-    });
+    return Optional.ofNullable(
+        switch (name) {
+          case "PartitionKey", "partitionKey" -> SystemProperty.PARTITION_KEY;
+          case "RowKey", "id" -> SystemProperty.ID;
+          case "Timestamp", "_timestamp" -> SystemProperty.TIMESTAMP;
+          default -> null;
+        });
   }
 
   private static void collect(Filter f, Set<String> names) {

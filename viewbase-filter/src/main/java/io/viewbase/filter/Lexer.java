@@ -66,7 +66,8 @@ final class Lexer {
       return word(start);
     }
     if (c == '"') {
-      throw SyntaxErrors.invalid("unexpected '\"'", start, "strings are written in single quotes: 'text'");
+      throw SyntaxErrors.invalid(
+          "unexpected '\"'", start, "strings are written in single quotes: 'text'");
     }
     throw SyntaxErrors.invalid("unexpected character " + describeChar(cp), start, null);
   }
@@ -76,7 +77,8 @@ final class Lexer {
       pos += Character.charCount(text.codePointAt(pos));
     }
     String word = text.substring(start, pos);
-    // A keyword touching a quote ("eq'x'") is the keyword then a string; any other word is a type prefix.
+    // A keyword touching a quote ("eq'x'") is the keyword then a string; any other word is a type
+    // prefix.
     if (pos < text.length() && text.charAt(pos) == '\'' && !Names.RESERVED.contains(word)) {
       return typedLiteral(start, word);
     }
@@ -90,24 +92,34 @@ final class Lexer {
   private Token typedLiteral(int start, String prefix) {
     int bodyStart = pos + 1;
     String body = readQuoted(pos);
-    Value value = switch (prefix) {
-      case "datetime" -> Literals.parseDateTime(body);
-      case "guid" -> Literals.parseGuid(body);
-      case "X", "binary" -> Literals.parseBinary(body);
-      default -> throw SyntaxErrors.invalid("unknown literal type '" + prefix + "'", start,
-          "typed literals are datetime'…', guid'…', X'…' and binary'…'");
-    };
+    Value value =
+        switch (prefix) {
+          case "datetime" -> Literals.parseDateTime(body);
+          case "guid" -> Literals.parseGuid(body);
+          case "X", "binary" -> Literals.parseBinary(body);
+          default ->
+              throw SyntaxErrors.invalid(
+                  "unknown literal type '" + prefix + "'",
+                  start,
+                  "typed literals are datetime'…', guid'…', X'…' and binary'…'");
+        };
     if (value == null) {
-      throw SyntaxErrors.invalid("malformed " + prefix + " literal", bodyStart, switch (prefix) {
-        case "datetime" -> "expected yyyy-MM-ddTHH:mm:ss[.fffffff][Z|±hh:mm], years 0001..9999";
-        case "guid" -> "expected xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in hex";
-        default -> "expected an even number of hex digits";
-      });
+      throw SyntaxErrors.invalid(
+          "malformed " + prefix + " literal",
+          bodyStart,
+          switch (prefix) {
+            case "datetime" -> "expected yyyy-MM-ddTHH:mm:ss[.fffffff][Z|±hh:mm], years 0001..9999";
+            case "guid" -> "expected xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in hex";
+            default -> "expected an even number of hex digits";
+          });
     }
     return literal(start, value);
   }
 
-  /** Reads a quoted text starting at the quote at {@code quote}; {@code ''} inside stands for one quote. */
+  /**
+   * Reads a quoted text starting at the quote at {@code quote}; {@code ''} inside stands for one
+   * quote.
+   */
   private String readQuoted(int quote) {
     StringBuilder sb = new StringBuilder();
     pos = quote + 1;
@@ -115,7 +127,10 @@ final class Lexer {
       int close = text.indexOf('\'', pos);
       if (close < 0) {
         pos = text.length();
-        throw SyntaxErrors.invalid("unterminated quoted text starting", quote, "close it with '; write '' for a quote inside");
+        throw SyntaxErrors.invalid(
+            "unterminated quoted text starting",
+            quote,
+            "close it with '; write '' for a quote inside");
       }
       sb.append(text, pos, close);
       pos = close + 1;
@@ -171,13 +186,18 @@ final class Lexer {
     if (int64 && decimal) {
       throw SyntaxErrors.invalid("an Int64 literal has no decimal point or exponent", start, null);
     }
-    return literal(start, decimal ? parseDouble(start, digits) : int64 ? parseInt64(start, digits) : parseInt32(start, digits));
+    return literal(
+        start,
+        decimal
+            ? parseDouble(start, digits)
+            : int64 ? parseInt64(start, digits) : parseInt32(start, digits));
   }
 
   private static Value parseDouble(int start, String digits) {
     double d = Double.parseDouble(digits);
     if (Double.isInfinite(d)) {
-      throw SyntaxErrors.invalid("double literal out of range", start, "write INF or -INF for an infinity");
+      throw SyntaxErrors.invalid(
+          "double literal out of range", start, "write INF or -INF for an infinity");
     }
     return new Value.Double(d);
   }
@@ -186,16 +206,23 @@ final class Lexer {
     try {
       return new Value.Int64(Long.parseLong(digits));
     } catch (NumberFormatException e) {
-      throw SyntaxErrors.invalid("Int64 literal out of range", start, "an Int64 lies in -9223372036854775808..9223372036854775807");
+      throw SyntaxErrors.invalid(
+          "Int64 literal out of range",
+          start,
+          "an Int64 lies in -9223372036854775808..9223372036854775807");
     }
   }
 
-  /** Like the real service, a bare integer is an Int32 and one that does not fit is an error, not an Int64. */
+  /**
+   * Like the real service, a bare integer is an Int32 and one that does not fit is an error, not an
+   * Int64.
+   */
   private static Value parseInt32(int start, String digits) {
     try {
       return new Value.Int32(Integer.parseInt(digits));
     } catch (NumberFormatException e) {
-      throw SyntaxErrors.invalid("integer literal out of Int32 range", start, "write " + digits + "L for an Int64");
+      throw SyntaxErrors.invalid(
+          "integer literal out of Int32 range", start, "write " + digits + "L for an Int64");
     }
   }
 
@@ -216,7 +243,8 @@ final class Lexer {
   }
 
   private boolean continuesWord(int at) {
-    return at < text.length() && (isIdentifierPart(text.codePointAt(at)) || text.charAt(at) == '\'');
+    return at < text.length()
+        && (isIdentifierPart(text.codePointAt(at)) || text.charAt(at) == '\'');
   }
 
   private static boolean isDigit(char c) {

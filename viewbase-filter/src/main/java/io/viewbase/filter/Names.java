@@ -3,8 +3,8 @@ package io.viewbase.filter;
 import java.util.Set;
 
 /**
- * The words of the filter language: which text is a property name and which words are reserved.
- * A property name is an identifier: a letter, '_' or '$', then letters, digits, '_' or '$' (Unicode
+ * The words of the filter language: which text is a property name and which words are reserved. A
+ * property name is an identifier: a letter, '_' or '$', then letters, digits, '_' or '$' (Unicode
  * letters and digits count, as in C# identifiers, which Azure property names follow; '$' is
  * Viewbase's, for the names the Azure dialect escapes, see {@link FilterDialect}).
  */
@@ -13,11 +13,12 @@ final class Names {
    * Words that never name a property: operators, boolean constants, {@code null} (which the
    * language rejects with its own message) and the special doubles {@code NaN} and {@code INF}.
    */
-  static final Set<String> RESERVED = Set.of("and", "or", "not", "eq", "ne", "gt", "ge", "lt", "le", "true",
-      "false", "null", "NaN", "INF");
+  static final Set<String> RESERVED =
+      Set.of(
+          "and", "or", "not", "eq", "ne", "gt", "ge", "lt", "le", "true", "false", "null", "NaN",
+          "INF");
 
-  private Names() {
-  }
+  private Names() {}
 
   static boolean isIdentifierStart(int codePoint) {
     return Character.isLetter(codePoint) || codePoint == '_' || codePoint == '$';
@@ -44,7 +45,8 @@ final class Names {
       throw new NullPointerException("property");
     }
     if (!isPropertyName(name)) {
-      throw new IllegalArgumentException("not a property name a filter can express: '" + name + "'");
+      throw new IllegalArgumentException(
+          "not a property name a filter can express: '" + name + "'");
     }
   }
 }

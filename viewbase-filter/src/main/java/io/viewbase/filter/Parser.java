@@ -17,9 +17,9 @@ import java.util.Locale;
  * </pre>
  *
  * A lone operand must be a property (a {@link Filter.BoolProperty}) or {@code true}/{@code false}
- * (a {@link Filter.Constant}); a comparison needs exactly one property. The limits in
- * {@link Filters} bound the text, the nesting (so recursion can never overflow the stack) and the
- * number of conditions.
+ * (a {@link Filter.Constant}); a comparison needs exactly one property. The limits in {@link
+ * Filters} bound the text, the nesting (so recursion can never overflow the stack) and the number
+ * of conditions.
  */
 final class Parser {
   private final Lexer lexer;
@@ -37,8 +37,10 @@ final class Parser {
   Filter parseFilter() {
     Filter filter = or();
     if (token.kind() != Token.Kind.END) {
-      throw expected(token.kind() == Token.Kind.CLOSE ? "'and', 'or' or end of filter (unbalanced ')')"
-          : "'and', 'or' or end of filter");
+      throw expected(
+          token.kind() == Token.Kind.CLOSE
+              ? "'and', 'or' or end of filter (unbalanced ')')"
+              : "'and', 'or' or end of filter");
     }
     return filter;
   }
@@ -95,11 +97,15 @@ final class Parser {
     boolean firstIsProperty = first.kind() == Token.Kind.WORD;
     boolean secondIsProperty = second.kind() == Token.Kind.WORD;
     if (firstIsProperty && secondIsProperty) {
-      throw SyntaxErrors.invalid("comparing two properties is not supported", second.position(),
+      throw SyntaxErrors.invalid(
+          "comparing two properties is not supported",
+          second.position(),
           "one side of a comparison must be a literal");
     }
     if (!firstIsProperty && !secondIsProperty) {
-      throw SyntaxErrors.invalid("comparing two literals is not supported", first.position(),
+      throw SyntaxErrors.invalid(
+          "comparing two literals is not supported",
+          first.position(),
           "one side of a comparison must be a property");
     }
     return firstIsProperty
@@ -107,7 +113,10 @@ final class Parser {
         : new Filter.Compare(dialect.storedName(second.text()), op.flipped(), first.value());
   }
 
-  /** An operand with no operator after it: a boolean property or constant, else the operator is missing. */
+  /**
+   * An operand with no operator after it: a boolean property or constant, else the operator is
+   * missing.
+   */
   private Filter alone(Token operand) {
     if (operand.kind() == Token.Kind.WORD) {
       return new Filter.BoolProperty(dialect.storedName(operand.text()));
@@ -132,8 +141,11 @@ final class Parser {
           boolean value = dialect.booleanWord(t.text()).equals("true");
           return new Token(Token.Kind.LITERAL, t.text(), new Value.Bool(value), t.position());
         }
-        case "null" -> throw SyntaxErrors.invalid("null is not a filter literal", t.position(),
-            "a missing property never matches, so 'X eq null' has no meaning; test for a value instead");
+        case "null" ->
+            throw SyntaxErrors.invalid(
+                "null is not a filter literal",
+                t.position(),
+                "a missing property never matches, so 'X eq null' has no meaning; test for a value instead");
         default -> {
           if (!Names.RESERVED.contains(t.text())) {
             advance();
@@ -147,14 +159,17 @@ final class Parser {
 
   private void countCondition(Token at) {
     if (++conditions > Filters.MAX_CONDITIONS) {
-      throw SyntaxErrors.invalid("more than " + Filters.MAX_CONDITIONS + " conditions", at.position(),
+      throw SyntaxErrors.invalid(
+          "more than " + Filters.MAX_CONDITIONS + " conditions",
+          at.position(),
           "split the query, or use a view for this access pattern");
     }
   }
 
   private void enter() {
     if (++depth > Filters.MAX_DEPTH) {
-      throw SyntaxErrors.invalid("parentheses and 'not' nested deeper than " + Filters.MAX_DEPTH, token.position(), null);
+      throw SyntaxErrors.invalid(
+          "parentheses and 'not' nested deeper than " + Filters.MAX_DEPTH, token.position(), null);
     }
   }
 

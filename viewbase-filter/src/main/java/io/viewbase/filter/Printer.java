@@ -27,10 +27,16 @@ final class Printer {
     } else if (filter instanceof Filter.Not not) {
       out.append("not ");
       Filter inner = not.inner();
-      boolean group = inner instanceof Filter.And || inner instanceof Filter.Or || inner instanceof Filter.Compare;
+      boolean group =
+          inner instanceof Filter.And
+              || inner instanceof Filter.Or
+              || inner instanceof Filter.Compare;
       grouped(inner, group);
     } else if (filter instanceof Filter.Compare compare) {
-      out.append(compare.property()).append(' ').append(compare.op().keyword()).append(' ')
+      out.append(compare.property())
+          .append(' ')
+          .append(compare.op().keyword())
+          .append(' ')
           .append(Literals.print(compare.literal()));
     } else if (filter instanceof Filter.BoolProperty bool) {
       out.append(bool.property());

@@ -10,23 +10,44 @@ import io.viewbase.api.ViewbaseException;
  * {@code expected} and {@code found}.
  */
 final class SyntaxErrors {
-  private SyntaxErrors() {
-  }
+  private SyntaxErrors() {}
 
   /** The parser wanted {@code expected} at {@code position} and saw {@code found} instead. */
   static ViewbaseException expected(String expected, int position, String found) {
     return expected(expected, position, found, null);
   }
 
-  /** As {@link #expected(String, int, String)}, with a hint on how to fix it appended to the message. */
+  /**
+   * As {@link #expected(String, int, String)}, with a hint on how to fix it appended to the
+   * message.
+   */
   static ViewbaseException expected(String expected, int position, String found, String hint) {
-    return ViewbaseException.of(ErrorCode.InvalidFilter, "expected " + expected + " at " + position + ", found " + found
-        + (hint == null ? "" : " (" + hint + ")"), "position", position, "expected", expected, "found", found);
+    return ViewbaseException.of(
+        ErrorCode.InvalidFilter,
+        "expected "
+            + expected
+            + " at "
+            + position
+            + ", found "
+            + found
+            + (hint == null ? "" : " (" + hint + ")"),
+        "position",
+        position,
+        "expected",
+        expected,
+        "found",
+        found);
   }
 
-  /** Something at {@code position} is malformed or over a limit; the message says what, and how to fix it. */
+  /**
+   * Something at {@code position} is malformed or over a limit; the message says what, and how to
+   * fix it.
+   */
   static ViewbaseException invalid(String what, int position, String hint) {
-    return ViewbaseException.of(ErrorCode.InvalidFilter, what + " at " + position + (hint == null ? "" : " (" + hint + ")"),
-        "position", position);
+    return ViewbaseException.of(
+        ErrorCode.InvalidFilter,
+        what + " at " + position + (hint == null ? "" : " (" + hint + ")"),
+        "position",
+        position);
   }
 }

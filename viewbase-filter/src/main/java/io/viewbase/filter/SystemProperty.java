@@ -3,8 +3,8 @@ package io.viewbase.filter;
 import io.viewbase.api.Stability;
 
 /**
- * A property every item has outside its user properties. Each has an Azure name and a native
- * name, both accepted in a filter; {@link Filters#system(String)} tells which one a name means.
+ * A property every item has outside its user properties. Each has an Azure name and a native name,
+ * both accepted in a filter; {@link Filters#system(String)} tells which one a name means.
  *
  * <table>
  *   <caption>Names and values</caption>

@@ -15,7 +15,10 @@ record Token(Kind kind, String text, Value value, int position) {
     CLOSE,
     /** An identifier or keyword: {@code and}, {@code eq}, {@code true}, {@code Age}... */
     WORD,
-    /** A literal with its value: a string, number, {@code datetime'…'}, {@code guid'…'}, {@code X'…'}. */
+    /**
+     * A literal with its value: a string, number, {@code datetime'…'}, {@code guid'…'}, {@code
+     * X'…'}.
+     */
     LITERAL,
     /** The end of the text. */
     END
@@ -25,7 +28,10 @@ record Token(Kind kind, String text, Value value, int position) {
     return kind == Kind.WORD && text.equals(word);
   }
 
-  /** How an error message names this token: {@code 'and'}, {@code 42}, {@code 'it''s'}, or {@code end of filter}. */
+  /**
+   * How an error message names this token: {@code 'and'}, {@code 42}, {@code 'it''s'}, or {@code
+   * end of filter}.
+   */
   String describe() {
     if (kind == Kind.END) {
       return "end of filter";

@@ -25,8 +25,7 @@ final class ValueOrder {
   /** The result of {@link #compare} for values of incomparable types. */
   static final int MISMATCH = Integer.MIN_VALUE;
 
-  private ValueOrder() {
-  }
+  private ValueOrder() {}
 
   /**
    * Whether {@code actual op literal} holds.
@@ -39,7 +38,8 @@ final class ValueOrder {
    *   <tr><td>comparable</td><td colspan="4">the order in the class table</td></tr>
    * </table>
    *
-   * The mismatch row is the real service's: a value of another type counts as less than the literal.
+   * The mismatch row is the real service's: a value of another type counts as less than the
+   * literal.
    */
   static boolean test(Value actual, Filter.Op op, Value literal) {
     if (actual == null || actual == Value.Null.INSTANCE) {
@@ -72,7 +72,9 @@ final class ValueOrder {
       case BOOLEAN -> Boolean.compare(((Value.Bool) a).value(), ((Value.Bool) b).value());
       case DATETIME -> Long.compare(((Value.DateTime) a).ticks(), ((Value.DateTime) b).ticks());
       case GUID -> compareGuids((Value.Guid) a, (Value.Guid) b);
-      case BINARY -> Integer.signum(Arrays.compareUnsigned(((Value.Binary) a).value(), ((Value.Binary) b).value()));
+      case BINARY ->
+          Integer.signum(
+              Arrays.compareUnsigned(((Value.Binary) a).value(), ((Value.Binary) b).value()));
       default -> MISMATCH;
     };
   }
@@ -83,9 +85,13 @@ final class ValueOrder {
 
   private static int compareNumbers(Value a, Value b) {
     if (a instanceof Value.Double x) {
-      return b instanceof Value.Double y ? compareDoubles(x.value(), y.value()) : -compareLongDouble(asLong(b), x.value());
+      return b instanceof Value.Double y
+          ? compareDoubles(x.value(), y.value())
+          : -compareLongDouble(asLong(b), x.value());
     }
-    return b instanceof Value.Double y ? compareLongDouble(asLong(a), y.value()) : Long.compare(asLong(a), asLong(b));
+    return b instanceof Value.Double y
+        ? compareLongDouble(asLong(a), y.value())
+        : Long.compare(asLong(a), asLong(b));
   }
 
   private static long asLong(Value v) {
@@ -125,8 +131,8 @@ final class ValueOrder {
   }
 
   /**
-   * Strings by Unicode code point. UTF-16 order differs only where a supplementary character
-   * (a surrogate pair, 0xD800..0xDFFF) meets a character in 0xE000..0xFFFF; moving the surrogates
+   * Strings by Unicode code point. UTF-16 order differs only where a supplementary character (a
+   * surrogate pair, 0xD800..0xDFFF) meets a character in 0xE000..0xFFFF; moving the surrogates
    * above that block makes the code-unit comparison agree with code points and with UTF-8 bytes.
    */
   static int compareStrings(String a, String b) {
@@ -149,10 +155,14 @@ final class ValueOrder {
   }
 
   private static int compareGuids(Value.Guid a, Value.Guid b) {
-    int high = Long.compareUnsigned(a.value().getMostSignificantBits(), b.value().getMostSignificantBits());
+    int high =
+        Long.compareUnsigned(
+            a.value().getMostSignificantBits(), b.value().getMostSignificantBits());
     if (high != 0) {
       return Integer.signum(high);
     }
-    return Integer.signum(Long.compareUnsigned(a.value().getLeastSignificantBits(), b.value().getLeastSignificantBits()));
+    return Integer.signum(
+        Long.compareUnsigned(
+            a.value().getLeastSignificantBits(), b.value().getLeastSignificantBits()));
   }
 }

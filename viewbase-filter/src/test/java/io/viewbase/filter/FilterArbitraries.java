@@ -10,29 +10,130 @@ import net.jqwik.api.Arbitrary;
 /**
  * Generators for the filter property tests: random ASTs and cheap filter-like text. They draw
  * straight from jqwik's {@link Random} (no shrinking) because jqwik's combinators cost about a
- * millisecond per recursive AST, and these tests run a hundred thousand tries each; a failure
- * still prints the seed and the failing sample.
+ * millisecond per recursive AST, and these tests run a hundred thousand tries each; a failure still
+ * prints the seed and the failing sample.
  */
 final class FilterArbitraries {
-  /** Names that stress the lexer: keyword prefixes, typed-literal prefixes, system names, Unicode. */
-  private static final List<String> NAMES = List.of("Age", "Name", "IsActive", "PartitionKey", "partitionKey",
-      "RowKey", "id", "Timestamp", "_timestamp", "andy", "order", "notes", "eqx", "NaNa", "INFO", "X", "x",
-      "datetime", "guid", "binary", "True", "AND", "_", "a1", "Straße", "日本", "nullable", "𝒳val");
+  /**
+   * Names that stress the lexer: keyword prefixes, typed-literal prefixes, system names, Unicode.
+   */
+  private static final List<String> NAMES =
+      List.of(
+          "Age",
+          "Name",
+          "IsActive",
+          "PartitionKey",
+          "partitionKey",
+          "RowKey",
+          "id",
+          "Timestamp",
+          "_timestamp",
+          "andy",
+          "order",
+          "notes",
+          "eqx",
+          "NaNa",
+          "INFO",
+          "X",
+          "x",
+          "datetime",
+          "guid",
+          "binary",
+          "True",
+          "AND",
+          "_",
+          "a1",
+          "Straße",
+          "日本",
+          "nullable",
+          "𝒳val");
 
-  /** Pieces of filter text, valid and broken, joined at random to make junk that is nearly a filter. */
-  private static final List<String> PIECES = List.of("Age", "Name", "PartitionKey", "eq", "ne", "gt", "ge", "lt",
-      "le", "and", "or", "not", "(", ")", "((", "))", "'a'", "'", "''", "'it''s'", "3", "-", "-3", "3L", "3l", "1.5",
-      "1e", "1e-5", "E", "L", ".", "2147483648", "9223372036854775808L", "1e999", "datetime'", "datetime",
-      "'2008-07-10T00:00:00Z'", "guid'", "c9da6455-213d-42c9-9a79-3e9149a57833", "X'", "binary'", "0a", "0a0",
-      "true", "false", "null", "NaN", "INF", "-INF", "\"", "😀", "\uD800", "\uDC00", "\u0000", "\t", "\n", " ",
-      "=", "&&", "$", "EQ", "And", "datetime'2008-07-10T00:00:00Z'", "X'0a'");
+  /**
+   * Pieces of filter text, valid and broken, joined at random to make junk that is nearly a filter.
+   */
+  private static final List<String> PIECES =
+      List.of(
+          "Age",
+          "Name",
+          "PartitionKey",
+          "eq",
+          "ne",
+          "gt",
+          "ge",
+          "lt",
+          "le",
+          "and",
+          "or",
+          "not",
+          "(",
+          ")",
+          "((",
+          "))",
+          "'a'",
+          "'",
+          "''",
+          "'it''s'",
+          "3",
+          "-",
+          "-3",
+          "3L",
+          "3l",
+          "1.5",
+          "1e",
+          "1e-5",
+          "E",
+          "L",
+          ".",
+          "2147483648",
+          "9223372036854775808L",
+          "1e999",
+          "datetime'",
+          "datetime",
+          "'2008-07-10T00:00:00Z'",
+          "guid'",
+          "c9da6455-213d-42c9-9a79-3e9149a57833",
+          "X'",
+          "binary'",
+          "0a",
+          "0a0",
+          "true",
+          "false",
+          "null",
+          "NaN",
+          "INF",
+          "-INF",
+          "\"",
+          "😀",
+          "\uD800",
+          "\uDC00",
+          "\u0000",
+          "\t",
+          "\n",
+          " ",
+          "=",
+          "&&",
+          "$",
+          "EQ",
+          "And",
+          "datetime'2008-07-10T00:00:00Z'",
+          "X'0a'");
 
   private static final String[] SEPARATORS = {" ", " ", " ", "", "  "};
-  private static final double[] SPECIAL_DOUBLES = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-      -0.0, 0.0, Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, 1e-5, 0x1p63, 9007199254740993.0};
+  private static final double[] SPECIAL_DOUBLES = {
+    Double.NaN,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    -0.0,
+    0.0,
+    Double.MIN_VALUE,
+    Double.MAX_VALUE,
+    -Double.MAX_VALUE,
+    1e-5,
+    0x1p63,
+    9007199254740993.0
+  };
 
-  private FilterArbitraries() {
-  }
+  private FilterArbitraries() {}
 
   /** Strings mixing filter tokens and junk, up to 30 pieces. */
   static Arbitrary<String> filterishText() {
@@ -68,7 +169,8 @@ final class FilterArbitraries {
       case 12 -> new Filter.Not(filter(random, depth - 1));
       case 9 -> new Filter.Constant(random.nextBoolean());
       case 8 -> new Filter.BoolProperty(name(random));
-      default -> new Filter.Compare(name(random), Filter.Op.values()[random.nextInt(6)], literal(random));
+      default ->
+          new Filter.Compare(name(random), Filter.Op.values()[random.nextInt(6)], literal(random));
     };
   }
 
@@ -90,15 +192,21 @@ final class FilterArbitraries {
       case 0 -> new Value.Str(anyChars(random, random.nextInt(9)));
       case 1 -> new Value.Str(fromAlphabet(random, "'a ()\t", random.nextInt(7)));
       case 2 -> new Value.Bool(random.nextBoolean());
-      case 3 -> new Value.Int32(random.nextBoolean() ? random.nextInt() : random.nextInt(200) - 100);
-      case 4 -> new Value.Int64(random.nextBoolean() ? random.nextLong() : random.nextInt(200) - 100);
-      case 5 -> new Value.Double(switch (random.nextInt(3)) {
-        case 0 -> SPECIAL_DOUBLES[random.nextInt(SPECIAL_DOUBLES.length)];
-        case 1 -> Double.longBitsToDouble(random.nextLong());
-        default -> (random.nextDouble() - 0.5) * 1000;
-      });
-      case 6 -> new Value.DateTime(Literals.MIN_TICKS
-          + Math.floorMod(random.nextLong(), Literals.MAX_TICKS - Literals.MIN_TICKS + 1));
+      case 3 ->
+          new Value.Int32(random.nextBoolean() ? random.nextInt() : random.nextInt(200) - 100);
+      case 4 ->
+          new Value.Int64(random.nextBoolean() ? random.nextLong() : random.nextInt(200) - 100);
+      case 5 ->
+          new Value.Double(
+              switch (random.nextInt(3)) {
+                case 0 -> SPECIAL_DOUBLES[random.nextInt(SPECIAL_DOUBLES.length)];
+                case 1 -> Double.longBitsToDouble(random.nextLong());
+                default -> (random.nextDouble() - 0.5) * 1000;
+              });
+      case 6 ->
+          new Value.DateTime(
+              Literals.MIN_TICKS
+                  + Math.floorMod(random.nextLong(), Literals.MAX_TICKS - Literals.MIN_TICKS + 1));
       case 7 -> new Value.Guid(new UUID(random.nextLong(), random.nextLong()));
       default -> {
         byte[] bytes = new byte[random.nextInt(7)];

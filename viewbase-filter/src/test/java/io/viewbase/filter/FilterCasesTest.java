@@ -40,18 +40,19 @@ import org.junit.jupiter.api.TestFactory;
  * </pre>
  *
  * An {@code entity:} line sets the item the following cases run against: {@code @pk}, {@code @id}
- * and {@code @ts} set the keys and timestamp (absent means missing), other entries are
- * {@code Name:Type=value} with the types String, Int32, Int64, Double, Boolean, DateTime (ISO
- * instant), Guid, Binary (hex), Null, Object and Array (both empty). A case is a filter, then
- * {@code =>} (the last one on the line), then the expectation: {@code true}/{@code false} for a
- * match, {@code error at N} (optionally {@code : text} the message contains) for an
- * InvalidFilter at position N, or {@code prints TEXT} for the canonical form. Every case that
- * parses is also checked to round-trip through print and parse.
+ * and {@code @ts} set the keys and timestamp (absent means missing), other entries are {@code
+ * Name:Type=value} with the types String, Int32, Int64, Double, Boolean, DateTime (ISO instant),
+ * Guid, Binary (hex), Null, Object and Array (both empty). A case is a filter, then {@code =>} (the
+ * last one on the line), then the expectation: {@code true}/{@code false} for a match, {@code error
+ * at N} (optionally {@code : text} the message contains) for an InvalidFilter at position N, or
+ * {@code prints TEXT} for the canonical form. Every case that parses is also checked to round-trip
+ * through print and parse.
  */
 class FilterCasesTest {
   private static final String DIRECTORY = "filter-cases";
 
-  private record Entity(String partitionKey, String id, Instant timestamp, Map<String, Value> properties) {
+  private record Entity(
+      String partitionKey, String id, Instant timestamp, Map<String, Value> properties) {
     static final Entity EMPTY = new Entity(null, null, null, Map.of());
   }
 
@@ -63,8 +64,13 @@ class FilterCasesTest {
 
   @TestFactory
   Stream<DynamicTest> filterCasesFromDataFilesHoldAsWritten() {
-    return allCases().stream().map(c -> DynamicTest.dynamicTest(c.where() + "  " + c.filter() + "  => "
-        + c.expectation(), URI.create(c.file().toUri() + "?line=" + c.line()), () -> run(c)));
+    return allCases().stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    c.where() + "  " + c.filter() + "  => " + c.expectation(),
+                    URI.create(c.file().toUri() + "?line=" + c.line()),
+                    () -> run(c)));
   }
 
   @Test
@@ -82,11 +88,18 @@ class FilterCasesTest {
       String fragment = colon < 0 ? "" : rest.substring(colon + 1).trim();
       assertThatThrownBy(() -> Filters.parse(c.filter()))
           .as("filter %s%s", c.filter(), at)
-          .isInstanceOfSatisfying(ViewbaseException.class, e -> {
-            assertThat(e.code()).as("code" + at).isEqualTo(ErrorCode.InvalidFilter);
-            assertThat(e.context().get("position")).as("position in '" + e.getMessage() + "'" + at).isEqualTo(position);
-            assertThat(e.getMessage()).as("message" + at).contains(fragment).contains(" at " + position);
-          });
+          .isInstanceOfSatisfying(
+              ViewbaseException.class,
+              e -> {
+                assertThat(e.code()).as("code" + at).isEqualTo(ErrorCode.InvalidFilter);
+                assertThat(e.context().get("position"))
+                    .as("position in '" + e.getMessage() + "'" + at)
+                    .isEqualTo(position);
+                assertThat(e.getMessage())
+                    .as("message" + at)
+                    .contains(fragment)
+                    .contains(" at " + position);
+              });
       return;
     }
     Filter filter;
@@ -95,14 +108,18 @@ class FilterCasesTest {
     } catch (ViewbaseException e) {
       throw new AssertionError("does not parse: " + e.getMessage() + at, e);
     }
-    assertThat(Filters.parse(Filters.print(filter))).as("round trip of " + Filters.print(filter) + at)
+    assertThat(Filters.parse(Filters.print(filter)))
+        .as("round trip of " + Filters.print(filter) + at)
         .isEqualTo(filter);
     if (expectation.startsWith("prints ")) {
-      assertThat(Filters.print(filter)).as("canonical text" + at).isEqualTo(expectation.substring("prints ".length()));
+      assertThat(Filters.print(filter))
+          .as("canonical text" + at)
+          .isEqualTo(expectation.substring("prints ".length()));
     } else if (expectation.equals("true") || expectation.equals("false")) {
       Entity e = c.entity();
       assertThat(Filters.matches(filter, e.partitionKey(), e.id(), e.timestamp(), e.properties()))
-          .as("%s on %s%s", c.filter(), e, at).isEqualTo(Boolean.parseBoolean(expectation));
+          .as("%s on %s%s", c.filter(), e, at)
+          .isEqualTo(Boolean.parseBoolean(expectation));
     } else {
       fail("unknown expectation '" + expectation + "'" + at);
     }
@@ -148,7 +165,8 @@ class FilterCasesTest {
       }
       int arrow = line.lastIndexOf("=>");
       if (arrow < 0) {
-        throw new IllegalStateException(file.getFileName() + ":" + (i + 1) + ": no '=>' in a case line");
+        throw new IllegalStateException(
+            file.getFileName() + ":" + (i + 1) + ": no '=>' in a case line");
       }
       // The filter keeps its inner spacing (positions in errors count from its first character).
       String filter = line.substring(0, arrow).stripTrailing();

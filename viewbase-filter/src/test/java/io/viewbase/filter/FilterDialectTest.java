@@ -16,16 +16,21 @@ class FilterDialectTest {
 
   @Test
   void parseInAzureReadsIdPartitionKeyAndUnderscoreNamesAsEscapedUserProperties() {
-    Filter f = Filters.parse("id eq 'x' and partitionKey eq 'p' and _timestamp gt 3 and _flag",
-        FilterDialect.AZURE);
+    Filter f =
+        Filters.parse(
+            "id eq 'x' and partitionKey eq 'p' and _timestamp gt 3 and _flag", FilterDialect.AZURE);
 
-    assertThat(Filters.properties(f)).containsExactly("$id", "$partitionKey", "$_timestamp", "$_flag");
-    assertThat(Filters.properties(f)).allSatisfy(name -> assertThat(Filters.system(name)).isEmpty());
+    assertThat(Filters.properties(f))
+        .containsExactly("$id", "$partitionKey", "$_timestamp", "$_flag");
+    assertThat(Filters.properties(f))
+        .allSatisfy(name -> assertThat(Filters.system(name)).isEmpty());
   }
 
   @Test
   void parseInNativeReadsIdPartitionKeyAndTimestampAsSystem() {
-    Filter f = Filters.parse("id eq 'x' and partitionKey eq 'p' and _timestamp gt datetime'2020-01-01T00:00:00Z'");
+    Filter f =
+        Filters.parse(
+            "id eq 'x' and partitionKey eq 'p' and _timestamp gt datetime'2020-01-01T00:00:00Z'");
 
     assertThat(Filters.properties(f)).containsExactly("id", "partitionKey", "_timestamp");
     assertThat(Filters.matches(f, "p", "x", T, Map.of())).isTrue();
@@ -33,8 +38,10 @@ class FilterDialectTest {
 
   @Test
   void parseInAzureKeepsPartitionKeyRowKeyAndTimestampSystem() {
-    Filter f = Filters.parse("PartitionKey eq 'p' and RowKey eq 'r' and Timestamp gt datetime'2020-01-01T00:00:00Z'",
-        FilterDialect.AZURE);
+    Filter f =
+        Filters.parse(
+            "PartitionKey eq 'p' and RowKey eq 'r' and Timestamp gt datetime'2020-01-01T00:00:00Z'",
+            FilterDialect.AZURE);
 
     assertThat(Filters.matches(f, "p", "r", T, Map.of())).isTrue();
     assertThat(Filters.matches(f, "p", "other", T, Map.of())).isFalse();
@@ -50,8 +57,10 @@ class FilterDialectTest {
 
   @Test
   void parseInAzureReadsCapitalisedTrueAndFalseAsBooleansAndNativeAsProperties() {
-    Filter azure = Filters.parse("IsActive eq True or False or not (Done ne False)", FilterDialect.AZURE);
-    Filter lower = Filters.parse("IsActive eq true or false or not (Done ne false)", FilterDialect.AZURE);
+    Filter azure =
+        Filters.parse("IsActive eq True or False or not (Done ne False)", FilterDialect.AZURE);
+    Filter lower =
+        Filters.parse("IsActive eq true or false or not (Done ne false)", FilterDialect.AZURE);
 
     assertThat(azure).isEqualTo(lower);
     assertThat(Filters.parse("True", FilterDialect.AZURE)).isEqualTo(new Filter.Constant(true));
@@ -73,21 +82,25 @@ class FilterDialectTest {
     Filter f = Filters.parse("$id eq 'x' and a$b");
 
     assertThat(Filters.properties(f)).containsExactly("$id", "a$b");
-    assertThat(Filters.matches(f, "p", "i", T, Map.of("$id", Value.of("x"), "a$b", Value.of(true)))).isTrue();
+    assertThat(Filters.matches(f, "p", "i", T, Map.of("$id", Value.of("x"), "a$b", Value.of(true))))
+        .isTrue();
   }
 
   @Test
   void parseInAzureOfADollarNameFailsWithInvalidFilterAtTheDollar() {
     assertThatThrownBy(() -> Filters.parse("Age gt 3 and $id eq 'x'", FilterDialect.AZURE))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> {
-          assertThat(e.code()).isEqualTo(ErrorCode.InvalidFilter);
-          assertThat(e.getMessage()).contains("unexpected character '$' at 13");
-        });
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.InvalidFilter);
+              assertThat(e.getMessage()).contains("unexpected character '$' at 13");
+            });
   }
 
   @Test
   void storedNameAndWrittenNameAreInversesInAzureAndIdentitiesInNative() {
-    for (String name : new String[] {"id", "partitionKey", "_x", "_timestamp", "Name", "RowKey", "ID"}) {
+    for (String name :
+        new String[] {"id", "partitionKey", "_x", "_timestamp", "Name", "RowKey", "ID"}) {
       String stored = FilterDialect.AZURE.storedName(name);
       assertThat(FilterDialect.AZURE.writtenName(stored)).isEqualTo(name);
       assertThat(FilterDialect.NATIVE.storedName(name)).isEqualTo(name);

@@ -11,7 +11,10 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The public surface of {@link Filters} beyond the data-file cases: limits, helpers, node validation. */
+/**
+ * The public surface of {@link Filters} beyond the data-file cases: limits, helpers, node
+ * validation.
+ */
 class FiltersTest {
 
   @Test
@@ -35,13 +38,15 @@ class FiltersTest {
   @Test
   void parseWhenTextIsLongerThanTheLimitFailsWithInvalidFilter() {
     String text = "a eq '" + "x".repeat(Filters.MAX_LENGTH) + "'";
-    assertInvalid(text, "filter longer than " + Filters.MAX_LENGTH + " characters", Filters.MAX_LENGTH);
+    assertInvalid(
+        text, "filter longer than " + Filters.MAX_LENGTH + " characters", Filters.MAX_LENGTH);
   }
 
   @Test
   void parseWhenConditionsExceedTheLimitFailsAtTheFirstConditionTooMany() {
     String text = "a eq 1 or ".repeat(Filters.MAX_CONDITIONS) + "a eq 1";
-    assertInvalid(text, "more than " + Filters.MAX_CONDITIONS + " conditions", 10 * Filters.MAX_CONDITIONS);
+    assertInvalid(
+        text, "more than " + Filters.MAX_CONDITIONS + " conditions", 10 * Filters.MAX_CONDITIONS);
   }
 
   @Test
@@ -55,19 +60,24 @@ class FiltersTest {
 
   @Test
   void parseOfNullFailsWithInvalidFilter() {
-    assertThatThrownBy(() -> Filters.parse(null)).isInstanceOfSatisfying(ViewbaseException.class,
-        e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidFilter));
+    assertThatThrownBy(() -> Filters.parse(null))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidFilter));
   }
 
   @Test
   void parseErrorCarriesPositionExpectedAndFoundAsContext() {
-    assertThatThrownBy(() -> Filters.parse("(Age eq 30 and Name eq 'x'")).isInstanceOfSatisfying(ViewbaseException.class,
-        e -> {
-          assertThat(e.code().httpStatus()).isEqualTo(400);
-          assertThat(e.getMessage()).isEqualTo("expected ')' at 26, found end of filter");
-          assertThat(e.context()).containsEntry("position", 26).containsEntry("expected", "')'")
-              .containsEntry("found", "end of filter");
-        });
+    assertThatThrownBy(() -> Filters.parse("(Age eq 30 and Name eq 'x'"))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code().httpStatus()).isEqualTo(400);
+              assertThat(e.getMessage()).isEqualTo("expected ')' at 26, found end of filter");
+              assertThat(e.context())
+                  .containsEntry("position", 26)
+                  .containsEntry("expected", "')'")
+                  .containsEntry("found", "end of filter");
+            });
   }
 
   @Test
@@ -85,14 +95,18 @@ class FiltersTest {
 
   @Test
   void propertiesListsNamesAsWrittenInOrderOfFirstUse() {
-    Filter filter = Filters.parse("RowKey ge 'a' and (Age gt 3 or not IsActive) and Age lt 9 and id eq 'x' or true");
+    Filter filter =
+        Filters.parse(
+            "RowKey ge 'a' and (Age gt 3 or not IsActive) and Age lt 9 and id eq 'x' or true");
     assertThat(Filters.properties(filter)).containsExactly("RowKey", "Age", "IsActive", "id");
   }
 
   @Test
   void literalOnTheLeftIsNormalisedWithTheOperatorFlipped() {
-    assertThat(Filters.parse("3 lt Age")).isEqualTo(new Filter.Compare("Age", Filter.Op.GT, Value.of(3)));
-    assertThat(Filters.parse("'k' ge RowKey")).isEqualTo(new Filter.Compare("RowKey", Filter.Op.LE, Value.of("k")));
+    assertThat(Filters.parse("3 lt Age"))
+        .isEqualTo(new Filter.Compare("Age", Filter.Op.GT, Value.of(3)));
+    assertThat(Filters.parse("'k' ge RowKey"))
+        .isEqualTo(new Filter.Compare("RowKey", Filter.Op.LE, Value.of("k")));
   }
 
   @Test
@@ -100,7 +114,8 @@ class FiltersTest {
     for (Filter.Op op : Filter.Op.values()) {
       assertThat(op.flipped().flipped()).isEqualTo(op);
       assertThat(op.negated().negated()).isEqualTo(op);
-      assertThat(Filters.parse("a " + op.keyword() + " 1")).isEqualTo(new Filter.Compare("a", op, Value.of(1)));
+      assertThat(Filters.parse("a " + op.keyword() + " 1"))
+          .isEqualTo(new Filter.Compare("a", op, Value.of(1)));
     }
   }
 
@@ -110,8 +125,10 @@ class FiltersTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new Filter.Compare("first-name", Filter.Op.EQ, Value.of(1)))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new Filter.BoolProperty("")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new Filter.BoolProperty(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> new Filter.BoolProperty(""))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new Filter.BoolProperty(null))
+        .isInstanceOf(NullPointerException.class);
   }
 
   @Test
@@ -120,18 +137,26 @@ class FiltersTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new Filter.Compare("a", Filter.Op.EQ, new Value.Obj(Map.of())))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new Filter.Compare("a", Filter.Op.EQ, new Value.DateTime(Literals.MAX_TICKS + 1)))
+    assertThatThrownBy(
+            () -> new Filter.Compare("a", Filter.Op.EQ, new Value.DateTime(Literals.MAX_TICKS + 1)))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new Filter.Compare("a", Filter.Op.EQ, null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> new Filter.Compare("a", Filter.Op.EQ, null))
+        .isInstanceOf(NullPointerException.class);
   }
 
   @Test
   void matchesReadsSystemNamesFromTheItemNotFromProperties() {
-    Filter filter = Filters.parse("PartitionKey eq 'p' and id eq 'i' and _timestamp eq datetime'2020-01-01T00:00:00Z'");
+    Filter filter =
+        Filters.parse(
+            "PartitionKey eq 'p' and id eq 'i' and _timestamp eq datetime'2020-01-01T00:00:00Z'");
     Map<String, Value> properties = new HashMap<>();
     properties.put("PartitionKey", Value.of("other"));
-    assertThat(Filters.matches(filter, "p", "i", Instant.parse("2020-01-01T00:00:00Z"), properties)).isTrue();
-    assertThat(Filters.matches(filter, "other", "i", Instant.parse("2020-01-01T00:00:00Z"), properties)).isFalse();
+    assertThat(Filters.matches(filter, "p", "i", Instant.parse("2020-01-01T00:00:00Z"), properties))
+        .isTrue();
+    assertThat(
+            Filters.matches(
+                filter, "other", "i", Instant.parse("2020-01-01T00:00:00Z"), properties))
+        .isFalse();
   }
 
   @Test
@@ -157,10 +182,13 @@ class FiltersTest {
   }
 
   private static void assertInvalid(String text, String message, int position) {
-    assertThatThrownBy(() -> Filters.parse(text)).isInstanceOfSatisfying(ViewbaseException.class, e -> {
-      assertThat(e.code()).isEqualTo(ErrorCode.InvalidFilter);
-      assertThat(e.getMessage()).contains(message);
-      assertThat(e.context()).containsEntry("position", position);
-    });
+    assertThatThrownBy(() -> Filters.parse(text))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.InvalidFilter);
+              assertThat(e.getMessage()).contains(message);
+              assertThat(e.context()).containsEntry("position", position);
+            });
   }
 }

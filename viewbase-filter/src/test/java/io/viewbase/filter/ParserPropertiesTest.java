@@ -11,13 +11,14 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The parser under random input: it fails only with InvalidFilter (never another exception, never
- * a stack overflow), and printing any filter then parsing the text gives the same filter back.
+ * The parser under random input: it fails only with InvalidFilter (never another exception, never a
+ * stack overflow), and printing any filter then parsing the text gives the same filter back.
  */
 class ParserPropertiesTest {
 
   @Property(tries = 100_000)
-  void parseOfRandomTextEitherRoundTripsOrFailsWithInvalidFilter(@ForAll("filterishText") String text) {
+  void parseOfRandomTextEitherRoundTripsOrFailsWithInvalidFilter(
+      @ForAll("filterishText") String text) {
     assertParsesOrFailsCleanly(text);
   }
 
@@ -28,8 +29,8 @@ class ParserPropertiesTest {
   }
 
   @Property(tries = 20_000)
-  void parseOfATruncatedPrintedFilterFailsOnlyWithInvalidFilter(@ForAll("filters") Filter filter,
-      @ForAll @IntRange(min = 0, max = 1000) int cut) {
+  void parseOfATruncatedPrintedFilterFailsOnlyWithInvalidFilter(
+      @ForAll("filters") Filter filter, @ForAll @IntRange(min = 0, max = 1000) int cut) {
     String text = Filters.print(filter);
     assertParsesOrFailsCleanly(text.substring(0, Math.min(cut, text.length())));
   }
@@ -50,7 +51,9 @@ class ParserPropertiesTest {
       filter = Filters.parse(text);
     } catch (ViewbaseException e) {
       assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.InvalidFilter);
-      assertThat((Integer) e.context().get("position")).as(e.getMessage()).isBetween(0, text.length());
+      assertThat((Integer) e.context().get("position"))
+          .as(e.getMessage())
+          .isBetween(0, text.length());
       assertThat(e.getMessage()).contains(" at " + e.context().get("position"));
       return;
     }

@@ -17,9 +17,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A batch as JSON, the body of {@code POST /v1/batch}:
- * {@code {"operations": [{"op": "insert", "table": "People", "partitionKey": "acme", "id": "ann",
- * "item": {...}, "ifMatch": "..."}, ...]}}.
+ * A batch as JSON, the body of {@code POST /v1/batch}: {@code {"operations": [{"op": "insert",
+ * "table": "People", "partitionKey": "acme", "id": "ann", "item": {...}, "ifMatch": "..."}, ...]}}.
  *
  * <p>Reading one operation, by member:
  *
@@ -45,15 +44,28 @@ import java.util.Set;
  */
 public final class BatchJson {
   public static final String OPERATIONS = "operations";
-  private static final Set<String> KNOWN = Set.of("op", "table", "partitionKey", "id", "item", "ifMatch");
-  private static final Map<String, Batch.Kind> KINDS = Map.of(
-      "insert", Batch.Kind.INSERT, "replace", Batch.Kind.REPLACE, "merge", Batch.Kind.MERGE,
-      "upsert", Batch.Kind.UPSERT, "upsertMerge", Batch.Kind.UPSERT_MERGE, "delete", Batch.Kind.DELETE,
-      "check", Batch.Kind.CHECK);
-  private static final String KNOWN_OPS = "insert, replace, merge, upsert, upsertMerge, delete, check";
+  private static final Set<String> KNOWN =
+      Set.of("op", "table", "partitionKey", "id", "item", "ifMatch");
+  private static final Map<String, Batch.Kind> KINDS =
+      Map.of(
+          "insert",
+          Batch.Kind.INSERT,
+          "replace",
+          Batch.Kind.REPLACE,
+          "merge",
+          Batch.Kind.MERGE,
+          "upsert",
+          Batch.Kind.UPSERT,
+          "upsertMerge",
+          Batch.Kind.UPSERT_MERGE,
+          "delete",
+          Batch.Kind.DELETE,
+          "check",
+          Batch.Kind.CHECK);
+  private static final String KNOWN_OPS =
+      "insert, replace, merge, upsert, upsertMerge, delete, check";
 
-  private BatchJson() {
-  }
+  private BatchJson() {}
 
   /** The JSON name of an operation kind ({@code upsertMerge} for UPSERT_MERGE). */
   public static String opName(Batch.Kind kind) {
@@ -78,15 +90,16 @@ public final class BatchJson {
 
   /** The batch as a client sends it. */
   public static byte[] write(Batch batch) {
-    return Json.write(g -> {
-      g.writeStartObject();
-      g.writeArrayFieldStart(OPERATIONS);
-      for (Batch.Operation op : batch.operations()) {
-        writeOperation(g, op);
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    });
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          g.writeArrayFieldStart(OPERATIONS);
+          for (Batch.Operation op : batch.operations()) {
+            writeOperation(g, op);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+        });
   }
 
   private static void writeOperation(JsonGenerator g, Batch.Operation op) throws IOException {
@@ -112,29 +125,37 @@ public final class BatchJson {
     return Json.read(json, 0, json.length, p -> readBatch(p, values, limits));
   }
 
-  private static Batch readBatch(JsonParser p, ValueReader values, Limits limits) throws IOException {
+  private static Batch readBatch(JsonParser p, ValueReader values, Limits limits)
+      throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw Json.shape(p, "A batch must be a JSON object with an \"operations\" array");
     }
     List<List<Batch.Operation>> operationsHolder = new ArrayList<>(1);
-    Set<String> unknown = Json.readKnownMembers(p, Set.of(OPERATIONS),
-        (q, member) -> operationsHolder.add(readOperations(q, values, limits)));
+    Set<String> unknown =
+        Json.readKnownMembers(
+            p,
+            Set.of(OPERATIONS),
+            (q, member) -> operationsHolder.add(readOperations(q, values, limits)));
     List<Batch.Operation> operations = operationsHolder.isEmpty() ? null : operationsHolder.get(0);
     if (!unknown.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "Unknown members in the batch; the only one is operations",
-          "members", List.copyOf(unknown));
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "Unknown members in the batch; the only one is operations",
+          "members",
+          List.copyOf(unknown));
     }
     if (operations == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "A batch needs an \"operations\" array",
-          "field", OPERATIONS);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "A batch needs an \"operations\" array", "field", OPERATIONS);
     }
     return Batch.of(operations);
   }
 
-  private static List<Batch.Operation> readOperations(JsonParser p, ValueReader values, Limits limits)
-      throws IOException {
+  private static List<Batch.Operation> readOperations(
+      JsonParser p, ValueReader values, Limits limits) throws IOException {
     if (p.currentToken() != JsonToken.START_ARRAY) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "\"operations\" must be a JSON array", "field", OPERATIONS);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "\"operations\" must be a JSON array", "field", OPERATIONS);
     }
     List<Batch.Operation> operations = new ArrayList<>();
     while (p.nextToken() != JsonToken.END_ARRAY) {
@@ -166,21 +187,31 @@ public final class BatchJson {
     ItemBody item;
   }
 
-  private static Batch.Operation readOperation(JsonParser p, ValueReader values, Limits limits) throws IOException {
+  private static Batch.Operation readOperation(JsonParser p, ValueReader values, Limits limits)
+      throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw Json.shape(p, "An operation must be a JSON object");
     }
     OperationFields f = new OperationFields();
-    Set<String> unknown = Json.readKnownMembers(p, KNOWN, (q, member) -> {
-      switch (member) {
-        case "op" -> f.op = text(q, member);
-        case "table" -> f.table = text(q, member);
-        case "partitionKey" -> f.partitionKey = key(q, member);
-        case "id" -> f.id = key(q, member);
-        case "ifMatch" -> f.ifMatch = q.currentToken() == JsonToken.VALUE_NULL ? null : text(q, member);
-        default -> f.item = q.currentToken() == JsonToken.VALUE_NULL ? null : ItemJson.readObject(q, values, limits);
-      }
-    });
+    Set<String> unknown =
+        Json.readKnownMembers(
+            p,
+            KNOWN,
+            (q, member) -> {
+              switch (member) {
+                case "op" -> f.op = text(q, member);
+                case "table" -> f.table = text(q, member);
+                case "partitionKey" -> f.partitionKey = key(q, member);
+                case "id" -> f.id = key(q, member);
+                case "ifMatch" ->
+                    f.ifMatch = q.currentToken() == JsonToken.VALUE_NULL ? null : text(q, member);
+                default ->
+                    f.item =
+                        q.currentToken() == JsonToken.VALUE_NULL
+                            ? null
+                            : ItemJson.readObject(q, values, limits);
+              }
+            });
     String op = f.op;
     String table = f.table;
     String partitionKey = f.partitionKey;
@@ -188,28 +219,47 @@ public final class BatchJson {
     String ifMatch = f.ifMatch;
     ItemBody item = f.item;
     if (!unknown.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
           "Unknown members in the operation; known are op, table, partitionKey, id, item, ifMatch",
-          "members", List.copyOf(unknown));
+          "members",
+          List.copyOf(unknown));
     }
     Batch.Kind kind = kind(op);
     if (table == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "The operation needs a table", "field", "table");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "The operation needs a table", "field", "table");
     }
     if (writesItem(kind) && item == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "A write operation needs an item (its properties)",
-          "field", "item", "op", op);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A write operation needs an item (its properties)",
+          "field",
+          "item",
+          "op",
+          op);
     }
     if (!writesItem(kind) && item != null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "A " + op + " operation takes no item; give partitionKey and id",
-          "field", "item", "op", op);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A " + op + " operation takes no item; give partitionKey and id",
+          "field",
+          "item",
+          "op",
+          op);
     }
     if (ifMatch != null && !takesIfMatch(kind)) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput,
-          "ifMatch applies to replace, merge, delete and check only", "field", "ifMatch", "op", op);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "ifMatch applies to replace, merge, delete and check only",
+          "field",
+          "ifMatch",
+          "op",
+          op);
     }
     if (ifMatch != null && ifMatch.isBlank()) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "ifMatch is empty; send an ETag or *", "field", "ifMatch");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "ifMatch is empty; send an ETag or *", "field", "ifMatch");
     }
     String pk = identity("partitionKey", partitionKey, item == null ? null : item.partitionKey());
     String itemId = identity("id", id, item == null ? null : item.id());
@@ -219,36 +269,45 @@ public final class BatchJson {
 
   private static Batch.Kind kind(String op) {
     if (op == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "The operation needs an op (" + KNOWN_OPS + ")",
-          "field", "op");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "The operation needs an op (" + KNOWN_OPS + ")", "field", "op");
     }
     Batch.Kind kind = KINDS.get(op);
     if (kind == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "Unknown op; known are " + KNOWN_OPS, "op", op);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "Unknown op; known are " + KNOWN_OPS, "op", op);
     }
     return kind;
   }
 
-  /** The operation's partitionKey or id: its own member, else the item's (which must agree, checked later). */
+  /**
+   * The operation's partitionKey or id: its own member, else the item's (which must agree, checked
+   * later).
+   */
   private static String identity(String field, String own, String fromItem) {
     String value = own != null ? own : fromItem;
     if (value == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "The operation needs a " + field, "field", field);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "The operation needs a " + field, "field", field);
     }
     return value;
   }
 
   private static String text(JsonParser p, String member) throws IOException {
     if (p.currentToken() != JsonToken.VALUE_STRING) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "The member must be a JSON string", "field", member);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "The member must be a JSON string", "field", member);
     }
     return ValueReader.text(p.getText(), member);
   }
 
   private static String key(JsonParser p, String member) throws IOException {
     if (p.currentToken() != JsonToken.VALUE_STRING) {
-      throw ViewbaseException.of(ErrorCode.InvalidKey, "The operation's " + member + " must be a JSON string",
-          "field", member);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidKey,
+          "The operation's " + member + " must be a JSON string",
+          "field",
+          member);
     }
     return p.getText();
   }

@@ -29,35 +29,43 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * Azure's Python and JavaScript SDKs send annotated Int32, Int64, Double and Boolean values as
- * strings, and the Java SDK datetimes with 9 fractional digits, so those are accepted whichever
- * API reads them. What a null value or an unknown annotation means is the caller's: the native
- * API stores an annotated null as null, the Azure dialect refuses it; each answers an unknown
- * type or a value that does not fit with its own code. Azure's own limits (the 1601..9999 range of
- * its datetimes, 64 KiB binaries) are the dialect's, applied to what this returns.
+ * strings, and the Java SDK datetimes with 9 fractional digits, so those are accepted whichever API
+ * reads them. What a null value or an unknown annotation means is the caller's: the native API
+ * stores an annotated null as null, the Azure dialect refuses it; each answers an unknown type or a
+ * value that does not fit with its own code. Azure's own limits (the 1601..9999 range of its
+ * datetimes, 64 KiB binaries) are the dialect's, applied to what this returns.
  */
 public final class EdmTypes {
   public static final String ANNOTATION = "@odata.type";
 
-  private static final Pattern GUID = Pattern.compile(
-      "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+  private static final Pattern GUID =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
   private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
-  private EdmTypes() {
-  }
+  private EdmTypes() {}
 
   /** Whether {@code edm} names one of the eight Edm types the table lists. */
   public static boolean isKnown(String edm) {
     return switch (edm) {
-      case "Edm.String", "Edm.Boolean", "Edm.Int32", "Edm.Int64", "Edm.Double", "Edm.DateTime", "Edm.Guid",
-          "Edm.Binary" -> true;
+      case "Edm.String",
+          "Edm.Boolean",
+          "Edm.Int32",
+          "Edm.Int64",
+          "Edm.Double",
+          "Edm.DateTime",
+          "Edm.Guid",
+          "Edm.Binary" ->
+          true;
       default -> false;
     };
   }
 
   /**
-   * The value an annotated property holds, or null when {@code natural} (the value as JSON typed it,
-   * not null) is no spelling of {@code edm} the table accepts, or {@code edm} is not {@link #isKnown}.
+   * The value an annotated property holds, or null when {@code natural} (the value as JSON typed
+   * it, not null) is no spelling of {@code edm} the table accepts, or {@code edm} is not {@link
+   * #isKnown}.
    */
   public static Value decode(String edm, Value natural) {
     return switch (edm) {
@@ -67,14 +75,19 @@ public final class EdmTypes {
       case "Edm.Int64" -> toInt64(natural);
       case "Edm.Double" -> toDouble(natural);
       case "Edm.DateTime" -> natural instanceof Value.Str s ? dateTime(s.value()) : null;
-      case "Edm.Guid" -> natural instanceof Value.Str s && GUID.matcher(s.value()).matches()
-          ? new Value.Guid(UUID.fromString(s.value())) : null;
+      case "Edm.Guid" ->
+          natural instanceof Value.Str s && GUID.matcher(s.value()).matches()
+              ? new Value.Guid(UUID.fromString(s.value()))
+              : null;
       case "Edm.Binary" -> toBinary(natural);
       default -> null;
     };
   }
 
-  /** A datetime value's text, cut to 100 ns ticks; null if it is not a time or lies beyond the ticks' range. */
+  /**
+   * A datetime value's text, cut to 100 ns ticks; null if it is not a time or lies beyond the
+   * ticks' range.
+   */
   public static Value.DateTime dateTime(String text) {
     Instant instant = IsoTimes.parse(text);
     if (instant == null) {
@@ -96,14 +109,24 @@ public final class EdmTypes {
       return natural;
     }
     if (!isKnown(edm)) {
-      throw ViewbaseException.of(ErrorCode.InvalidValue,
+      throw ViewbaseException.of(
+          ErrorCode.InvalidValue,
           "Unknown type annotation; expected Edm.String, Edm.Boolean, Edm.Int32, Edm.Int64, Edm.Double, "
-              + "Edm.DateTime, Edm.Guid or Edm.Binary", "property", property, "type", edm);
+              + "Edm.DateTime, Edm.Guid or Edm.Binary",
+          "property",
+          property,
+          "type",
+          edm);
     }
     Value typed = decode(edm, natural);
     if (typed == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidValue, "The value does not fit its type annotation",
-          "property", property, "type", edm);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidValue,
+          "The value does not fit its type annotation",
+          "property",
+          property,
+          "type",
+          edm);
     }
     return typed;
   }

@@ -15,32 +15,32 @@ import java.util.Optional;
 
 /**
  * Errors as JSON: {@code {"error": {"code": "...", "message": "...", ...context}}}. The context
- * fields sit beside code and message, so a client reads {@code error.partitionKey} directly;
- * a context field named {@code code} or {@code message} is not written (it would shadow them).
+ * fields sit beside code and message, so a client reads {@code error.partitionKey} directly; a
+ * context field named {@code code} or {@code message} is not written (it would shadow them).
  */
 public final class ErrorJson {
-  private ErrorJson() {
-  }
+  private ErrorJson() {}
 
   public static byte[] write(ViewbaseException e) {
     return write(e.code(), e.getMessage(), e.context());
   }
 
   public static byte[] write(ErrorCode code, String message, Map<String, ?> context) {
-    return Json.write(g -> {
-      g.writeStartObject();
-      g.writeObjectFieldStart("error");
-      g.writeStringField("code", code.name());
-      g.writeStringField("message", message);
-      for (Map.Entry<String, ?> e : context.entrySet()) {
-        if (!e.getKey().equals("code") && !e.getKey().equals("message")) {
-          g.writeFieldName(e.getKey());
-          writeAny(g, e.getValue());
-        }
-      }
-      g.writeEndObject();
-      g.writeEndObject();
-    });
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          g.writeObjectFieldStart("error");
+          g.writeStringField("code", code.name());
+          g.writeStringField("message", message);
+          for (Map.Entry<String, ?> e : context.entrySet()) {
+            if (!e.getKey().equals("code") && !e.getKey().equals("message")) {
+              g.writeFieldName(e.getKey());
+              writeAny(g, e.getValue());
+            }
+          }
+          g.writeEndObject();
+          g.writeEndObject();
+        });
   }
 
   /**
@@ -104,7 +104,10 @@ public final class ErrorJson {
       g.writeNull();
     } else if (value instanceof String s) {
       g.writeString(s);
-    } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+    } else if (value instanceof Integer
+        || value instanceof Long
+        || value instanceof Short
+        || value instanceof Byte) {
       g.writeNumber(((Number) value).longValue());
     } else if (value instanceof Number n && Double.isFinite(n.doubleValue())) {
       g.writeNumber(n.doubleValue());
@@ -132,11 +135,12 @@ public final class ErrorJson {
   private static Object readAny(JsonParser p) throws IOException {
     return switch (p.currentToken()) {
       case VALUE_STRING -> p.getText();
-      case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
-        case INT -> (Object) p.getIntValue();
-        case LONG -> (Object) p.getLongValue();
-        default -> (Object) p.getDoubleValue();
-      };
+      case VALUE_NUMBER_INT ->
+          switch (p.getNumberType()) {
+            case INT -> (Object) p.getIntValue();
+            case LONG -> (Object) p.getLongValue();
+            default -> (Object) p.getDoubleValue();
+          };
       case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
       case VALUE_TRUE -> Boolean.TRUE;
       case VALUE_FALSE -> Boolean.FALSE;

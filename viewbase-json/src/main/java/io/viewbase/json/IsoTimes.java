@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * ISO-8601 times as clients send them, read once for every interface: item timestamps, datetime
- * values (through {@link EdmTypes}) and the Azure dialect's values and SAS times. They are written by
- * {@link io.viewbase.api.Value.DateTime#isoString}, and everything it writes reads back.
+ * values (through {@link EdmTypes}) and the Azure dialect's values and SAS times. They are written
+ * by {@link io.viewbase.api.Value.DateTime#isoString}, and everything it writes reads back.
  *
  * <pre>
  * part      | accepted
@@ -23,15 +23,16 @@ import java.util.Optional;
  * Fields out of range (month 13, February 30, 24:00, second 60) make the text no time.
  */
 final class IsoTimes {
-  private IsoTimes() {
-  }
+  private IsoTimes() {}
 
   /** A system timestamp (up to nanoseconds); empty if the text is not one. */
   static Optional<Instant> parseInstant(String text) {
     return Optional.ofNullable(parse(text));
   }
 
-  /** The instant the text names, to the nanosecond, or null if it is not a time as the table says. */
+  /**
+   * The instant the text names, to the nanosecond, or null if it is not a time as the table says.
+   */
   static Instant parse(String text) {
     Cursor c = new Cursor(text);
     try {
@@ -67,7 +68,8 @@ final class IsoTimes {
       if (c.more() || hour > 23 || minute > 59 || second > 59) {
         return null;
       }
-      return Instant.ofEpochSecond(epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds, nanos);
+      return Instant.ofEpochSecond(
+          epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds, nanos);
     } catch (DateTimeException | IndexOutOfBoundsException | NumberFormatException e) {
       return null;
     }
@@ -127,7 +129,9 @@ final class IsoTimes {
       return v;
     }
 
-    /** One or more digits of a fraction of a second, in nanoseconds; digits past the ninth are cut. */
+    /**
+     * One or more digits of a fraction of a second, in nanoseconds; digits past the ninth are cut.
+     */
     int fraction() {
       int digits = 0;
       int nanos = 0;

@@ -13,15 +13,21 @@ import java.util.Map;
  * JSON carried (each null when absent). A request body's system properties are informational only.
  *
  * @param partitionKey the body's {@code partitionKey}, or null
- * @param id           the body's {@code id}, or null
- * @param properties   the user properties, in body order
- * @param etag         the body's {@code _etag}, or null
- * @param timestamp    the body's {@code _timestamp}, or null (also when it does not parse)
+ * @param id the body's {@code id}, or null
+ * @param properties the user properties, in body order
+ * @param etag the body's {@code _etag}, or null
+ * @param timestamp the body's {@code _timestamp}, or null (also when it does not parse)
  * @param sourcePartitionKey the body's {@code _sourcePartitionKey} (a view item's origin), or null
- * @param sourceId     the body's {@code _sourceId} (a view item's origin), or null
+ * @param sourceId the body's {@code _sourceId} (a view item's origin), or null
  */
-public record ItemBody(String partitionKey, String id, Map<String, Value> properties, String etag, Instant timestamp,
-    String sourcePartitionKey, String sourceId) {
+public record ItemBody(
+    String partitionKey,
+    String id,
+    Map<String, Value> properties,
+    String etag,
+    Instant timestamp,
+    String sourcePartitionKey,
+    String sourceId) {
   public ItemBody {
     properties = Collections.unmodifiableMap(properties);
   }
@@ -32,26 +38,42 @@ public record ItemBody(String partitionKey, String id, Map<String, Value> proper
    */
   public Item addressedTo(String addressPartitionKey, String addressId) {
     if (partitionKey != null && !partitionKey.equals(addressPartitionKey)) {
-      throw ViewbaseException.of(ErrorCode.KeyMismatch, "The body's partitionKey differs from the address",
-          "field", "partitionKey", "address", addressPartitionKey, "body", partitionKey);
+      throw ViewbaseException.of(
+          ErrorCode.KeyMismatch,
+          "The body's partitionKey differs from the address",
+          "field",
+          "partitionKey",
+          "address",
+          addressPartitionKey,
+          "body",
+          partitionKey);
     }
     if (id != null && !id.equals(addressId)) {
-      throw ViewbaseException.of(ErrorCode.KeyMismatch, "The body's id differs from the address",
-          "field", "id", "address", addressId, "body", id);
+      throw ViewbaseException.of(
+          ErrorCode.KeyMismatch,
+          "The body's id differs from the address",
+          "field",
+          "id",
+          "address",
+          addressId,
+          "body",
+          id);
     }
     return Item.of(addressPartitionKey, addressId, properties);
   }
 
   /**
-   * The stored item this JSON describes (as a server sends it); it must carry its identity. An
-   * item that names its source is a view item and keeps that origin.
+   * The stored item this JSON describes (as a server sends it); it must carry its identity. An item
+   * that names its source is a view item and keeps that origin.
    */
   public Item toStoredItem() {
     if (partitionKey == null || id == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidJson, "A stored item must carry partitionKey and id");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidJson, "A stored item must carry partitionKey and id");
     }
     if (sourcePartitionKey != null && sourceId != null) {
-      return Item.storedView(partitionKey, id, properties, etag, timestamp, sourcePartitionKey, sourceId);
+      return Item.storedView(
+          partitionKey, id, properties, etag, timestamp, sourcePartitionKey, sourceId);
     }
     return Item.stored(partitionKey, id, properties, etag, timestamp);
   }

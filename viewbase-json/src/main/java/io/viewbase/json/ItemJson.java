@@ -13,9 +13,9 @@ import java.io.IOException;
 import java.time.Instant;
 
 /**
- * Items as JSON: {@code {"partitionKey": ..., "id": ..., "_etag": ..., "_timestamp": ..., props...}};
- * an item read from a view also carries {@code "_sourcePartitionKey"} and {@code "_sourceId"} after
- * {@code _timestamp}, the identity of the source item it copies.
+ * Items as JSON: {@code {"partitionKey": ..., "id": ..., "_etag": ..., "_timestamp": ...,
+ * props...}}; an item read from a view also carries {@code "_sourcePartitionKey"} and {@code
+ * "_sourceId"} after {@code _timestamp}, the identity of the source item it copies.
  *
  * <p>Reading a body, by member name:
  *
@@ -42,8 +42,7 @@ public final class ItemJson {
   public static final String SOURCE_PARTITION_KEY = "_sourcePartitionKey";
   public static final String SOURCE_ID = "_sourceId";
 
-  private ItemJson() {
-  }
+  private ItemJson() {}
 
   /** Reads an item body (a JSON object). */
   public static ItemBody read(byte[] json, Limits limits) {
@@ -71,9 +70,17 @@ public final class ItemJson {
     return out.toByteArray();
   }
 
-  /** Appends the item's object to {@code out}: what {@link #write(Item)} answers, inside a larger document. */
+  /**
+   * Appends the item's object to {@code out}: what {@link #write(Item)} answers, inside a larger
+   * document.
+   */
   static void write(JsonBytes out, Item item) {
-    out.startObject().name(PARTITION_KEY).string(item.partitionKey()).comma().name(ID).string(item.id());
+    out.startObject()
+        .name(PARTITION_KEY)
+        .string(item.partitionKey())
+        .comma()
+        .name(ID)
+        .string(item.id());
     if (item.etag() != null) {
       out.comma().name(ETAG).string(item.etag());
     }
@@ -81,14 +88,21 @@ public final class ItemJson {
       out.comma().name(TIMESTAMP).isoTime(item.timestamp());
     }
     if (item.sourceId() != null) {
-      out.comma().name(SOURCE_PARTITION_KEY).string(item.sourcePartitionKey())
-          .comma().name(SOURCE_ID).string(item.sourceId());
+      out.comma()
+          .name(SOURCE_PARTITION_KEY)
+          .string(item.sourcePartitionKey())
+          .comma()
+          .name(SOURCE_ID)
+          .string(item.sourceId());
     }
     ValueWriter.writeProperties(out, item.properties(), true);
     out.endObject();
   }
 
-  /** The item as JSON through a Jackson generator: what {@link #write(Item)} must equal, byte for byte. */
+  /**
+   * The item as JSON through a Jackson generator: what {@link #write(Item)} must equal, byte for
+   * byte.
+   */
   static byte[] writeWithGenerator(Item item) {
     return Json.write(g -> write(g, item));
   }
@@ -138,22 +152,32 @@ public final class ItemJson {
         case PARTITION_KEY -> partitionKey = once(p, name, partitionKey, key(p, name));
         case ID -> id = once(p, name, id, key(p, name));
         case ETAG -> etag = textOrSkip(p);
-        case TIMESTAMP -> timestamp = p.currentToken() == JsonToken.VALUE_STRING
-            ? IsoTimes.parseInstant(p.getText()).orElse(null) : skip(p);
+        case TIMESTAMP ->
+            timestamp =
+                p.currentToken() == JsonToken.VALUE_STRING
+                    ? IsoTimes.parseInstant(p.getText()).orElse(null)
+                    : skip(p);
         case SOURCE_PARTITION_KEY -> sourcePartitionKey = textOrSkip(p);
         case SOURCE_ID -> sourceId = textOrSkip(p);
         default -> members.put(p, checkName(name, limits), values.read(p, name, 1));
       }
     }
-    return new ItemBody(partitionKey, id, members.resolve(null), etag, timestamp, sourcePartitionKey, sourceId);
+    return new ItemBody(
+        partitionKey, id, members.resolve(null), etag, timestamp, sourcePartitionKey, sourceId);
   }
 
   private static boolean isIdentityOrSystem(String name) {
-    return name.equals(PARTITION_KEY) || name.equals(ID) || name.equals(ETAG) || name.equals(TIMESTAMP)
-        || name.equals(SOURCE_PARTITION_KEY) || name.equals(SOURCE_ID);
+    return name.equals(PARTITION_KEY)
+        || name.equals(ID)
+        || name.equals(ETAG)
+        || name.equals(TIMESTAMP)
+        || name.equals(SOURCE_PARTITION_KEY)
+        || name.equals(SOURCE_ID);
   }
 
-  /** A system property's text; one of another type is informational, so it is skipped, not refused. */
+  /**
+   * A system property's text; one of another type is informational, so it is skipped, not refused.
+   */
   private static String textOrSkip(JsonParser p) throws IOException {
     return p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : skip(p);
   }
@@ -165,7 +189,8 @@ public final class ItemJson {
 
   private static String key(JsonParser p, String name) throws IOException {
     if (p.currentToken() != JsonToken.VALUE_STRING) {
-      throw ViewbaseException.of(ErrorCode.InvalidKey, "The item's " + name + " must be a JSON string", "field", name);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidKey, "The item's " + name + " must be a JSON string", "field", name);
     }
     return p.getText();
   }

@@ -20,13 +20,13 @@ import java.util.Map;
  */
 final class Json {
   /** Thread-safe once built; parsers and generators are cheap to create from it. */
-  static final JsonFactory FACTORY = JsonFactory.builder()
-      // Error locations are for humans; echoing the source would put request bytes in messages.
-      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-      .build();
+  static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          // Error locations are for humans; echoing the source would put request bytes in messages.
+          .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+          .build();
 
-  private Json() {
-  }
+  private Json() {}
 
   static JsonParser parser(byte[] data, int offset, int length) {
     try {
@@ -42,8 +42,10 @@ final class Json {
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       work.writeTo(g);
     } catch (IOException e) {
-      // Writing to memory only fails on a value the generator refuses; that is our bug, not the caller's.
-      throw new ViewbaseException(ErrorCode.InternalError, "Could not write JSON: " + e.getMessage(), Map.of(), e);
+      // Writing to memory only fails on a value the generator refuses; that is our bug, not the
+      // caller's.
+      throw new ViewbaseException(
+          ErrorCode.InternalError, "Could not write JSON: " + e.getMessage(), Map.of(), e);
     }
     return out.toByteArray();
   }
@@ -56,20 +58,32 @@ final class Json {
       context.put("line", at.getLineNr());
       context.put("column", at.getColumnNr());
     }
-    return new ViewbaseException(ErrorCode.InvalidJson, "Malformed JSON: " + e.getOriginalMessage(), context);
+    return new ViewbaseException(
+        ErrorCode.InvalidJson, "Malformed JSON: " + e.getOriginalMessage(), context);
   }
 
-  /** An InvalidJson error at the parser's current token, for JSON that parses but has the wrong shape. */
+  /**
+   * An InvalidJson error at the parser's current token, for JSON that parses but has the wrong
+   * shape.
+   */
   static ViewbaseException shape(JsonParser p, String message) {
     JsonLocation at = p.currentTokenLocation();
-    return ViewbaseException.of(ErrorCode.InvalidJson, message, "line", at.getLineNr(), "column", at.getColumnNr());
+    return ViewbaseException.of(
+        ErrorCode.InvalidJson, message, "line", at.getLineNr(), "column", at.getColumnNr());
   }
 
   /** An InvalidJson error for a name given twice in one object. */
   static ViewbaseException duplicate(JsonParser p, String name) {
     JsonLocation at = p.currentTokenLocation();
-    return ViewbaseException.of(ErrorCode.InvalidJson, "Duplicate property name",
-        "property", name, "line", at.getLineNr(), "column", at.getColumnNr());
+    return ViewbaseException.of(
+        ErrorCode.InvalidJson,
+        "Duplicate property name",
+        "property",
+        name,
+        "line",
+        at.getLineNr(),
+        "column",
+        at.getColumnNr());
   }
 
   /** Reads the value of one known member, at its first token. */
@@ -79,12 +93,12 @@ final class Json {
   }
 
   /**
-   * Reads the members of the object at the parser's current token: each known member once (a
-   * second time is InvalidJson) with {@code work}; unknown members are skipped and returned, sorted,
-   * so the caller can refuse them all by name in one error.
+   * Reads the members of the object at the parser's current token: each known member once (a second
+   * time is InvalidJson) with {@code work}; unknown members are skipped and returned, sorted, so
+   * the caller can refuse them all by name in one error.
    */
-  static java.util.Set<String> readKnownMembers(JsonParser p, java.util.Set<String> known, MemberWork work)
-      throws IOException {
+  static java.util.Set<String> readKnownMembers(
+      JsonParser p, java.util.Set<String> known, MemberWork work) throws IOException {
     java.util.Set<String> seen = new java.util.HashSet<>();
     java.util.Set<String> unknown = new java.util.TreeSet<>();
     while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
@@ -122,7 +136,8 @@ final class Json {
   static <T> T read(byte[] data, int offset, int length, ParserWork<T> work) {
     try (JsonParser p = parser(data, offset, length)) {
       if (p.nextToken() == null) {
-        throw ViewbaseException.of(ErrorCode.InvalidJson, "The body is empty; a JSON value was expected");
+        throw ViewbaseException.of(
+            ErrorCode.InvalidJson, "The body is empty; a JSON value was expected");
       }
       T result = work.readFrom(p);
       if (p.nextToken() != null) {

@@ -5,10 +5,10 @@ import java.time.Instant;
 import java.util.Arrays;
 
 /**
- * A JSON document being written as UTF-8 bytes, for the one shape every response carries most:
- * an item. It writes exactly the bytes that Jackson's UTF-8 generator writes for the same calls
- * (the tests compare them), without a generator, an output stream and their buffers per document:
- * a point read spends most of its JSON time there, not in the few dozen bytes of its item.
+ * A JSON document being written as UTF-8 bytes, for the one shape every response carries most: an
+ * item. It writes exactly the bytes that Jackson's UTF-8 generator writes for the same calls (the
+ * tests compare them), without a generator, an output stream and their buffers per document: a
+ * point read spends most of its JSON time there, not in the few dozen bytes of its item.
  *
  * <table>
  *   <caption>how a string's characters are written (as Jackson does)</caption>
@@ -24,9 +24,15 @@ import java.util.Arrays;
  * for the server's Azure dialect, which writes its entities the same way.
  */
 public final class JsonBytes {
-  private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  /** The short escape of each character below 0x20 (0: none, write <code>&#92;u00XX</code>), and of '"' and '\'. */
+  private static final byte[] HEX =
+      "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * The short escape of each character below 0x20 (0: none, write <code>&#92;u00XX</code>), and of
+   * '"' and '\'.
+   */
   private static final byte[] SHORT_ESCAPES = new byte[128];
+
   private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
   private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
   private static final byte[] NULL = {'n', 'u', 'l', 'l'};
@@ -42,9 +48,16 @@ public final class JsonBytes {
     SHORT_ESCAPES['\\'] = '\\';
   }
 
-  /** The scratch buffer each thread writes its documents into; only the finished bytes are copied out. */
-  private static final ThreadLocal<JsonBytes> SCRATCH = ThreadLocal.withInitial(() -> new JsonBytes(1024));
-  /** A thread keeps a scratch buffer up to this size; one grown past it (a huge item) is dropped. */
+  /**
+   * The scratch buffer each thread writes its documents into; only the finished bytes are copied
+   * out.
+   */
+  private static final ThreadLocal<JsonBytes> SCRATCH =
+      ThreadLocal.withInitial(() -> new JsonBytes(1024));
+
+  /**
+   * A thread keeps a scratch buffer up to this size; one grown past it (a huge item) is dropped.
+   */
   private static final int KEEP_BYTES = 64 * 1024;
 
   private byte[] buf;
@@ -55,8 +68,8 @@ public final class JsonBytes {
   }
 
   /**
-   * This thread's empty scratch document. Use it for one document at a time and finish with
-   * {@link #toByteArray()} before starting the next.
+   * This thread's empty scratch document. Use it for one document at a time and finish with {@link
+   * #toByteArray()} before starting the next.
    */
   public static JsonBytes scratch() {
     JsonBytes out = SCRATCH.get();
@@ -171,7 +184,10 @@ public final class JsonBytes {
     len = p;
   }
 
-  /** Writes <code>uXXXX</code> at {@code p - 1} (the backslash is already there); returns the new end. */
+  /**
+   * Writes <code>uXXXX</code> at {@code p - 1} (the backslash is already there); returns the new
+   * end.
+   */
   private static int unicodeEscape(byte[] b, int p, char c) {
     b[p - 1] = 'u';
     b[p++] = HEX[(c >> 12) & 0xF];
@@ -209,8 +225,8 @@ public final class JsonBytes {
   }
 
   /**
-   * {@code "name":} encoded once, for a writer that writes the same member name many times: hand
-   * it to {@link #encoded} instead of calling {@link #name(String)} each time.
+   * {@code "name":} encoded once, for a writer that writes the same member name many times: hand it
+   * to {@link #encoded} instead of calling {@link #name(String)} each time.
    */
   public static byte[] encodedName(String name) {
     return new JsonBytes(name.length() + 3).name(name).toByteArray();
@@ -239,10 +255,13 @@ public final class JsonBytes {
     return isoTime(instant.getEpochSecond(), instant.getNano());
   }
 
-  /** The datetime as {@link Value.DateTime#toIsoString} writes it, quoted, straight into the buffer. */
+  /**
+   * The datetime as {@link Value.DateTime#toIsoString} writes it, quoted, straight into the buffer.
+   */
   public JsonBytes isoTime(Value.DateTime time) {
     long ticks = time.ticks();
-    return isoTime(Math.floorDiv(ticks, Value.DateTime.TICKS_PER_SECOND),
+    return isoTime(
+        Math.floorDiv(ticks, Value.DateTime.TICKS_PER_SECOND),
         (int) Math.floorMod(ticks, Value.DateTime.TICKS_PER_SECOND) * 100);
   }
 

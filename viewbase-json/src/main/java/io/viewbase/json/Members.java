@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The members of one JSON object as they are read: plain values and the type annotations that
- * may come before or after them. {@link #resolve} applies the annotations once the object is closed.
+ * The members of one JSON object as they are read: plain values and the type annotations that may
+ * come before or after them. {@link #resolve} applies the annotations once the object is closed.
  */
 final class Members {
   final Map<String, Value> values = new LinkedHashMap<>();
@@ -42,8 +42,13 @@ final class Members {
         String property = path == null ? name : path + "." + name;
         Value natural = values.get(name);
         if (natural == null) {
-          throw ViewbaseException.of(ErrorCode.InvalidValue, "A type annotation names a property the object does not have",
-              "property", property, "type", a.getValue());
+          throw ViewbaseException.of(
+              ErrorCode.InvalidValue,
+              "A type annotation names a property the object does not have",
+              "property",
+              property,
+              "type",
+              a.getValue());
         }
         values.put(name, EdmTypes.apply(property, a.getValue(), natural));
       }

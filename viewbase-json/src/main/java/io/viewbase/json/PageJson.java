@@ -12,17 +12,16 @@ import java.util.List;
 
 /** A query page as JSON: {@code {"items": [...], "continuation": "..." | null}}. */
 public final class PageJson {
-  private PageJson() {
-  }
+  private PageJson() {}
 
   public static byte[] write(Page page) {
     return write(page, null);
   }
 
   /**
-   * The page, with the query plan as {@code "plan": {kind, source, description, reason}} when given.
-   * Written without a Jackson generator, like a point read's item (a page is up to a thousand of
-   * them); {@link #writeWithGenerator} is what it must equal, byte for byte.
+   * The page, with the query plan as {@code "plan": {kind, source, description, reason}} when
+   * given. Written without a Jackson generator, like a point read's item (a page is up to a
+   * thousand of them); {@link #writeWithGenerator} is what it must equal, byte for byte.
    */
   public static byte[] write(Page page, QueryPlan plan) {
     JsonBytes out = JsonBytes.scratch();
@@ -57,82 +56,94 @@ public final class PageJson {
   }
 
   static byte[] writeWithGenerator(Page page, QueryPlan plan) {
-    return Json.write(g -> {
-      g.writeStartObject();
-      g.writeArrayFieldStart("items");
-      for (Item item : page.items()) {
-        ItemJson.write(g, item);
-      }
-      g.writeEndArray();
-      g.writeStringField("continuation", page.continuation());
-      if (plan != null) {
-        g.writeObjectFieldStart("plan");
-        g.writeStringField("kind", plan.kind());
-        g.writeStringField("source", plan.source());
-        g.writeStringField("description", plan.description());
-        g.writeStringField("reason", plan.reason());
-        g.writeEndObject();
-      }
-      g.writeEndObject();
-    });
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          g.writeArrayFieldStart("items");
+          for (Item item : page.items()) {
+            ItemJson.write(g, item);
+          }
+          g.writeEndArray();
+          g.writeStringField("continuation", page.continuation());
+          if (plan != null) {
+            g.writeObjectFieldStart("plan");
+            g.writeStringField("kind", plan.kind());
+            g.writeStringField("source", plan.source());
+            g.writeStringField("description", plan.description());
+            g.writeStringField("reason", plan.reason());
+            g.writeEndObject();
+          }
+          g.writeEndObject();
+        });
   }
 
   /** The plan a page written with {@code explain=true} carries, or null. */
   public static QueryPlan readPlan(byte[] json) {
-    return Json.read(json, 0, json.length, p -> {
-      expect(p, JsonToken.START_OBJECT, "A page must be a JSON object");
-      QueryPlan plan = null;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        p.nextToken();
-        if (name.equals("plan") && p.currentToken() == JsonToken.START_OBJECT) {
-          String kind = null;
-          String source = null;
-          String description = null;
-          String reason = null;
+    return Json.read(
+        json,
+        0,
+        json.length,
+        p -> {
+          expect(p, JsonToken.START_OBJECT, "A page must be a JSON object");
+          QueryPlan plan = null;
           while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
+            String name = p.currentName();
             p.nextToken();
-            switch (field) {
-              case "kind" -> kind = p.getValueAsString();
-              case "source" -> source = p.getValueAsString();
-              case "description" -> description = p.getValueAsString();
-              case "reason" -> reason = p.getValueAsString();
-              default -> p.skipChildren();
+            if (name.equals("plan") && p.currentToken() == JsonToken.START_OBJECT) {
+              String kind = null;
+              String source = null;
+              String description = null;
+              String reason = null;
+              while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                  case "kind" -> kind = p.getValueAsString();
+                  case "source" -> source = p.getValueAsString();
+                  case "description" -> description = p.getValueAsString();
+                  case "reason" -> reason = p.getValueAsString();
+                  default -> p.skipChildren();
+                }
+              }
+              plan = new QueryPlan(kind, source, description, reason);
+            } else {
+              p.skipChildren();
             }
           }
-          plan = new QueryPlan(kind, source, description, reason);
-        } else {
-          p.skipChildren();
-        }
-      }
-      return plan;
-    });
+          return plan;
+        });
   }
 
   public static Page read(byte[] json, Limits limits) {
     ValueReader values = new ValueReader(limits);
-    return Json.read(json, 0, json.length, p -> {
-      expect(p, JsonToken.START_OBJECT, "A page must be a JSON object");
-      List<Item> items = null;
-      String continuation = null;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        p.nextToken();
-        switch (name) {
-          case "items" -> items = readItems(p, values, limits);
-          case "continuation" -> continuation = p.currentToken() == JsonToken.VALUE_NULL ? null : p.getValueAsString();
-          default -> p.skipChildren(); // newer servers may add members
-        }
-      }
-      if (items == null) {
-        throw Json.shape(p, "A page must have an \"items\" array");
-      }
-      return new Page(items, continuation);
-    });
+    return Json.read(
+        json,
+        0,
+        json.length,
+        p -> {
+          expect(p, JsonToken.START_OBJECT, "A page must be a JSON object");
+          List<Item> items = null;
+          String continuation = null;
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            switch (name) {
+              case "items" -> items = readItems(p, values, limits);
+              case "continuation" ->
+                  continuation =
+                      p.currentToken() == JsonToken.VALUE_NULL ? null : p.getValueAsString();
+              default -> p.skipChildren(); // newer servers may add members
+            }
+          }
+          if (items == null) {
+            throw Json.shape(p, "A page must have an \"items\" array");
+          }
+          return new Page(items, continuation);
+        });
   }
 
-  private static List<Item> readItems(JsonParser p, ValueReader values, Limits limits) throws IOException {
+  private static List<Item> readItems(JsonParser p, ValueReader values, Limits limits)
+      throws IOException {
     expect(p, JsonToken.START_ARRAY, "\"items\" must be a JSON array");
     List<Item> items = new ArrayList<>();
     while (p.nextToken() != JsonToken.END_ARRAY) {

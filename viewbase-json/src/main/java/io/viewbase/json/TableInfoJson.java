@@ -15,23 +15,23 @@ import java.util.List;
  * them as {@code {"tables": [...]}}.
  */
 public final class TableInfoJson {
-  private TableInfoJson() {
-  }
+  private TableInfoJson() {}
 
   public static byte[] write(TableInfo info) {
     return Json.write(g -> write(g, info));
   }
 
   public static byte[] writeList(List<TableInfo> tables) {
-    return Json.write(g -> {
-      g.writeStartObject();
-      g.writeArrayFieldStart("tables");
-      for (TableInfo info : tables) {
-        write(g, info);
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    });
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          g.writeArrayFieldStart("tables");
+          for (TableInfo info : tables) {
+            write(g, info);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+        });
   }
 
   public static TableInfo read(byte[] json) {
@@ -39,27 +39,31 @@ public final class TableInfoJson {
   }
 
   public static List<TableInfo> readList(byte[] json) {
-    return Json.read(json, 0, json.length, p -> {
-      PageJson.expect(p, JsonToken.START_OBJECT, "A table list must be a JSON object");
-      List<TableInfo> tables = null;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        p.nextToken();
-        if (name.equals("tables")) {
-          PageJson.expect(p, JsonToken.START_ARRAY, "\"tables\" must be a JSON array");
-          tables = new ArrayList<>();
-          while (p.nextToken() != JsonToken.END_ARRAY) {
-            tables.add(readObject(p));
+    return Json.read(
+        json,
+        0,
+        json.length,
+        p -> {
+          PageJson.expect(p, JsonToken.START_OBJECT, "A table list must be a JSON object");
+          List<TableInfo> tables = null;
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            if (name.equals("tables")) {
+              PageJson.expect(p, JsonToken.START_ARRAY, "\"tables\" must be a JSON array");
+              tables = new ArrayList<>();
+              while (p.nextToken() != JsonToken.END_ARRAY) {
+                tables.add(readObject(p));
+              }
+            } else {
+              p.skipChildren();
+            }
           }
-        } else {
-          p.skipChildren();
-        }
-      }
-      if (tables == null) {
-        throw Json.shape(p, "A table list must have a \"tables\" array");
-      }
-      return tables;
-    });
+          if (tables == null) {
+            throw Json.shape(p, "A table list must have a \"tables\" array");
+          }
+          return tables;
+        });
   }
 
   private static void write(JsonGenerator g, TableInfo info) throws IOException {
@@ -68,7 +72,8 @@ public final class TableInfoJson {
     g.writeStringField("kind", info.kind());
     g.writeStringField("source", info.source());
     g.writeStringField("state", info.state());
-    g.writeStringField("created", info.created() == null ? null : Value.DateTime.isoString(info.created()));
+    g.writeStringField(
+        "created", info.created() == null ? null : Value.DateTime.isoString(info.created()));
     g.writeEndObject();
   }
 

@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads one JSON value into a {@link Value}, choosing the type from the JSON itself: string ->
- * Str, integer in int32 range -> Int32, other int64 -> Int64, a number with a fraction or exponent
- * (or an integer beyond int64) -> Double, true/false -> Bool, null -> Null, object -> Obj, array
- * -> Arr. Annotations inside nested objects apply as at the top level; an array element whose type
+ * Reads one JSON value into a {@link Value}, choosing the type from the JSON itself: string -> Str,
+ * integer in int32 range -> Int32, other int64 -> Int64, a number with a fraction or exponent (or
+ * an integer beyond int64) -> Double, true/false -> Bool, null -> Null, object -> Obj, array ->
+ * Arr. Annotations inside nested objects apply as at the top level; an array element whose type
  * JSON lacks is the object {@code {"@odata.type": "Edm.X", "value": ...}}.
  */
 final class ValueReader {
@@ -35,11 +35,12 @@ final class ValueReader {
     JsonToken token = p.currentToken();
     return switch (token) {
       case VALUE_STRING -> new Value.Str(text(p.getText(), path));
-      case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
-        case INT -> new Value.Int32(p.getIntValue());
-        case LONG -> new Value.Int64(p.getLongValue());
-        default -> finite(p.getDoubleValue(), path);
-      };
+      case VALUE_NUMBER_INT ->
+          switch (p.getNumberType()) {
+            case INT -> new Value.Int32(p.getIntValue());
+            case LONG -> new Value.Int64(p.getLongValue());
+            default -> finite(p.getDoubleValue(), path);
+          };
       case VALUE_NUMBER_FLOAT -> finite(p.getDoubleValue(), path);
       case VALUE_TRUE -> new Value.Bool(true);
       case VALUE_FALSE -> new Value.Bool(false);
@@ -56,9 +57,10 @@ final class ValueReader {
     JsonToken t;
     while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
       String elementPath = path + "[" + elements.size() + "]";
-      elements.add(t == JsonToken.START_OBJECT
-          ? readObject(p, elementPath, depth + 1, true)
-          : read(p, elementPath, depth + 1));
+      elements.add(
+          t == JsonToken.START_OBJECT
+              ? readObject(p, elementPath, depth + 1, true)
+              : read(p, elementPath, depth + 1));
     }
     return new Value.Arr(elements);
   }
@@ -67,7 +69,8 @@ final class ValueReader {
    * A nested object, or in an array a wrapped typed scalar. A wrapper holds no container, so it is
    * allowed one level past the depth limit: a scalar at the deepest level stays writable.
    */
-  private Value readObject(JsonParser p, String path, int depth, boolean inArray) throws IOException {
+  private Value readObject(JsonParser p, String path, int depth, boolean inArray)
+      throws IOException {
     boolean tooDeep = depth > limits.maxNestingDepth();
     if (tooDeep && !inArray) {
       checkDepth(depth, path);
@@ -80,7 +83,10 @@ final class ValueReader {
         checkDepth(depth, path);
       }
       if (name.endsWith(EdmTypes.ANNOTATION)) {
-        members.annotate(p, name.substring(0, name.length() - EdmTypes.ANNOTATION.length()), annotation(p, path));
+        members.annotate(
+            p,
+            name.substring(0, name.length() - EdmTypes.ANNOTATION.length()),
+            annotation(p, path));
       } else {
         members.put(p, name, read(p, path + "." + name, depth + 1));
       }
@@ -96,31 +102,43 @@ final class ValueReader {
 
   private static boolean isWrapper(Members members) {
     Map<String, String> annotations = members.annotations();
-    return annotations.size() == 1 && annotations.containsKey("")
-        && members.values.size() == 1 && members.values.containsKey(WRAPPED_VALUE);
+    return annotations.size() == 1
+        && annotations.containsKey("")
+        && members.values.size() == 1
+        && members.values.containsKey(WRAPPED_VALUE);
   }
 
   /** The Edm type name of an annotation at the current token. */
   static String annotation(JsonParser p, String path) throws IOException {
     if (p.currentToken() != JsonToken.VALUE_STRING) {
-      throw ViewbaseException.of(ErrorCode.InvalidValue, "A type annotation must be a string such as \"Edm.Int64\"",
-          "property", path);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidValue,
+          "A type annotation must be a string such as \"Edm.Int64\"",
+          "property",
+          path);
     }
     return p.getText();
   }
 
   private void checkDepth(int depth, String path) {
     if (depth > limits.maxNestingDepth()) {
-      throw ViewbaseException.of(ErrorCode.InvalidValue, "Objects and arrays are nested too deeply",
-          "property", path, "maxNestingDepth", limits.maxNestingDepth());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidValue,
+          "Objects and arrays are nested too deeply",
+          "property",
+          path,
+          "maxNestingDepth",
+          limits.maxNestingDepth());
     }
   }
 
   private static Value finite(double value, String path) {
     if (!Double.isFinite(value)) {
-      throw ViewbaseException.of(ErrorCode.InvalidValue,
+      throw ViewbaseException.of(
+          ErrorCode.InvalidValue,
           "A number is beyond the range of a double (use Edm.Double with \"Infinity\" to mean infinity)",
-          "property", path);
+          "property",
+          path);
     }
     return new Value.Double(value);
   }
@@ -133,11 +151,13 @@ final class ValueReader {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < s.length()
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
           i++;
         } else {
-          throw ViewbaseException.of(ErrorCode.InvalidValue, "Text holds an unpaired UTF-16 surrogate",
-              "property", path);
+          throw ViewbaseException.of(
+              ErrorCode.InvalidValue, "Text holds an unpaired UTF-16 surrogate", "property", path);
         }
       }
     }

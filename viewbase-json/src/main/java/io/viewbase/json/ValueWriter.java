@@ -30,8 +30,7 @@ final class ValueWriter {
   /** Beyond 2^53 a double (which is what most JSON readers parse numbers into) loses digits. */
   private static final long EXACT_IN_DOUBLE = 1L << 53;
 
-  private ValueWriter() {
-  }
+  private ValueWriter() {}
 
   static void writeProperties(JsonGenerator g, Map<String, Value> properties) throws IOException {
     for (Map.Entry<String, Value> e : properties.entrySet()) {
@@ -75,7 +74,8 @@ final class ValueWriter {
       case DOUBLE -> writeDouble(g, ((Value.Double) value).value());
       case DATETIME -> g.writeString(((Value.DateTime) value).toIsoString());
       case GUID -> g.writeString(((Value.Guid) value).value().toString());
-      case BINARY -> g.writeString(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
+      case BINARY ->
+          g.writeString(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
       case NULL -> g.writeNull();
       case OBJECT -> {
         g.writeStartObject();
@@ -114,7 +114,10 @@ final class ValueWriter {
 
   private static void writeElement(JsonBytes out, Value value) {
     if (EdmTypes.needsAnnotation(value)) {
-      out.startObject().name(EdmTypes.ANNOTATION).string(value.type().edmName()).comma()
+      out.startObject()
+          .name(EdmTypes.ANNOTATION)
+          .string(value.type().edmName())
+          .comma()
           .name(ValueReader.WRAPPED_VALUE);
       writeBare(out, value);
       out.endObject();
@@ -177,7 +180,8 @@ final class ValueWriter {
     } else if (Double.isInfinite(d)) {
       g.writeString(d > 0 ? "Infinity" : "-Infinity");
     } else {
-      // Double.toString always has a '.' or an exponent ("1.0", "1.0E20"), so it reads back as a double.
+      // Double.toString always has a '.' or an exponent ("1.0", "1.0E20"), so it reads back as a
+      // double.
       g.writeRawValue(Double.toString(d));
     }
   }

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A view definition as JSON, the body of {@code PUT /v1/views/{view}}:
- * {@code {"source": "People", "partitionBy": "all", "idBy": "{email}", "where": "active eq true",
- * "select": ["email", "name"]}}. The name comes from the address.
+ * A view definition as JSON, the body of {@code PUT /v1/views/{view}}: {@code {"source": "People",
+ * "partitionBy": "all", "idBy": "{email}", "where": "active eq true", "select": ["email",
+ * "name"]}}. The name comes from the address.
  *
  * <p>Reading, by member:
  *
@@ -35,18 +35,22 @@ import java.util.Set;
  * to judge.
  */
 public final class ViewDefinitionJson {
-  private static final Set<String> KNOWN = Set.of("name", "source", "partitionBy", "idBy", "where", "select");
+  private static final Set<String> KNOWN =
+      Set.of("name", "source", "partitionBy", "idBy", "where", "select");
 
-  private ViewDefinitionJson() {
-  }
+  private ViewDefinitionJson() {}
 
-  /** The definition as a client sends it (the name included, which the server checks against the address). */
+  /**
+   * The definition as a client sends it (the name included, which the server checks against the
+   * address).
+   */
   public static byte[] write(ViewDefinition definition) {
-    return Json.write(g -> {
-      g.writeStartObject();
-      writeMembers(g, definition);
-      g.writeEndObject();
-    });
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          writeMembers(g, definition);
+          g.writeEndObject();
+        });
   }
 
   /** Writes name, source, partitionBy, idBy, where and select into the object being written. */
@@ -75,16 +79,26 @@ public final class ViewDefinitionJson {
     Fields f = new Fields();
     Set<String> unknown = Json.readKnownMembers(p, KNOWN, f::read);
     if (!unknown.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidView,
+      throw ViewbaseException.of(
+          ErrorCode.InvalidView,
           "Unknown members in the view definition; known are source, partitionBy, idBy, where, select",
-          "members", List.copyOf(unknown));
+          "members",
+          List.copyOf(unknown));
     }
     if (f.name != null && !f.name.equals(addressName)) {
-      throw ViewbaseException.of(ErrorCode.InvalidView, "The body's name differs from the address",
-          "field", "name", "address", addressName, "body", f.name);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidView,
+          "The body's name differs from the address",
+          "field",
+          "name",
+          "address",
+          addressName,
+          "body",
+          f.name);
     }
     if (f.source == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidView, "A view needs a source table", "field", "source");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidView, "A view needs a source table", "field", "source");
     }
     return new ViewDefinition(addressName, f.source, f.partitionBy, f.idBy, f.where, f.select);
   }
@@ -122,7 +136,9 @@ public final class ViewDefinitionJson {
       return switch (p.currentToken()) {
         case VALUE_NULL -> null;
         case VALUE_STRING -> ValueReader.text(p.getText(), member);
-        default -> throw ViewbaseException.of(ErrorCode.InvalidView, "The member must be a string", "field", member);
+        default ->
+            throw ViewbaseException.of(
+                ErrorCode.InvalidView, "The member must be a string", "field", member);
       };
     }
 
@@ -131,14 +147,19 @@ public final class ViewDefinitionJson {
         return null;
       }
       if (p.currentToken() != JsonToken.START_ARRAY) {
-        throw ViewbaseException.of(ErrorCode.InvalidView, "select must be an array of property names",
-            "field", "select");
+        throw ViewbaseException.of(
+            ErrorCode.InvalidView, "select must be an array of property names", "field", "select");
       }
       List<String> names = new ArrayList<>();
       while (p.nextToken() != JsonToken.END_ARRAY) {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
-          throw ViewbaseException.of(ErrorCode.InvalidView, "select must be an array of property names",
-              "field", "select", "position", names.size());
+          throw ViewbaseException.of(
+              ErrorCode.InvalidView,
+              "select must be an array of property names",
+              "field",
+              "select",
+              "position",
+              names.size());
         }
         names.add(ValueReader.text(p.getText(), "select"));
       }

@@ -25,33 +25,36 @@ import java.util.List;
  * The reader skips members it does not know, so a client keeps working against a newer server.
  */
 public final class ViewStatusJson {
-  private ViewStatusJson() {
-  }
+  private ViewStatusJson() {}
 
   public static byte[] write(ViewStatus status) {
-    return Json.write(g -> {
-      g.writeStartObject();
-      ViewDefinitionJson.writeMembers(g, status.definition());
-      g.writeStringField("state", status.state());
-      writeProgress(g, status.progress());
-      g.writeArrayFieldStart("conflicts");
-      for (ViewStatus.Conflict c : status.conflicts()) {
-        g.writeStartObject();
-        g.writeStringField("viewPartitionKey", c.viewPartitionKey());
-        g.writeStringField("viewId", c.viewId());
-        g.writeStringField("sourcePartitionKey", c.sourcePartitionKey());
-        g.writeStringField("sourceId", c.sourceId());
-        g.writeStringField("otherSourcePartitionKey", c.otherSourcePartitionKey());
-        g.writeStringField("otherSourceId", c.otherSourceId());
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      g.writeStringField("created", status.created() == null ? null : Value.DateTime.isoString(status.created()));
-      g.writeEndObject();
-    });
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          ViewDefinitionJson.writeMembers(g, status.definition());
+          g.writeStringField("state", status.state());
+          writeProgress(g, status.progress());
+          g.writeArrayFieldStart("conflicts");
+          for (ViewStatus.Conflict c : status.conflicts()) {
+            g.writeStartObject();
+            g.writeStringField("viewPartitionKey", c.viewPartitionKey());
+            g.writeStringField("viewId", c.viewId());
+            g.writeStringField("sourcePartitionKey", c.sourcePartitionKey());
+            g.writeStringField("sourceId", c.sourceId());
+            g.writeStringField("otherSourcePartitionKey", c.otherSourcePartitionKey());
+            g.writeStringField("otherSourceId", c.otherSourceId());
+            g.writeEndObject();
+          }
+          g.writeEndArray();
+          g.writeStringField(
+              "created",
+              status.created() == null ? null : Value.DateTime.isoString(status.created()));
+          g.writeEndObject();
+        });
   }
 
-  private static void writeProgress(JsonGenerator g, ViewStatus.Progress progress) throws IOException {
+  private static void writeProgress(JsonGenerator g, ViewStatus.Progress progress)
+      throws IOException {
     if (progress == null) {
       g.writeNullField("progress");
       return;
@@ -86,8 +89,11 @@ public final class ViewStatusJson {
         case "state" -> state = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : skip(p);
         case "progress" -> progress = readProgress(p);
         case "conflicts" -> conflicts = readConflicts(p);
-        case "created" -> created = p.currentToken() == JsonToken.VALUE_STRING
-            ? IsoTimes.parseInstant(p.getText()).orElse(null) : null;
+        case "created" ->
+            created =
+                p.currentToken() == JsonToken.VALUE_STRING
+                    ? IsoTimes.parseInstant(p.getText()).orElse(null)
+                    : null;
         default -> p.skipChildren();
       }
     }
@@ -134,15 +140,16 @@ public final class ViewStatusJson {
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String member = p.currentName();
         p.nextToken();
-        int i = switch (member) {
-          case "viewPartitionKey" -> 0;
-          case "viewId" -> 1;
-          case "sourcePartitionKey" -> 2;
-          case "sourceId" -> 3;
-          case "otherSourcePartitionKey" -> 4;
-          case "otherSourceId" -> 5;
-          default -> -1;
-        };
+        int i =
+            switch (member) {
+              case "viewPartitionKey" -> 0;
+              case "viewId" -> 1;
+              case "sourcePartitionKey" -> 2;
+              case "sourceId" -> 3;
+              case "otherSourcePartitionKey" -> 4;
+              case "otherSourceId" -> 5;
+              default -> -1;
+            };
         if (i >= 0 && p.currentToken() == JsonToken.VALUE_STRING) {
           f[i] = p.getText();
         } else {

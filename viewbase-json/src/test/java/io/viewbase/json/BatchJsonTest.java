@@ -33,17 +33,19 @@ class BatchJsonTest {
 
   @Test
   void writeThenReadGivesTheSameOperationsForEveryKind() {
-    Item item = Item.builder("p", "i").put("n", 1L << 60).put("s", "x").put("when", Instant.EPOCH).build();
-    Batch batch = Batch.builder()
-        .insert("People", item)
-        .replace("People", Item.builder("p", "r").put("a", 1).build(), "W/\"1\"")
-        .upsert("Orders", Item.builder("q", "u").build())
-        .merge("People", Item.builder("p", "m").put("b", true).build(), "*")
-        .upsertMerge("People", Item.builder("p", "um").put("c", 1.5).build())
-        .delete("People", "p", "d", "W/\"2\"")
-        .check("People", "p", "c", null)
-        .check("People", "p", "c2", "*")
-        .build();
+    Item item =
+        Item.builder("p", "i").put("n", 1L << 60).put("s", "x").put("when", Instant.EPOCH).build();
+    Batch batch =
+        Batch.builder()
+            .insert("People", item)
+            .replace("People", Item.builder("p", "r").put("a", 1).build(), "W/\"1\"")
+            .upsert("Orders", Item.builder("q", "u").build())
+            .merge("People", Item.builder("p", "m").put("b", true).build(), "*")
+            .upsertMerge("People", Item.builder("p", "um").put("c", 1.5).build())
+            .delete("People", "p", "d", "W/\"2\"")
+            .check("People", "p", "c", null)
+            .check("People", "p", "c2", "*")
+            .build();
 
     Batch back = BatchJson.read(BatchJson.write(batch), Limits.DEFAULT);
 
@@ -52,40 +54,61 @@ class BatchJsonTest {
 
   @Test
   void readOfTheDocumentedShapeGivesTheOperations() {
-    Batch batch = read("""
+    Batch batch =
+        read(
+            """
         {"operations": [
           {"op": "insert", "table": "People", "partitionKey": "acme", "id": "ann", "item": {"age": 34}},
           {"op": "delete", "table": "People", "partitionKey": "acme", "id": "bob", "ifMatch": "W/\\"9\\""},
           {"op": "upsert", "table": "People", "item": {"partitionKey": "acme", "id": "cy", "x": "y"}}
         ]}""");
 
-    assertThat(batch.operations()).containsExactly(
-        new Batch.Operation(Batch.Kind.INSERT, "People", Item.of("acme", "ann", Map.of("age", Value.of(34))), null),
-        new Batch.Operation(Batch.Kind.DELETE, "People", Item.of("acme", "bob", Map.of()), "W/\"9\""),
-        new Batch.Operation(Batch.Kind.UPSERT, "People", Item.of("acme", "cy", Map.of("x", Value.of("y"))), null));
+    assertThat(batch.operations())
+        .containsExactly(
+            new Batch.Operation(
+                Batch.Kind.INSERT,
+                "People",
+                Item.of("acme", "ann", Map.of("age", Value.of(34))),
+                null),
+            new Batch.Operation(
+                Batch.Kind.DELETE, "People", Item.of("acme", "bob", Map.of()), "W/\"9\""),
+            new Batch.Operation(
+                Batch.Kind.UPSERT,
+                "People",
+                Item.of("acme", "cy", Map.of("x", Value.of("y"))),
+                null));
   }
 
   @Test
   void readOfAnItemRepeatingItsIdentityAcceptsItWhenItMatches() {
-    Batch batch = read("{\"operations\":[{\"op\":\"upsert\",\"table\":\"T\",\"partitionKey\":\"p\",\"id\":\"i\","
-        + "\"item\":{\"partitionKey\":\"p\",\"id\":\"i\",\"_etag\":\"ignored\",\"v\":1}}]}");
-    assertThat(batch.operations().get(0).item()).isEqualTo(Item.of("p", "i", Map.of("v", Value.of(1))));
+    Batch batch =
+        read(
+            "{\"operations\":[{\"op\":\"upsert\",\"table\":\"T\",\"partitionKey\":\"p\",\"id\":\"i\","
+                + "\"item\":{\"partitionKey\":\"p\",\"id\":\"i\",\"_etag\":\"ignored\",\"v\":1}}]}");
+    assertThat(batch.operations().get(0).item())
+        .isEqualTo(Item.of("p", "i", Map.of("v", Value.of(1))));
   }
 
   @Test
   void readOfAnItemNamingAnotherIdentityFailsWithKeyMismatchAtItsIndex() {
-    ViewbaseException e = failure("{\"operations\":[{\"op\":\"check\",\"table\":\"T\",\"partitionKey\":\"p\",\"id\":\"a\"},"
-        + "{\"op\":\"upsert\",\"table\":\"T\",\"partitionKey\":\"p\",\"id\":\"i\",\"item\":{\"id\":\"other\"}}]}");
+    ViewbaseException e =
+        failure(
+            "{\"operations\":[{\"op\":\"check\",\"table\":\"T\",\"partitionKey\":\"p\",\"id\":\"a\"},"
+                + "{\"op\":\"upsert\",\"table\":\"T\",\"partitionKey\":\"p\",\"id\":\"i\",\"item\":{\"id\":\"other\"}}]}");
     assertThat(e.code()).isEqualTo(ErrorCode.KeyMismatch);
     assertThat(e.context()).containsEntry("operationIndex", 1).containsEntry("field", "id");
   }
 
   @Test
   void readOfUnknownMembersFailsWithInvalidInputNamingThem() {
-    ViewbaseException op = failure("{\"operations\":[{\"op\":\"upsert\",\"table\":\"T\",\"partitionKey\":\"p\","
-        + "\"id\":\"i\",\"item\":{},\"ifmatch\":\"x\",\"tabel\":1}]}");
+    ViewbaseException op =
+        failure(
+            "{\"operations\":[{\"op\":\"upsert\",\"table\":\"T\",\"partitionKey\":\"p\","
+                + "\"id\":\"i\",\"item\":{},\"ifmatch\":\"x\",\"tabel\":1}]}");
     assertThat(op.code()).isEqualTo(ErrorCode.InvalidInput);
-    assertThat(op.context()).containsEntry("operationIndex", 0).containsEntry("members", List.of("ifmatch", "tabel"));
+    assertThat(op.context())
+        .containsEntry("operationIndex", 0)
+        .containsEntry("members", List.of("ifmatch", "tabel"));
 
     ViewbaseException top = failure("{\"operations\":[],\"atomic\":true}");
     assertThat(top.code()).isEqualTo(ErrorCode.InvalidInput);
@@ -98,18 +121,31 @@ class BatchJsonTest {
     assertThat(failure("{\"operations\":[{\"op\":\"frobnicate\"," + pk + "}]}").context())
         .containsEntry("op", "frobnicate");
     assertThat(failure("{\"operations\":[{" + pk + "}]}").context()).containsEntry("field", "op");
-    assertThat(failure("{\"operations\":[{\"op\":\"insert\"," + pk + "}]}").context()).containsEntry("field", "item");
+    assertThat(failure("{\"operations\":[{\"op\":\"insert\"," + pk + "}]}").context())
+        .containsEntry("field", "item");
     assertThat(failure("{\"operations\":[{\"op\":\"delete\"," + pk + ",\"item\":{}}]}").context())
         .containsEntry("field", "item");
-    assertThat(failure("{\"operations\":[{\"op\":\"upsert\"," + pk + ",\"item\":{},\"ifMatch\":\"*\"}]}").context())
+    assertThat(
+            failure(
+                    "{\"operations\":[{\"op\":\"upsert\","
+                        + pk
+                        + ",\"item\":{},\"ifMatch\":\"*\"}]}")
+                .context())
         .containsEntry("field", "ifMatch");
-    assertThat(failure("{\"operations\":[{\"op\":\"delete\",\"partitionKey\":\"p\",\"id\":\"i\"}]}").context())
+    assertThat(
+            failure("{\"operations\":[{\"op\":\"delete\",\"partitionKey\":\"p\",\"id\":\"i\"}]}")
+                .context())
         .containsEntry("field", "table");
-    assertThat(failure("{\"operations\":[{\"op\":\"delete\",\"table\":\"T\",\"id\":\"i\"}]}").context())
+    assertThat(
+            failure("{\"operations\":[{\"op\":\"delete\",\"table\":\"T\",\"id\":\"i\"}]}")
+                .context())
         .containsEntry("field", "partitionKey");
     assertThat(failure("{\"operations\":{}}").code()).isEqualTo(ErrorCode.InvalidInput);
     assertThat(failure("{}").context()).containsEntry("field", "operations");
-    assertThat(failure("{\"operations\":[{\"op\":\"delete\",\"table\":\"T\",\"partitionKey\":1,\"id\":\"i\"}]}").code())
+    assertThat(
+            failure(
+                    "{\"operations\":[{\"op\":\"delete\",\"table\":\"T\",\"partitionKey\":1,\"id\":\"i\"}]}")
+                .code())
         .isEqualTo(ErrorCode.InvalidKey);
   }
 
@@ -137,14 +173,18 @@ class BatchJsonTest {
 
     byte[] json = BatchResultJson.write(result);
 
-    assertThat(new String(json, StandardCharsets.UTF_8)).startsWith("{\"items\":[{\"partitionKey\":\"p\"")
+    assertThat(new String(json, StandardCharsets.UTF_8))
+        .startsWith("{\"items\":[{\"partitionKey\":\"p\"")
         .contains(",null,");
-    assertThat(BatchResultJson.read(json, Limits.DEFAULT).items()).containsExactly(a, null, b, null);
+    assertThat(BatchResultJson.read(json, Limits.DEFAULT).items())
+        .containsExactly(a, null, b, null);
   }
 
   @Test
   void resultReadWithoutItemsFailsWithInvalidJson() {
-    assertThatThrownBy(() -> BatchResultJson.read("{}".getBytes(StandardCharsets.UTF_8), Limits.DEFAULT))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidJson));
+    assertThatThrownBy(
+            () -> BatchResultJson.read("{}".getBytes(StandardCharsets.UTF_8), Limits.DEFAULT))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidJson));
   }
 }

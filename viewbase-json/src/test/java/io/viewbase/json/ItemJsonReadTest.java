@@ -29,7 +29,8 @@ class ItemJsonReadTest {
   }
 
   private static void assertCode(ThrowingCallable call, ErrorCode code) {
-    assertThatThrownBy(call).isInstanceOf(ViewbaseException.class)
+    assertThatThrownBy(call)
+        .isInstanceOf(ViewbaseException.class)
         .satisfies(e -> assertThat(((ViewbaseException) e).code()).isEqualTo(code));
   }
 
@@ -38,19 +39,24 @@ class ItemJsonReadTest {
     assertThat(readOne("{\"v\": 2147483647}")).isEqualTo(new Value.Int32(Integer.MAX_VALUE));
     assertThat(readOne("{\"v\": -2147483648}")).isEqualTo(new Value.Int32(Integer.MIN_VALUE));
     assertThat(readOne("{\"v\": 2147483648}")).isEqualTo(new Value.Int64(2147483648L));
-    assertThat(readOne("{\"v\": 9223372036854775808}")).isEqualTo(new Value.Double(9.223372036854775808E18));
+    assertThat(readOne("{\"v\": 9223372036854775808}"))
+        .isEqualTo(new Value.Double(9.223372036854775808E18));
     assertThat(readOne("{\"v\": 1.0}")).isEqualTo(new Value.Double(1.0));
     assertThat(readOne("{\"v\": 1e2}")).isEqualTo(new Value.Double(100.0));
   }
 
   @Test
   void readPlainScalarsAndContainers() {
-    ItemBody body = read("{\"s\":\"x\",\"t\":true,\"f\":false,\"n\":null,\"o\":{\"a\":1},\"a\":[1,\"b\"]}");
-    assertThat(body.properties()).containsExactly(
-        Map.entry("s", new Value.Str("x")), Map.entry("t", new Value.Bool(true)),
-        Map.entry("f", new Value.Bool(false)), Map.entry("n", Value.Null.INSTANCE),
-        Map.entry("o", new Value.Obj(Map.of("a", new Value.Int32(1)))),
-        Map.entry("a", new Value.Arr(List.of(new Value.Int32(1), new Value.Str("b")))));
+    ItemBody body =
+        read("{\"s\":\"x\",\"t\":true,\"f\":false,\"n\":null,\"o\":{\"a\":1},\"a\":[1,\"b\"]}");
+    assertThat(body.properties())
+        .containsExactly(
+            Map.entry("s", new Value.Str("x")),
+            Map.entry("t", new Value.Bool(true)),
+            Map.entry("f", new Value.Bool(false)),
+            Map.entry("n", Value.Null.INSTANCE),
+            Map.entry("o", new Value.Obj(Map.of("a", new Value.Int32(1)))),
+            Map.entry("a", new Value.Arr(List.of(new Value.Int32(1), new Value.Str("b")))));
   }
 
   @Test
@@ -61,15 +67,21 @@ class ItemJsonReadTest {
     assertThat(readOne("{\"v\":5,\"v@odata.type\":\"Edm.Double\"}")).isEqualTo(new Value.Double(5));
     assertThat(readOne("{\"v\":\"-Infinity\",\"v@odata.type\":\"Edm.Double\"}"))
         .isEqualTo(new Value.Double(Double.NEGATIVE_INFINITY));
-    assertThat(readOne("{\"v\":\"2026-11-30T12:00:00.1234567Z\",\"v@odata.type\":\"Edm.DateTime\"}"))
+    assertThat(
+            readOne("{\"v\":\"2026-11-30T12:00:00.1234567Z\",\"v@odata.type\":\"Edm.DateTime\"}"))
         .isEqualTo(Value.of(Instant.parse("2026-11-30T12:00:00.1234567Z")));
     assertThat(readOne("{\"v\":\"2026-11-30T13:00:00+01:00\",\"v@odata.type\":\"Edm.DateTime\"}"))
         .isEqualTo(Value.of(Instant.parse("2026-11-30T12:00:00Z")));
-    assertThat(readOne("{\"v\":\"AQID\",\"v@odata.type\":\"Edm.Binary\"}")).isEqualTo(new Value.Binary(new byte[] {1, 2, 3}));
-    assertThat(readOne("{\"v\":\"00000000-0000-0000-0000-00000000000A\",\"v@odata.type\":\"Edm.Guid\"}"))
+    assertThat(readOne("{\"v\":\"AQID\",\"v@odata.type\":\"Edm.Binary\"}"))
+        .isEqualTo(new Value.Binary(new byte[] {1, 2, 3}));
+    assertThat(
+            readOne(
+                "{\"v\":\"00000000-0000-0000-0000-00000000000A\",\"v@odata.type\":\"Edm.Guid\"}"))
         .isEqualTo(new Value.Guid(new UUID(0, 10)));
-    assertThat(readOne("{\"v\":\"x\",\"v@odata.type\":\"Edm.String\"}")).isEqualTo(new Value.Str("x"));
-    assertThat(readOne("{\"v\":null,\"v@odata.type\":\"Edm.Int64\"}")).isEqualTo(Value.Null.INSTANCE);
+    assertThat(readOne("{\"v\":\"x\",\"v@odata.type\":\"Edm.String\"}"))
+        .isEqualTo(new Value.Str("x"));
+    assertThat(readOne("{\"v\":null,\"v@odata.type\":\"Edm.Int64\"}"))
+        .isEqualTo(Value.Null.INSTANCE);
   }
 
   /**
@@ -78,52 +90,66 @@ class ItemJsonReadTest {
    */
   @Test
   void readAnnotatedStringsAsAzureClientsSendThemTypesThem() {
-    assertThat(readOne("{\"v\":\"5\",\"v@odata.type\":\"Edm.Int32\"}")).isEqualTo(new Value.Int32(5));
-    assertThat(readOne("{\"v\":\"true\",\"v@odata.type\":\"Edm.Boolean\"}")).isEqualTo(new Value.Bool(true));
-    assertThat(readOne("{\"v\":\"2026-11-30T12:00:00.12345678Z\",\"v@odata.type\":\"Edm.DateTime\"}"))
+    assertThat(readOne("{\"v\":\"5\",\"v@odata.type\":\"Edm.Int32\"}"))
+        .isEqualTo(new Value.Int32(5));
+    assertThat(readOne("{\"v\":\"true\",\"v@odata.type\":\"Edm.Boolean\"}"))
+        .isEqualTo(new Value.Bool(true));
+    assertThat(
+            readOne("{\"v\":\"2026-11-30T12:00:00.12345678Z\",\"v@odata.type\":\"Edm.DateTime\"}"))
         .isEqualTo(Value.of(Instant.parse("2026-11-30T12:00:00.1234567Z")));
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "{\"v\":\"5.0\",\"v@odata.type\":\"Edm.Int32\"}",
-      "{\"v\":2147483648,\"v@odata.type\":\"Edm.Int32\"}",
-      "{\"v\":1.5,\"v@odata.type\":\"Edm.Int64\"}",
-      "{\"v\":\"9223372036854775808\",\"v@odata.type\":\"Edm.Int64\"}",
-      "{\"v\":\"12x\",\"v@odata.type\":\"Edm.Int64\"}",
-      "{\"v\":\"nan\",\"v@odata.type\":\"Edm.Double\"}",
-      "{\"v\":\"2026-02-30T12:00:00Z\",\"v@odata.type\":\"Edm.DateTime\"}",
-      "{\"v\":\"1-1-1-1-1\",\"v@odata.type\":\"Edm.Guid\"}",
-      "{\"v\":\"not base64!\",\"v@odata.type\":\"Edm.Binary\"}",
-      "{\"v\":1,\"v@odata.type\":\"Edm.String\"}",
-      "{\"v\":\"True\",\"v@odata.type\":\"Edm.Boolean\"}",
-      "{\"v\":\"2026-11-30T12:00:00.1Z+01:00\",\"v@odata.type\":\"Edm.DateTime\"}",
-      "{\"v\":1,\"v@odata.type\":\"Edm.Decimal\"}",
-      "{\"v\":1,\"v@odata.type\":7}",
-      "{\"w@odata.type\":\"Edm.Int64\",\"v\":1}",
-      "{\"v\":1e400}",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"v\":\"5.0\",\"v@odata.type\":\"Edm.Int32\"}",
+        "{\"v\":2147483648,\"v@odata.type\":\"Edm.Int32\"}",
+        "{\"v\":1.5,\"v@odata.type\":\"Edm.Int64\"}",
+        "{\"v\":\"9223372036854775808\",\"v@odata.type\":\"Edm.Int64\"}",
+        "{\"v\":\"12x\",\"v@odata.type\":\"Edm.Int64\"}",
+        "{\"v\":\"nan\",\"v@odata.type\":\"Edm.Double\"}",
+        "{\"v\":\"2026-02-30T12:00:00Z\",\"v@odata.type\":\"Edm.DateTime\"}",
+        "{\"v\":\"1-1-1-1-1\",\"v@odata.type\":\"Edm.Guid\"}",
+        "{\"v\":\"not base64!\",\"v@odata.type\":\"Edm.Binary\"}",
+        "{\"v\":1,\"v@odata.type\":\"Edm.String\"}",
+        "{\"v\":\"True\",\"v@odata.type\":\"Edm.Boolean\"}",
+        "{\"v\":\"2026-11-30T12:00:00.1Z+01:00\",\"v@odata.type\":\"Edm.DateTime\"}",
+        "{\"v\":1,\"v@odata.type\":\"Edm.Decimal\"}",
+        "{\"v\":1,\"v@odata.type\":7}",
+        "{\"w@odata.type\":\"Edm.Int64\",\"v\":1}",
+        "{\"v\":1e400}",
+      })
   void readValueThatDoesNotFitFailsWithInvalidValue(String json) {
     assertCode(() -> read(json), ErrorCode.InvalidValue);
   }
 
   @Test
   void readInvalidValueNamesTheProperty() {
-    assertThatThrownBy(() -> read("{\"o\":{\"when\":\"soon\",\"when@odata.type\":\"Edm.DateTime\"}}"))
-        .isInstanceOfSatisfying(ViewbaseException.class,
-            e -> assertThat(e.context()).containsEntry("property", "o.when").containsEntry("type", "Edm.DateTime"));
+    assertThatThrownBy(
+            () -> read("{\"o\":{\"when\":\"soon\",\"when@odata.type\":\"Edm.DateTime\"}}"))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e ->
+                assertThat(e.context())
+                    .containsEntry("property", "o.when")
+                    .containsEntry("type", "Edm.DateTime"));
   }
 
   @Test
   void readTypedArrayElementsUnwrapsThem() {
     assertThat(readOne("{\"v\":[{\"@odata.type\":\"Edm.Int64\",\"value\":\"12\"},{\"value\":1}]}"))
-        .isEqualTo(new Value.Arr(List.of(new Value.Int64(12), new Value.Obj(Map.of("value", new Value.Int32(1))))));
+        .isEqualTo(
+            new Value.Arr(
+                List.of(new Value.Int64(12), new Value.Obj(Map.of("value", new Value.Int32(1))))));
   }
 
   @Test
   void readReturnsKeysAndSystemPropertiesApart() {
-    ItemBody body = read("{\"partitionKey\":\"p\",\"id\":\"i\",\"_etag\":\"W/\\\"x\\\"\","
-        + "\"_timestamp\":\"2026-11-30T12:00:00.0000001Z\",\"_sourceId\":\"s\",\"_sourcePartitionKey\":{},\"a\":1}");
+    ItemBody body =
+        read(
+            "{\"partitionKey\":\"p\",\"id\":\"i\",\"_etag\":\"W/\\\"x\\\"\","
+                + "\"_timestamp\":\"2026-11-30T12:00:00.0000001Z\",\"_sourceId\":\"s\",\"_sourcePartitionKey\":{},\"a\":1}");
     assertThat(body.partitionKey()).isEqualTo("p");
     assertThat(body.id()).isEqualTo("i");
     assertThat(body.etag()).isEqualTo("W/\"x\"");
@@ -136,18 +162,21 @@ class ItemJsonReadTest {
   @Test
   void addressedToWithOtherKeyFailsWithKeyMismatch() {
     ItemBody body = read("{\"partitionKey\":\"p\",\"id\":\"i\",\"a\":1}");
-    assertThat(body.addressedTo("p", "i")).isEqualTo(Item.of("p", "i", Map.of("a", new Value.Int32(1))));
+    assertThat(body.addressedTo("p", "i"))
+        .isEqualTo(Item.of("p", "i", Map.of("a", new Value.Int32(1))));
     assertCode(() -> body.addressedTo("q", "i"), ErrorCode.KeyMismatch);
     assertCode(() -> body.addressedTo("p", "j"), ErrorCode.KeyMismatch);
     assertThat(read("{\"a\":1}").addressedTo("x", "y").partitionKey()).isEqualTo("x");
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "{\"_x\":1}",
-      "{\"\":1}",
-      "{\"@odata.type\":\"Edm.Int64\"}",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"_x\":1}",
+        "{\"\":1}",
+        "{\"@odata.type\":\"Edm.Int64\"}",
+      })
   void readBadPropertyNameFailsWithInvalidPropertyName(String json) {
     assertCode(() -> read(json), ErrorCode.InvalidPropertyName);
   }
@@ -160,20 +189,22 @@ class ItemJsonReadTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "{\"a\":1,}",
-      "{\"a\":1",
-      "{\"a\":01}",
-      "{\"a\":NaN}",
-      "[1,2]",
-      "\"text\"",
-      "{\"a\":1} {}",
-      "''",
-      "{\"a\":1,\"a\":2}",
-      "{\"o\":{\"b\":1,\"b\":2}}",
-      "{\"id\":\"x\",\"id\":\"x\"}",
-      "{\"a\":1,\"a@odata.type\":\"Edm.Int64\",\"a@odata.type\":\"Edm.Int64\"}",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"a\":1,}",
+        "{\"a\":1",
+        "{\"a\":01}",
+        "{\"a\":NaN}",
+        "[1,2]",
+        "\"text\"",
+        "{\"a\":1} {}",
+        "''",
+        "{\"a\":1,\"a\":2}",
+        "{\"o\":{\"b\":1,\"b\":2}}",
+        "{\"id\":\"x\",\"id\":\"x\"}",
+        "{\"a\":1,\"a@odata.type\":\"Edm.Int64\",\"a@odata.type\":\"Edm.Int64\"}",
+      })
   void readMalformedOrWrongShapeFailsWithInvalidJson(String json) {
     assertCode(() -> read(json), ErrorCode.InvalidJson);
   }
@@ -181,7 +212,8 @@ class ItemJsonReadTest {
   @Test
   void readMalformedJsonNamesLineAndColumn() {
     assertThatThrownBy(() -> read("{\n  \"a\": tru\n}"))
-        .isInstanceOfSatisfying(ViewbaseException.class,
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
             e -> assertThat(e.context()).containsEntry("line", 2).containsKey("column"));
   }
 
@@ -199,7 +231,9 @@ class ItemJsonReadTest {
   @Test
   void readNestingBeyondTheLimitFailsWithInvalidValue() {
     Limits shallow = new Limits(1024, 1 << 20, 255, 255, 2, 1000);
-    byte[] ok = "{\"a\":{\"b\":[1, {\"@odata.type\":\"Edm.Int64\",\"value\":5}]}}".getBytes(StandardCharsets.UTF_8);
+    byte[] ok =
+        "{\"a\":{\"b\":[1, {\"@odata.type\":\"Edm.Int64\",\"value\":5}]}}"
+            .getBytes(StandardCharsets.UTF_8);
     assertThat(ItemJson.read(ok, shallow).properties()).containsKey("a");
     byte[] deep = "{\"a\":{\"b\":[[1]]}}".getBytes(StandardCharsets.UTF_8);
     assertCode(() -> ItemJson.read(deep, shallow), ErrorCode.InvalidValue);
@@ -209,13 +243,22 @@ class ItemJsonReadTest {
 
   @Test
   void writeUsesAnnotationsOnlyWhereJsonLacksTheType() {
-    Item item = Item.builder("p", "i").put("small", 5L).put("big", Long.MAX_VALUE).put("d", 1.0)
-        .put("nan", Double.NaN).put("i", 3).put("when", Instant.parse("2026-11-30T12:00:00.1Z")).build();
+    Item item =
+        Item.builder("p", "i")
+            .put("small", 5L)
+            .put("big", Long.MAX_VALUE)
+            .put("d", 1.0)
+            .put("nan", Double.NaN)
+            .put("i", 3)
+            .put("when", Instant.parse("2026-11-30T12:00:00.1Z"))
+            .build();
     String json = new String(ItemJson.write(item), StandardCharsets.UTF_8);
-    assertThat(json).isEqualTo("{\"partitionKey\":\"p\",\"id\":\"i\","
-        + "\"small@odata.type\":\"Edm.Int64\",\"small\":5,"
-        + "\"big@odata.type\":\"Edm.Int64\",\"big\":\"9223372036854775807\","
-        + "\"d\":1.0,\"nan@odata.type\":\"Edm.Double\",\"nan\":\"NaN\",\"i\":3,"
-        + "\"when@odata.type\":\"Edm.DateTime\",\"when\":\"2026-11-30T12:00:00.1000000Z\"}");
+    assertThat(json)
+        .isEqualTo(
+            "{\"partitionKey\":\"p\",\"id\":\"i\","
+                + "\"small@odata.type\":\"Edm.Int64\",\"small\":5,"
+                + "\"big@odata.type\":\"Edm.Int64\",\"big\":\"9223372036854775807\","
+                + "\"d\":1.0,\"nan@odata.type\":\"Edm.Double\",\"nan\":\"NaN\",\"i\":3,"
+                + "\"when@odata.type\":\"Edm.DateTime\",\"when\":\"2026-11-30T12:00:00.1000000Z\"}");
   }
 }

@@ -23,24 +23,44 @@ class OtherJsonTest {
     Page page = new Page(List.of(a, Item.stored("p", "b", Map.of(), "W/\"2\"", WHEN)), "tok");
     assertThat(PageJson.read(PageJson.write(page), Limits.DEFAULT)).isEqualTo(page);
     Page last = new Page(List.of(), null);
-    assertThat(new String(PageJson.write(last), StandardCharsets.UTF_8)).isEqualTo("{\"items\":[],\"continuation\":null}");
+    assertThat(new String(PageJson.write(last), StandardCharsets.UTF_8))
+        .isEqualTo("{\"items\":[],\"continuation\":null}");
     assertThat(PageJson.read(PageJson.write(last), Limits.DEFAULT)).isEqualTo(last);
   }
 
   @Test
   void tableInfoWriteThenReadGivesTheSameInfo() {
-    TableInfo t = new TableInfo("People", TableInfo.TABLE, null, "ready", Instant.parse("2026-11-30T12:00:00.123456789Z"));
+    TableInfo t =
+        new TableInfo(
+            "People",
+            TableInfo.TABLE,
+            null,
+            "ready",
+            Instant.parse("2026-11-30T12:00:00.123456789Z"));
     TableInfo v = new TableInfo("PeopleByEmail", TableInfo.VIEW, "People", "building", WHEN);
     assertThat(TableInfoJson.read(TableInfoJson.write(t))).isEqualTo(t);
-    assertThat(TableInfoJson.readList(TableInfoJson.writeList(List.of(t, v)))).containsExactly(t, v);
+    assertThat(TableInfoJson.readList(TableInfoJson.writeList(List.of(t, v))))
+        .containsExactly(t, v);
   }
 
   @Test
   void errorWriteThenReadKeepsCodeMessageAndContext() {
-    ViewbaseException e = ViewbaseException.of(ErrorCode.ItemNotFound, "Item not found",
-        "table", "People", "line", 3, "big", 1L << 40, "list", List.of("a", 1));
+    ViewbaseException e =
+        ViewbaseException.of(
+            ErrorCode.ItemNotFound,
+            "Item not found",
+            "table",
+            "People",
+            "line",
+            3,
+            "big",
+            1L << 40,
+            "list",
+            List.of("a", 1));
     String json = new String(ErrorJson.write(e), StandardCharsets.UTF_8);
-    assertThat(json).startsWith("{\"error\":{\"code\":\"ItemNotFound\",\"message\":\"Item not found\",\"table\":\"People\"");
+    assertThat(json)
+        .startsWith(
+            "{\"error\":{\"code\":\"ItemNotFound\",\"message\":\"Item not found\",\"table\":\"People\"");
     ViewbaseException back = ErrorJson.read(json.getBytes(StandardCharsets.UTF_8)).orElseThrow();
     assertThat(back.code()).isEqualTo(ErrorCode.ItemNotFound);
     assertThat(back.getMessage()).isEqualTo("Item not found");
@@ -49,7 +69,8 @@ class OtherJsonTest {
 
   @Test
   void errorReadOfUnknownCodeGivesInternalErrorWithTheRemoteCode() {
-    byte[] json = "{\"error\":{\"code\":\"Brand New\",\"message\":\"m\"}}".getBytes(StandardCharsets.UTF_8);
+    byte[] json =
+        "{\"error\":{\"code\":\"Brand New\",\"message\":\"m\"}}".getBytes(StandardCharsets.UTF_8);
     ViewbaseException back = ErrorJson.read(json).orElseThrow();
     assertThat(back.code()).isEqualTo(ErrorCode.InternalError);
     assertThat(back.context()).containsEntry("remoteCode", "Brand New");

@@ -3,8 +3,8 @@ package io.viewbase.server;
 import io.viewbase.api.Stability;
 
 /**
- * What a {@link Dialect} answers a request with, as the listener writes it: a status, a body with its
- * content type, and the dialect's own headers. The listener adds {@code Content-Type}, {@code
+ * What a {@link Dialect} answers a request with, as the listener writes it: a status, a body with
+ * its content type, and the dialect's own headers. The listener adds {@code Content-Type}, {@code
  * Content-Length} and the connection's headers, and leaves out the body of an answer to HEAD.
  */
 @Stability(Stability.Level.INTERNAL)

@@ -3,17 +3,23 @@ package io.viewbase.server;
 import io.viewbase.api.Stability;
 
 /**
- * An HTTP request as the native API sees it, free of any HTTP library: the parts that carry meaning.
+ * An HTTP request as the native API sees it, free of any HTTP library: the parts that carry
+ * meaning.
  *
- * @param method      the HTTP method, upper case
- * @param target      the request target as sent: raw (percent-encoded) path, optionally {@code ?query}
- * @param ifMatch     the If-Match header, or null
+ * @param method the HTTP method, upper case
+ * @param target the request target as sent: raw (percent-encoded) path, optionally {@code ?query}
+ * @param ifMatch the If-Match header, or null
  * @param ifNoneMatch the If-None-Match header, or null
  * @param contentType the Content-Type header, or null
- * @param body        the body bytes (empty, never null)
+ * @param body the body bytes (empty, never null)
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record ApiRequest(String method, String target, String ifMatch, String ifNoneMatch, String contentType,
+public record ApiRequest(
+    String method,
+    String target,
+    String ifMatch,
+    String ifNoneMatch,
+    String contentType,
     byte[] body) {
   private static final byte[] EMPTY = new byte[0];
 
@@ -25,7 +31,10 @@ public record ApiRequest(String method, String target, String ifMatch, String if
     return new ApiRequest(method, target, null, null, null, EMPTY);
   }
 
-  /** The raw path: the target without its query, and without scheme and authority if sent in absolute form. */
+  /**
+   * The raw path: the target without its query, and without scheme and authority if sent in
+   * absolute form.
+   */
   public String rawPath() {
     String t = target;
     if (t.startsWith("http://") || t.startsWith("https://")) {

@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the native API answers: a status, a body with its content type, and extra headers
- * ({@code ETag}, {@code Location}, {@code Allow}).
+ * What the native API answers: a status, a body with its content type, and extra headers ({@code
+ * ETag}, {@code Location}, {@code Allow}).
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record ApiResponse(int status, String contentType, byte[] body, Map<String, String> headers)

@@ -8,8 +8,8 @@ import io.netty.handler.codec.http.HttpUtil;
 
 /**
  * Aggregates request bodies up to the limit. Netty's own answer to an oversized body is a bare 413;
- * this hands an {@link OversizedRequest} to the dialect's handler instead, which answers with its error
- * in order and closes the connection, whatever the framing:
+ * this hands an {@link OversizedRequest} to the dialect's handler instead, which answers with its
+ * error in order and closes the connection, whatever the framing:
  *
  * <pre>
  * body over the limit                      | answered                 | then
@@ -23,8 +23,8 @@ import io.netty.handler.codec.http.HttpUtil;
  * it (200 MB, if that is what was declared); and after a refused {@code 100-continue} a client may
  * or may not send the body, so the next request's start could not be told from it. Only a body
  * within the limit gets {@code 100 Continue}. An expectation other than {@code 100-continue} is
- * ignored (RFC 9110 allows it) rather than answered with Netty's bare 417, so that every request
- * is answered by the dialect.
+ * ignored (RFC 9110 allows it) rather than answered with Netty's bare 417, so that every request is
+ * answered by the dialect.
  */
 final class BodyLimit extends HttpObjectAggregator {
   BodyLimit(int maxRequestBytes) {
@@ -32,7 +32,8 @@ final class BodyLimit extends HttpObjectAggregator {
   }
 
   @Override
-  protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+  protected Object newContinueResponse(
+      HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
     if (!HttpUtil.is100ContinueExpected(start) || isContentLengthInvalid(start, maxContentLength)) {
       return null; // no interim answer; a declared length over the limit is refused as oversized
     }

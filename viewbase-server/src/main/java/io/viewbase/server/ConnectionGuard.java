@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The first handler of a connection's pipeline: it enforces the listener's {@link ConnectionLimits}
  * (the cap on open connections, the idle, header and body timeouts) and closes connections
- * gracefully. It sees the raw bytes coming in, learns where requests begin and end from the
- * {@link RequestDecoder}, and where answers end from {@link HttpListener#responses}; all of its
- * state is touched on the channel's event loop only.
+ * gracefully. It sees the raw bytes coming in, learns where requests begin and end from the {@link
+ * RequestDecoder}, and where answers end from {@link HttpListener#responses}; all of its state is
+ * touched on the channel's event loop only.
  *
  * <p>The connection is in one phase at a time, and each phase but serving has a deadline:
  *
@@ -35,9 +35,9 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * A refusal ({@link ConnectionRefusal}) goes to the dialect's handler, which answers it in the
- * dialect's shape; a handler that did not would have the connection closed at once. The deadline is checked lazily: one scheduled check
- * per connection, moved only when a deadline comes earlier than it, so that requests on a busy
- * connection schedule nothing.
+ * dialect's shape; a handler that did not would have the connection closed at once. The deadline is
+ * checked lazily: one scheduled check per connection, moved only when a deadline comes earlier than
+ * it, so that requests on a busy connection schedule nothing.
  *
  * <p>A close that the dialect's handler asks for (after an answer with {@code Connection: close})
  * lingers: the output is shut, so the client reads the answer and then the end of the stream, while
@@ -58,7 +58,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
 
-    /** The {@code Keep-Alive} header's value on kept-alive answers: {@code timeout=<idle seconds>}. */
+    /**
+     * The {@code Keep-Alive} header's value on kept-alive answers: {@code timeout=<idle seconds>}.
+     */
     private final String keepAlive;
 
     Connections(String name, ConnectionLimits limits) {
@@ -73,39 +75,64 @@ final class ConnectionGuard extends ChannelDuplexHandler {
       long last = lastWarning.get();
       long now = System.nanoTime();
       if (now - last >= WARN_EVERY_NANOS && lastWarning.compareAndSet(last, now)) {
-        LOG.warn("{}: {} connections are open, the most allowed; refused {} since the last warning",
-            name, limits.maxConnections(), refused.getAndSet(0));
+        LOG.warn(
+            "{}: {} connections are open, the most allowed; refused {} since the last warning",
+            name,
+            limits.maxConnections(),
+            refused.getAndSet(0));
       }
     }
   }
 
-  private enum Phase { HEADERS, BODY, SERVING, IDLE, LINGER }
+  private enum Phase {
+    HEADERS,
+    BODY,
+    SERVING,
+    IDLE,
+    LINGER
+  }
 
   private final Connections listener;
   private ChannelHandlerContext ctx;
+
   /** Whether this connection is among the listener's open ones. */
   private boolean counted;
 
-  /** Whether any request's headers have been read (until then, the header timeout runs from the accept). */
+  /**
+   * Whether any request's headers have been read (until then, the header timeout runs from the
+   * accept).
+   */
   private boolean sawRequest;
+
   /** Bytes of a request whose headers are not complete yet have arrived. */
   private boolean partial;
+
   /** A request's headers have been read, its body not yet. */
   private boolean bodyArriving;
-  /** Requests whose headers have been read, and final answers written whole: the difference is owed. */
+
+  /**
+   * Requests whose headers have been read, and final answers written whole: the difference is owed.
+   */
   private long requests;
+
   private long answered;
+
   /** Final answers handed to the socket (written or not yet). */
   private long answersStarted;
+
   private boolean finalAnswerNext;
+
   /** Refused or closing: what arrives is dropped, not decoded. */
   private boolean discarding;
+
   /** The close the dialect's handler asked for, done once lingering ends. */
   private ChannelPromise lingerClose;
 
   private Phase phase;
+
   /** When the phase's time is up, as {@link System#nanoTime()}. */
   private long deadline;
+
   private ScheduledFuture<?> check;
   private long checkAt;
 
@@ -133,8 +160,12 @@ final class ConnectionGuard extends ChannelDuplexHandler {
       counted = false;
       listener.open.decrementAndGet();
       listener.refusedOne();
-      refuse(new ConnectionRefusal(ConnectionRefusal.Kind.TOO_MANY_CONNECTIONS, "The server has "
-          + listener.limits.maxConnections() + " connections open, the most it allows; retry later"));
+      refuse(
+          new ConnectionRefusal(
+              ConnectionRefusal.Kind.TOO_MANY_CONNECTIONS,
+              "The server has "
+                  + listener.limits.maxConnections()
+                  + " connections open, the most it allows; retry later"));
     } else {
       update();
     }
@@ -162,7 +193,10 @@ final class ConnectionGuard extends ChannelDuplexHandler {
       ReferenceCountUtil.release(msg);
       return;
     }
-    if (msg instanceof ByteBuf bytes && !bodyArriving && !partial && beginsARequest(bytes, bytes.readerIndex())) {
+    if (msg instanceof ByteBuf bytes
+        && !bodyArriving
+        && !partial
+        && beginsARequest(bytes, bytes.readerIndex())) {
       partial = true;
     }
     context.fireChannelRead(msg);
@@ -184,7 +218,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     update();
   }
 
-  /** The decoder holds these bytes after a request it just finished: perhaps the next one's start. */
+  /**
+   * The decoder holds these bytes after a request it just finished: perhaps the next one's start.
+   */
   void bytesAfterRequest(ByteBuf rest) {
     if (beginsARequest(rest, rest.readerIndex())) {
       partial = true;
@@ -193,9 +229,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   }
 
   /**
-   * Whether bytes hold more than the line ends that some clients send after a body (and the
-   * decoder skips): those begin no request, and must not turn an idle connection into one that
-   * is answered 408.
+   * Whether bytes hold more than the line ends that some clients send after a body (and the decoder
+   * skips): those begin no request, and must not turn an idle connection into one that is answered
+   * 408.
    */
   private static boolean beginsARequest(ByteBuf bytes, int from) {
     return bytes.forEachByte(from, bytes.writerIndex() - from, ByteProcessor.FIND_NON_CRLF) >= 0;
@@ -215,16 +251,19 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     finalAnswerNext = false;
     answersStarted++;
     ChannelPromise written = promise.unvoid();
-    written.addListener(f -> {
-      answered++;
-      update();
-    });
+    written.addListener(
+        f -> {
+          answered++;
+          update();
+        });
     context.write(msg, written);
   }
 
   @Override
   public void close(ChannelHandlerContext context, ChannelPromise promise) {
-    if (lingerClose != null || !(context.channel() instanceof SocketChannel socket) || !socket.isActive()
+    if (lingerClose != null
+        || !(context.channel() instanceof SocketChannel socket)
+        || !socket.isActive()
         || socket.isOutputShutdown()) {
       context.close(promise);
       return;
@@ -232,11 +271,14 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     lingerClose = promise;
     discarding = true;
     socket.config().setAutoRead(true);
-    socket.shutdownOutput().addListener(f -> {
-      if (!f.isSuccess()) {
-        context.close(promise);
-      }
-    });
+    socket
+        .shutdownOutput()
+        .addListener(
+            f -> {
+              if (!f.isSuccess()) {
+                context.close(promise);
+              }
+            });
     update();
   }
 
@@ -272,12 +314,14 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     if (now == Phase.SERVING) {
       return; // a check that is due finds nothing to do
     }
-    deadline = System.nanoTime() + switch (now) {
-      case HEADERS -> listener.limits.headerTimeout().toNanos();
-      case BODY -> listener.limits.bodyTimeout().toNanos();
-      case IDLE -> listener.limits.idleTimeout().toNanos();
-      default -> LINGER_NANOS;
-    };
+    deadline =
+        System.nanoTime()
+            + switch (now) {
+              case HEADERS -> listener.limits.headerTimeout().toNanos();
+              case BODY -> listener.limits.bodyTimeout().toNanos();
+              case IDLE -> listener.limits.idleTimeout().toNanos();
+              default -> LINGER_NANOS;
+            };
     arm();
   }
 
@@ -290,7 +334,10 @@ final class ConnectionGuard extends ChannelDuplexHandler {
       check.cancel(false);
     }
     checkAt = deadline;
-    check = ctx.executor().schedule(this::expire, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    check =
+        ctx.executor()
+            .schedule(
+                this::expire, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   private void expire() {
@@ -306,14 +353,21 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     switch (phase) {
       case HEADERS -> {
         if (partial) {
-          refuse(new ConnectionRefusal(ConnectionRefusal.Kind.REQUEST_TIMEOUT,
-              "The request line and headers did not arrive within " + ConnectionLimits.text(limits.headerTimeout())));
+          refuse(
+              new ConnectionRefusal(
+                  ConnectionRefusal.Kind.REQUEST_TIMEOUT,
+                  "The request line and headers did not arrive within "
+                      + ConnectionLimits.text(limits.headerTimeout())));
         } else {
           ctx.close(); // a connection that never sent anything has nothing to be answered
         }
       }
-      case BODY -> refuse(new ConnectionRefusal(ConnectionRefusal.Kind.REQUEST_TIMEOUT,
-          "The request body did not arrive within " + ConnectionLimits.text(limits.bodyTimeout())));
+      case BODY ->
+          refuse(
+              new ConnectionRefusal(
+                  ConnectionRefusal.Kind.REQUEST_TIMEOUT,
+                  "The request body did not arrive within "
+                      + ConnectionLimits.text(limits.bodyTimeout())));
       // no 408 between requests: it could cross a request the client is sending just now
       case IDLE -> ctx.close();
       case LINGER -> ctx.close(lingerClose);

@@ -4,8 +4,8 @@ import io.viewbase.api.Stability;
 import java.time.Duration;
 
 /**
- * How long a listener's connections may wait on their clients and how many may be open at once;
- * the same for the native API and the Azure dialect, enforced by {@link HttpListener}.
+ * How long a listener's connections may wait on their clients and how many may be open at once; the
+ * same for the native API and the Azure dialect, enforced by {@link HttpListener}.
  *
  * <p>The timeouts only ever run while the server waits on the client with nothing of its own in
  * progress: from the moment a request has been read until its answer has been written, the
@@ -26,16 +26,16 @@ import java.time.Duration;
  *
  * The Azure dialect closes without an answer where the native API answers 408 or 503.
  *
- * @param idleTimeout    how long a kept-alive connection may wait for its next request (default 120 s)
- * @param headerTimeout  how long a request line and headers may take to arrive, from their first
- *                       byte or from the accept (default 30 s)
- * @param bodyTimeout    how long a body may take to arrive, from the end of its headers (default
- *                       120 s: 8 MiB at 70 KB/s)
+ * @param idleTimeout how long a kept-alive connection may wait for its next request (default 120 s)
+ * @param headerTimeout how long a request line and headers may take to arrive, from their first
+ *     byte or from the accept (default 30 s)
+ * @param bodyTimeout how long a body may take to arrive, from the end of its headers (default 120
+ *     s: 8 MiB at 70 KB/s)
  * @param maxConnections how many connections the listener keeps open at once (default 10,000)
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record ConnectionLimits(Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout,
-    int maxConnections) {
+public record ConnectionLimits(
+    Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout, int maxConnections) {
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(120);
   public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(120);
@@ -46,12 +46,16 @@ public record ConnectionLimits(Duration idleTimeout, Duration headerTimeout, Dur
     positive(headerTimeout, "headerTimeout");
     positive(bodyTimeout, "bodyTimeout");
     if (maxConnections < 1) {
-      throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
+      throw new IllegalArgumentException(
+          "maxConnections must be at least 1, was " + maxConnections);
     }
   }
 
   public static ConnectionLimits defaults() {
-    return new ConnectionLimits(DEFAULT_IDLE_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT,
+    return new ConnectionLimits(
+        DEFAULT_IDLE_TIMEOUT,
+        DEFAULT_HEADER_TIMEOUT,
+        DEFAULT_BODY_TIMEOUT,
         DEFAULT_MAX_CONNECTIONS);
   }
 

@@ -33,7 +33,7 @@ import java.util.concurrent.Executor;
  *
  * @param <R> a request as the dialect reads it from the wire
  * @param <T> what the dialect finds the request addresses, worked out once on the event loop to
- *            choose its {@link Mode} and handed to the call that serves it (null where it needs none)
+ *     choose its {@link Mode} and handed to the call that serves it (null where it needs none)
  */
 @Stability(Stability.Level.INTERNAL)
 public interface Dialect<R, T> {
@@ -47,7 +47,9 @@ public interface Dialect<R, T> {
     WORKERS
   }
 
-  /** The request as this dialect sees it, read from one well-formed HTTP request on the connection. */
+  /**
+   * The request as this dialect sees it, read from one well-formed HTTP request on the connection.
+   */
   R read(ChannelHandlerContext ctx, FullHttpRequest request);
 
   /** What the request addresses, as far as choosing its mode and serving it needs; may be null. */
@@ -66,8 +68,8 @@ public interface Dialect<R, T> {
   CompletableFuture<? extends Answer> serveAsync(R request, T route, Executor answerOn);
 
   /**
-   * The answer, in this dialect's error shape, to an error the listener raises for the request:
-   * its refusals ({@link io.viewbase.api.ErrorCode#RequestTooLarge}, {@code RequestTimeout}, {@code
+   * The answer, in this dialect's error shape, to an error the listener raises for the request: its
+   * refusals ({@link io.viewbase.api.ErrorCode#RequestTooLarge}, {@code RequestTimeout}, {@code
    * ServerBusy}), a request it cannot read ({@code InvalidInput}), one it cannot serve since it is
    * shutting down ({@code ShuttingDown}), or an answer it cannot send ({@code InternalError}).
    *
@@ -80,15 +82,13 @@ public interface Dialect<R, T> {
    * served: logged by the dialect, answered as its generic 500, which leaks nothing of it.
    *
    * @param request the request, or null if it could not be read
-   * @param route   what it addresses, or null
+   * @param route what it addresses, or null
    */
   Answer failure(R request, T route, Throwable failure);
 
   /** Called as a request starts being served, for the dialect's counters. */
-  default void started() {
-  }
+  default void started() {}
 
   /** Called once a request's answer has been written, for the dialect's counters. */
-  default void finished() {
-  }
+  default void finished() {}
 }

@@ -55,6 +55,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   private final Executor workers;
   private final ArrayDeque<Pending<R, T>> queue = new ArrayDeque<>();
   private boolean busy;
+
   /** The request being served and not yet answered, or null. */
   private Pending<R, T> serving;
 
@@ -67,17 +68,19 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
    * One request waiting its turn: to be served, or already answered (a refusal, a request that
    * could not be read).
    */
-  private record Pending<R, T>(R request, T route, Answer answer, boolean keepAlive, HttpVersion version,
-      boolean head) {
-  }
+  private record Pending<R, T>(
+      R request, T route, Answer answer, boolean keepAlive, HttpVersion version, boolean head) {}
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
     if (msg instanceof FullHttpRequest req) {
       queue.add(toPending(ctx, req));
     } else if (msg instanceof OversizedRequest o) {
-      queue.add(refused(ViewbaseException.of(ErrorCode.RequestTooLarge,
-          "The request body is larger than the server accepts"), o.keepAlive()));
+      queue.add(
+          refused(
+              ViewbaseException.of(
+                  ErrorCode.RequestTooLarge, "The request body is larger than the server accepts"),
+              o.keepAlive()));
     } else if (msg instanceof ConnectionRefusal refusal) {
       // The listener ends the connection (a request that did not arrive in time, or one over the
       // cap): answered in the dialect's shape, then closed.
@@ -93,24 +96,36 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   }
 
   private Pending<R, T> refused(ViewbaseException why, boolean keepAlive) {
-    return new Pending<>(null, null, dialect.error(null, why), keepAlive, HttpVersion.HTTP_1_1, false);
+    return new Pending<>(
+        null, null, dialect.error(null, why), keepAlive, HttpVersion.HTTP_1_1, false);
   }
 
   private Pending<R, T> toPending(ChannelHandlerContext ctx, FullHttpRequest req) {
     if (req.decoderResult().isFailure()) {
       Throwable cause = req.decoderResult().cause();
       // After a framing error the next request's start cannot be found: close.
-      return refused(ViewbaseException.of(ErrorCode.InvalidInput, "Malformed HTTP request",
-          "reason", cause == null ? "unreadable" : cause.getMessage()), false);
+      return refused(
+          ViewbaseException.of(
+              ErrorCode.InvalidInput,
+              "Malformed HTTP request",
+              "reason",
+              cause == null ? "unreadable" : cause.getMessage()),
+          false);
     }
     R request = null;
     try {
       request = dialect.read(ctx, req);
       T route = dialect.route(request);
-      return new Pending<>(request, route, null, HttpUtil.isKeepAlive(req), req.protocolVersion(),
+      return new Pending<>(
+          request,
+          route,
+          null,
+          HttpUtil.isKeepAlive(req),
+          req.protocolVersion(),
           HttpMethod.HEAD.equals(req.method()));
     } catch (RuntimeException | Error e) {
-      return new Pending<>(request, null, dialect.failure(request, null, e), false, HttpVersion.HTTP_1_1, false);
+      return new Pending<>(
+          request, null, dialect.failure(request, null, e), false, HttpVersion.HTTP_1_1, false);
     }
   }
 
@@ -126,7 +141,10 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     try {
       serve(ctx, p);
     } catch (RuntimeException | Error e) {
-      write(ctx, p, dialect.failure(p.request(), p.route(), e)); // dropped if answered before the failure
+      write(
+          ctx,
+          p,
+          dialect.failure(p.request(), p.route(), e)); // dropped if answered before the failure
     }
   }
 
@@ -138,35 +156,48 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     }
     switch (dialect.mode(p.request(), p.route())) {
       case INLINE -> write(ctx, p, dialect.serve(p.request(), p.route()));
-      case ASYNC -> dialect.serveAsync(p.request(), p.route(), ctx.executor())
-          .whenComplete((answer, failure) -> completed(ctx, p, answer, failure));
+      case ASYNC ->
+          dialect
+              .serveAsync(p.request(), p.route(), ctx.executor())
+              .whenComplete((answer, failure) -> completed(ctx, p, answer, failure));
       case WORKERS -> {
         try {
-          workers.execute(() -> {
-            Answer answer;
-            try {
-              answer = dialect.serve(p.request(), p.route());
-            } catch (RuntimeException | Error e) {
-              answer = dialect.failure(p.request(), p.route(), e);
-            }
-            Answer done = answer;
-            ctx.executor().execute(() -> write(ctx, p, done));
-          });
+          workers.execute(
+              () -> {
+                Answer answer;
+                try {
+                  answer = dialect.serve(p.request(), p.route());
+                } catch (RuntimeException | Error e) {
+                  answer = dialect.failure(p.request(), p.route(), e);
+                }
+                Answer done = answer;
+                ctx.executor().execute(() -> write(ctx, p, done));
+              });
         } catch (RejectedExecutionException shuttingDown) {
-          write(ctx, p, dialect.error(p.route(), ViewbaseException.of(ErrorCode.ShuttingDown,
-              "The server is shutting down")));
+          write(
+              ctx,
+              p,
+              dialect.error(
+                  p.route(),
+                  ViewbaseException.of(ErrorCode.ShuttingDown, "The server is shutting down")));
         }
       }
     }
   }
 
   /** An asynchronous request's completion: on this event loop, unless it could not get there. */
-  private void completed(ChannelHandlerContext ctx, Pending<R, T> p, Answer answer, Throwable failure) {
+  private void completed(
+      ChannelHandlerContext ctx, Pending<R, T> p, Answer answer, Throwable failure) {
     if (!ctx.executor().inEventLoop()) {
       ctx.executor().execute(() -> completed(ctx, p, answer, failure));
       return;
     }
-    write(ctx, p, failure == null ? answer : dialect.failure(p.request(), p.route(), Futures.unwrap(failure)));
+    write(
+        ctx,
+        p,
+        failure == null
+            ? answer
+            : dialect.failure(p.request(), p.route(), Futures.unwrap(failure)));
   }
 
   private void write(ChannelHandlerContext ctx, Pending<R, T> p, Answer answer) {
@@ -181,23 +212,35 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       out = encode(ctx, p, answer, keepAlive);
     } catch (RuntimeException | Error badHeader) { // a header value it cannot send
       LOG.warn("Answering 500: cannot encode the answer: {}", badHeader.toString());
-      out = encode(ctx, p, dialect.error(p.route(), ViewbaseException.of(ErrorCode.InternalError,
-          "The server could not encode its answer")), keepAlive);
+      out =
+          encode(
+              ctx,
+              p,
+              dialect.error(
+                  p.route(),
+                  ViewbaseException.of(
+                      ErrorCode.InternalError, "The server could not encode its answer")),
+              keepAlive);
     }
-    HttpListener.responses(ctx).writeAndFlush(out).addListener((ChannelFutureListener) f -> {
-      dialect.finished();
-      busy = false;
-      if (!keepAlive || !f.isSuccess()) {
-        queue.clear();
-        ctx.close();
-      } else {
-        serveNext(ctx);
-      }
-    });
+    HttpListener.responses(ctx)
+        .writeAndFlush(out)
+        .addListener(
+            (ChannelFutureListener)
+                f -> {
+                  dialect.finished();
+                  busy = false;
+                  if (!keepAlive || !f.isSuccess()) {
+                    queue.clear();
+                    ctx.close();
+                  } else {
+                    serveNext(ctx);
+                  }
+                });
   }
 
   /** The answer as one buffer; a HEAD request's without its body. */
-  private static ByteBuf encode(ChannelHandlerContext ctx, Pending<?, ?> p, Answer answer, boolean keepAlive) {
+  private static ByteBuf encode(
+      ChannelHandlerContext ctx, Pending<?, ?> p, Answer answer, boolean keepAlive) {
     byte[] body = answer.body();
     ResponseBytes out = ResponseBytes.start(ctx.alloc(), p.version(), answer.status(), body.length);
     String type = answer.contentType();

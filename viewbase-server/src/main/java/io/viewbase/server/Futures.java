@@ -7,12 +7,13 @@ import java.util.concurrent.CompletionException;
 /** What both APIs do with the futures of the database's asynchronous writes. */
 @Stability(Stability.Level.INTERNAL)
 public final class Futures {
-  private Futures() {
-  }
+  private Futures() {}
 
   /** The failure itself, without the {@link CompletionException} a dependent stage wraps it in. */
   public static Throwable unwrap(Throwable failure) {
-    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    return failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause()
+        : failure;
   }
 
   /** Waits for the future; its failure is thrown as itself (a runtime exception), not wrapped. */

@@ -49,6 +49,7 @@ public final class HttpListener implements AutoCloseable {
    * 4 KiB default would reject legal addresses, and 16 KiB a filter of a few hundred conditions.
    */
   private static final int MAX_REQUEST_LINE = 128 * 1024;
+
   private static final int MAX_HEADERS = 16 * 1024;
   private static final long DRAIN_SECONDS = 10;
   private static final String LEAK_DETECTION = "io.netty.leakDetection.level";
@@ -56,15 +57,20 @@ public final class HttpListener implements AutoCloseable {
   /**
    * The pipeline's HTTP response encoder. The dialect handler writes each answer as one buffer made
    * by {@link ResponseBytes}, starting at this handler's context so that it goes straight to the
-   * socket ({@link #responses}); the encoder only encodes the interim {@code 100 Continue} that
-   * the body aggregator sends. A request decoder and a response encoder rather than Netty's
-   * HttpServerCodec: the codec pairs each request with a response it encodes (to leave out the
-   * body of a HEAD answer), and would keep a method per request that the API's answers, which
-   * bypass it, never take back; the dialect handler leaves out HEAD bodies itself.
+   * socket ({@link #responses}); the encoder only encodes the interim {@code 100 Continue} that the
+   * body aggregator sends. A request decoder and a response encoder rather than Netty's
+   * HttpServerCodec: the codec pairs each request with a response it encodes (to leave out the body
+   * of a HEAD answer), and would keep a method per request that the API's answers, which bypass it,
+   * never take back; the dialect handler leaves out HEAD bodies itself.
    */
   static final String ENCODER = "encoder";
-  /** The body aggregator; what it passes on (and the listener's refusals) goes to the dialect's handler. */
+
+  /**
+   * The body aggregator; what it passes on (and the listener's refusals) goes to the dialect's
+   * handler.
+   */
   static final String AGGREGATOR = "aggregate";
+
   private static final String GUARD = "guard";
 
   static {
@@ -83,7 +89,11 @@ public final class HttpListener implements AutoCloseable {
   private final Channel serverChannel;
   private final int port;
 
-  private HttpListener(String name, EventLoopGroup acceptor, EventLoopGroup io, ExecutorService workers,
+  private HttpListener(
+      String name,
+      EventLoopGroup acceptor,
+      EventLoopGroup io,
+      ExecutorService workers,
       Channel serverChannel) {
     this.name = name;
     this.acceptor = acceptor;
@@ -97,39 +107,57 @@ public final class HttpListener implements AutoCloseable {
    * Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot
    * listen (and leaves no thread behind).
    *
-   * @param name        names the threads ({@code <name>-io}, {@code <name>-worker}) and the log lines
+   * @param name names the threads ({@code <name>-io}, {@code <name>-worker}) and the log lines
    * @param connections how many connections may be open and how long they may wait on their clients
-   * @param dialect     the protocol every connection speaks
+   * @param dialect the protocol every connection speaks
    */
-  public static HttpListener start(String name, String bindAddress, int port, int ioThreads, int workerThreads,
-      int maxRequestBytes, ConnectionLimits connections, Dialect<?, ?> dialect) {
-    EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true),
-        NioIoHandler.newFactory());
-    EventLoopGroup io = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(name + "-io", true),
-        NioIoHandler.newFactory());
-    ExecutorService workers = new ThreadPoolExecutor(workerThreads, workerThreads, 60, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), new DefaultThreadFactory(name + "-worker", true));
+  public static HttpListener start(
+      String name,
+      String bindAddress,
+      int port,
+      int ioThreads,
+      int workerThreads,
+      int maxRequestBytes,
+      ConnectionLimits connections,
+      Dialect<?, ?> dialect) {
+    EventLoopGroup acceptor =
+        new MultiThreadIoEventLoopGroup(
+            1, new DefaultThreadFactory(name + "-accept", true), NioIoHandler.newFactory());
+    EventLoopGroup io =
+        new MultiThreadIoEventLoopGroup(
+            ioThreads, new DefaultThreadFactory(name + "-io", true), NioIoHandler.newFactory());
+    ExecutorService workers =
+        new ThreadPoolExecutor(
+            workerThreads,
+            workerThreads,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            new DefaultThreadFactory(name + "-worker", true));
     ConnectionGuard.Connections shared = new ConnectionGuard.Connections(name, connections);
-    HttpDecoderConfig decoder = new HttpDecoderConfig()
-        .setMaxInitialLineLength(MAX_REQUEST_LINE)
-        .setMaxHeaderSize(MAX_HEADERS);
-    ServerBootstrap bootstrap = new ServerBootstrap()
-        .group(acceptor, io)
-        .channel(NioServerSocketChannel.class)
-        .option(ChannelOption.SO_BACKLOG, 1024)
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ConnectionGuard guard = new ConnectionGuard(shared);
-            ch.pipeline()
-                .addLast(GUARD, guard)
-                .addLast("decoder", new RequestDecoder(decoder, guard))
-                .addLast(ENCODER, new HttpResponseEncoder())
-                .addLast(AGGREGATOR, new BodyLimit(maxRequestBytes))
-                .addLast("api", handler(dialect, workers));
-          }
-        });
+    HttpDecoderConfig decoder =
+        new HttpDecoderConfig()
+            .setMaxInitialLineLength(MAX_REQUEST_LINE)
+            .setMaxHeaderSize(MAX_HEADERS);
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(acceptor, io)
+            .channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_BACKLOG, 1024)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ConnectionGuard guard = new ConnectionGuard(shared);
+                    ch.pipeline()
+                        .addLast(GUARD, guard)
+                        .addLast("decoder", new RequestDecoder(decoder, guard))
+                        .addLast(ENCODER, new HttpResponseEncoder())
+                        .addLast(AGGREGATOR, new BodyLimit(maxRequestBytes))
+                        .addLast("api", handler(dialect, workers));
+                  }
+                });
     try {
       Channel channel = bootstrap.bind(bindAddress, port).sync().channel();
       return new HttpListener(name, acceptor, io, workers, channel);
@@ -141,7 +169,8 @@ public final class HttpListener implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       String where = bindAddress + ":" + port;
-      throw new UncheckedIOException("Cannot listen on " + where + ": " + why(e),
+      throw new UncheckedIOException(
+          "Cannot listen on " + where + ": " + why(e),
           e instanceof IOException io1 ? io1 : new IOException(e));
     }
   }
@@ -155,14 +184,16 @@ public final class HttpListener implements AutoCloseable {
     if (bindFailure instanceof UnresolvedAddressException) {
       return "the address does not resolve";
     }
-    return bindFailure.getMessage() != null ? bindFailure.getMessage() : bindFailure.getClass().getSimpleName();
+    return bindFailure.getMessage() != null
+        ? bindFailure.getMessage()
+        : bindFailure.getClass().getSimpleName();
   }
 
   /**
-   * Where the dialect handler writes each final answer (a buffer made by {@link ResponseBytes}), in one
-   * write right away: the context of the response encoder, so that it passes no HTTP encoder on its
-   * way to the socket. The listener counts these writes: a connection is being served from the end
-   * of a request until its answer has been written, and its timeouts wait meanwhile.
+   * Where the dialect handler writes each final answer (a buffer made by {@link ResponseBytes}), in
+   * one write right away: the context of the response encoder, so that it passes no HTTP encoder on
+   * its way to the socket. The listener counts these writes: a connection is being served from the
+   * end of a request until its answer has been written, and its timeouts wait meanwhile.
    */
   public static ChannelHandlerContext responses(ChannelHandlerContext handler) {
     ChannelHandler guard = handler.pipeline().get(GUARD);

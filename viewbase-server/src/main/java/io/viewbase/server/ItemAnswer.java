@@ -16,11 +16,11 @@ final class ItemAnswer {
   /** Makes the 200 answer of {@code GET /v1/tables/{t}/items/{pk}/{id}}. */
   static final ItemMapping<ApiResponse> READ = new Read();
 
-  private ItemAnswer() {
-  }
+  private ItemAnswer() {}
 
   static ApiResponse of(int status, Item item) {
-    return new ApiResponse(status, ApiResponse.JSON, ItemJson.write(item), Map.of("ETag", item.etag()));
+    return new ApiResponse(
+        status, ApiResponse.JSON, ItemJson.write(item), Map.of("ETag", item.etag()));
   }
 
   /** Stateless, so one instance, equal only to itself. */

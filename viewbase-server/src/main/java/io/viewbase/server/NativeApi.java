@@ -43,17 +43,20 @@ import org.slf4j.LoggerFactory;
  * DELETE | optional If-Match| delete(pk, id, e)    | 204 (404 absent, 412 stale)
  * </pre>
  *
- * {@code POST /v1/batch} is {@link Database#commit}: 200 with {@code {"items": [...]}}, or the failing
- * operation's error with its {@code operationIndex}.
+ * {@code POST /v1/batch} is {@link Database#commit}: 200 with {@code {"items": [...]}}, or the
+ * failing operation's error with its {@code operationIndex}.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class NativeApi {
   private static final Logger LOG = LoggerFactory.getLogger(NativeApi.class);
   private static final byte[] HEALTHY = "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8);
   private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
+
   /** Rendered once: the answer to a failure must not itself be able to fail. */
-  private static final ApiResponse INTERNAL_ERROR = ApiResponse.error(new ViewbaseException(ErrorCode.InternalError,
-      "Internal error; the server log has the details"));
+  private static final ApiResponse INTERNAL_ERROR =
+      ApiResponse.error(
+          new ViewbaseException(
+              ErrorCode.InternalError, "Internal error; the server log has the details"));
 
   private final Database db;
   private final ServerMetrics metrics;
@@ -74,9 +77,9 @@ public final class NativeApi {
   }
 
   /**
-   * Whether a request is cheap enough to serve on the event loop: point reads and catalog reads
-   * (a view's status among them) never wait on a disk sync, and sparing them a thread hop keeps
-   * them fast. Creating, dropping and verifying a view write or scan: the worker pool runs them.
+   * Whether a request is cheap enough to serve on the event loop: point reads and catalog reads (a
+   * view's status among them) never wait on a disk sync, and sparing them a thread hop keeps them
+   * fast. Creating, dropping and verifying a view write or scan: the worker pool runs them.
    */
   static boolean runsInline(String method, RouteMatch match) {
     return switch (match.route()) {
@@ -103,12 +106,13 @@ public final class NativeApi {
   }
 
   /**
-   * Serves a single-item write with the table's asynchronous write. The future completes on
-   * {@code answerOn} (the connection's event loop) once the write is durable, with the answer made
-   * there and not on the store's committing thread, which every write waits for. Never fails:
-   * errors, {@link Error}s among them, are answers.
+   * Serves a single-item write with the table's asynchronous write. The future completes on {@code
+   * answerOn} (the connection's event loop) once the write is durable, with the answer made there
+   * and not on the store's committing thread, which every write waits for. Never fails: errors,
+   * {@link Error}s among them, are answers.
    */
-  CompletableFuture<ApiResponse> handleItemWrite(ApiRequest request, RouteMatch match, Executor answerOn) {
+  CompletableFuture<ApiResponse> handleItemWrite(
+      ApiRequest request, RouteMatch match, Executor answerOn) {
     CompletableFuture<Item> write;
     try {
       admit(request, match);
@@ -116,16 +120,21 @@ public final class NativeApi {
     } catch (RuntimeException | Error e) {
       write = CompletableFuture.failedFuture(e);
     }
-    return write.handleAsync((stored, failure) -> {
-      ApiResponse answer;
-      try {
-        answer = failure == null ? itemAnswer(request, stored) : failure(request, Futures.unwrap(failure));
-      } catch (RuntimeException | Error e) {
-        answer = failure(request, e);
-      }
-      metrics.answered(Route.ITEM, answer.status());
-      return answer;
-    }, answerOn);
+    return write.handleAsync(
+        (stored, failure) -> {
+          ApiResponse answer;
+          try {
+            answer =
+                failure == null
+                    ? itemAnswer(request, stored)
+                    : failure(request, Futures.unwrap(failure));
+          } catch (RuntimeException | Error e) {
+            answer = failure(request, e);
+          }
+          metrics.answered(Route.ITEM, answer.status());
+          return answer;
+        },
+        answerOn);
   }
 
   /**
@@ -139,8 +148,12 @@ public final class NativeApi {
         return errorAnswer(v);
       } catch (RuntimeException | Error unrenderable) {
         // not v itself in the log line: its text is what could not be made
-        LOG.error("Answering 500: cannot render the {} error of {} {}", v.code(), request.method(),
-            request.target(), unrenderable);
+        LOG.error(
+            "Answering 500: cannot render the {} error of {} {}",
+            v.code(),
+            request.method(),
+            request.target(),
+            unrenderable);
         return INTERNAL_ERROR;
       }
     }
@@ -152,7 +165,10 @@ public final class NativeApi {
     try {
       LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
     } catch (RuntimeException | Error unprintable) {
-      LOG.error("Unexpected failure serving {} {} (it cannot be printed: {})", request.method(), request.target(),
+      LOG.error(
+          "Unexpected failure serving {} {} (it cannot be printed: {})",
+          request.method(),
+          request.target(),
           unprintable.getClass().getName());
     }
     return INTERNAL_ERROR;
@@ -161,7 +177,8 @@ public final class NativeApi {
   /** An error's answer; a 405 carries the {@code Allow} header its context names. */
   private static ApiResponse errorAnswer(ViewbaseException e) {
     ApiResponse answer = ApiResponse.error(e);
-    return e.code() == ErrorCode.MethodNotAllowed ? answer.withHeader("Allow", (String) e.context().get("allowed"))
+    return e.code() == ErrorCode.MethodNotAllowed
+        ? answer.withHeader("Allow", (String) e.context().get("allowed"))
         : answer;
   }
 
@@ -173,11 +190,19 @@ public final class NativeApi {
   private static Map<String, String> admit(ApiRequest r, RouteMatch match) {
     Route route = match.route();
     if (route == Route.UNKNOWN) {
-      throw ViewbaseException.of(ErrorCode.UnknownEndpoint, "No endpoint answers this path", "path", r.rawPath());
+      throw ViewbaseException.of(
+          ErrorCode.UnknownEndpoint, "No endpoint answers this path", "path", r.rawPath());
     }
     if (!route.allows(r.method())) {
-      throw ViewbaseException.of(ErrorCode.MethodNotAllowed, "This endpoint does not answer the method",
-          "method", r.method(), "endpoint", route.template(), "allowed", route.allowHeader());
+      throw ViewbaseException.of(
+          ErrorCode.MethodNotAllowed,
+          "This endpoint does not answer the method",
+          "method",
+          r.method(),
+          "endpoint",
+          route.template(),
+          "allowed",
+          route.allowHeader());
     }
     return QueryParameters.parse(r.rawQuery(), route);
   }
@@ -203,7 +228,8 @@ public final class NativeApi {
     return switch (r.method()) {
       case "PUT" -> {
         TableInfo created = db.createTable(name);
-        yield ApiResponse.json(201, TableInfoJson.write(created)).withHeader("Location", "/v1/tables/" + created.name());
+        yield ApiResponse.json(201, TableInfoJson.write(created))
+            .withHeader("Location", "/v1/tables/" + created.name());
       }
       case "DELETE" -> {
         db.dropTable(name);
@@ -213,7 +239,9 @@ public final class NativeApi {
     };
   }
 
-  /** A table's description; not in the v1 table of routes, but what a client needs to check a name. */
+  /**
+   * A table's description; not in the v1 table of routes, but what a client needs to check a name.
+   */
   private TableInfo describe(String name) {
     for (TableInfo info : db.listTables()) {
       if (info.name().equalsIgnoreCase(name)) {
@@ -227,35 +255,59 @@ public final class NativeApi {
     Table table = db.table(tableName);
     Query query = QueryParameters.toQuery(partitionKey, parameters, db.limits().maxPageSize());
     Page page = table.query(query);
-    return ApiResponse.json(200, PageJson.write(page,
-        QueryParameters.bool(parameters, "explain") ? table.explain(query) : null));
+    return ApiResponse.json(
+        200,
+        PageJson.write(
+            page, QueryParameters.bool(parameters, "explain") ? table.explain(query) : null));
   }
 
   private ApiResponse item(ApiRequest r, Table table, String partitionKey, String id) {
     if (r.method().equals("GET")) {
-      return table.get(partitionKey, id, ItemAnswer.READ).orElseThrow(() -> ViewbaseException.of(
-          ErrorCode.ItemNotFound, "Item not found", "table", table.name(), "partitionKey", partitionKey, "id", id));
+      return table
+          .get(partitionKey, id, ItemAnswer.READ)
+          .orElseThrow(
+              () ->
+                  ViewbaseException.of(
+                      ErrorCode.ItemNotFound,
+                      "Item not found",
+                      "table",
+                      table.name(),
+                      "partitionKey",
+                      partitionKey,
+                      "id",
+                      id));
     }
     return itemAnswer(r, Futures.join(itemWrite(r, table, partitionKey, id)));
   }
 
-  /** PUT, PATCH or DELETE of an item, with the table's asynchronous writes: the stored item (null: deleted). */
-  private CompletableFuture<Item> itemWrite(ApiRequest r, Table table, String partitionKey, String id) {
+  /**
+   * PUT, PATCH or DELETE of an item, with the table's asynchronous writes: the stored item (null:
+   * deleted).
+   */
+  private CompletableFuture<Item> itemWrite(
+      ApiRequest r, Table table, String partitionKey, String id) {
     return switch (r.method()) {
       case "PUT" -> put(r, table, body(r, partitionKey, id));
       case "PATCH" -> {
         refuseIfNoneMatch(r);
         Item item = body(r, partitionKey, id);
-        yield r.ifMatch() == null ? table.upsertMergeAsync(item) : table.mergeAsync(item, ifMatch(r));
+        yield r.ifMatch() == null
+            ? table.upsertMergeAsync(item)
+            : table.mergeAsync(item, ifMatch(r));
       }
       default -> {
         refuseIfNoneMatch(r);
-        yield table.deleteAsync(partitionKey, id, r.ifMatch() == null ? null : ifMatch(r)).thenApply(deleted -> null);
+        yield table
+            .deleteAsync(partitionKey, id, r.ifMatch() == null ? null : ifMatch(r))
+            .thenApply(deleted -> null);
       }
     };
   }
 
-  /** A write's answer: 201 for an insert (PUT with If-None-Match), 200 with the item, 204 for a delete. */
+  /**
+   * A write's answer: 201 for an insert (PUT with If-None-Match), 200 with the item, 204 for a
+   * delete.
+   */
   private static ApiResponse itemAnswer(ApiRequest r, Item stored) {
     if (stored == null) {
       return ApiResponse.noContent();
@@ -266,12 +318,20 @@ public final class NativeApi {
   private static CompletableFuture<Item> put(ApiRequest r, Table table, Item item) {
     if (r.ifNoneMatch() != null) {
       if (!r.ifNoneMatch().trim().equals("*")) {
-        throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-None-Match supports only * (insert if absent)",
-            "header", "If-None-Match", "value", r.ifNoneMatch());
+        throw ViewbaseException.of(
+            ErrorCode.InvalidHeader,
+            "If-None-Match supports only * (insert if absent)",
+            "header",
+            "If-None-Match",
+            "value",
+            r.ifNoneMatch());
       }
       if (r.ifMatch() != null) {
-        throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-Match and If-None-Match exclude each other",
-            "header", "If-Match");
+        throw ViewbaseException.of(
+            ErrorCode.InvalidHeader,
+            "If-Match and If-None-Match exclude each other",
+            "header",
+            "If-Match");
       }
       return table.insertAsync(item);
     }
@@ -280,15 +340,21 @@ public final class NativeApi {
 
   private static void refuseIfNoneMatch(ApiRequest r) {
     if (r.ifNoneMatch() != null) {
-      throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-None-Match is supported on PUT only",
-          "header", "If-None-Match", "method", r.method());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidHeader,
+          "If-None-Match is supported on PUT only",
+          "header",
+          "If-None-Match",
+          "method",
+          r.method());
     }
   }
 
   private static String ifMatch(ApiRequest r) {
     String value = r.ifMatch().trim();
     if (value.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.InvalidHeader, "If-Match is empty; send an ETag or *", "header", "If-Match");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidHeader, "If-Match is empty; send an ETag or *", "header", "If-Match");
     }
     return value;
   }
@@ -304,10 +370,14 @@ public final class NativeApi {
       return; // curl and friends often send none; the body must still parse as JSON
     }
     int semicolon = type.indexOf(';');
-    String mime = (semicolon < 0 ? type : type.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+    String mime =
+        (semicolon < 0 ? type : type.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
     if (!mime.equals("application/json") && !mime.endsWith("+json")) {
-      throw ViewbaseException.of(ErrorCode.UnsupportedMediaType, "Request bodies must be application/json",
-          "contentType", type);
+      throw ViewbaseException.of(
+          ErrorCode.UnsupportedMediaType,
+          "Request bodies must be application/json",
+          "contentType",
+          type);
     }
   }
 

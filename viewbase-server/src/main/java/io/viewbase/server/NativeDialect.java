@@ -35,8 +35,13 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
   @Override
   public ApiRequest read(ChannelHandlerContext ctx, FullHttpRequest req) {
     HttpHeaders h = req.headers();
-    return new ApiRequest(req.method().name(), req.uri(), h.get(HttpHeaderNames.IF_MATCH),
-        h.get(HttpHeaderNames.IF_NONE_MATCH), h.get(HttpHeaderNames.CONTENT_TYPE), ByteBufUtil.getBytes(req.content()));
+    return new ApiRequest(
+        req.method().name(),
+        req.uri(),
+        h.get(HttpHeaderNames.IF_MATCH),
+        h.get(HttpHeaderNames.IF_NONE_MATCH),
+        h.get(HttpHeaderNames.CONTENT_TYPE),
+        ByteBufUtil.getBytes(req.content()));
   }
 
   @Override
@@ -58,7 +63,8 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
   }
 
   @Override
-  public CompletableFuture<ApiResponse> serveAsync(ApiRequest request, RouteMatch match, Executor answerOn) {
+  public CompletableFuture<ApiResponse> serveAsync(
+      ApiRequest request, RouteMatch match, Executor answerOn) {
     return api.handleItemWrite(request, match, answerOn);
   }
 
@@ -69,7 +75,8 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
 
   @Override
   public Answer failure(ApiRequest request, RouteMatch match, Throwable failure) {
-    return counted(match, NativeApi.unexpected(request != null ? request : ApiRequest.of("?", "?"), failure));
+    return counted(
+        match, NativeApi.unexpected(request != null ? request : ApiRequest.of("?", "?"), failure));
   }
 
   private ApiResponse counted(RouteMatch match, ApiResponse answer) {

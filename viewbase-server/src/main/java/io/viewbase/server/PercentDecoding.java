@@ -11,13 +11,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * Strict percent-decoding of one path segment or query component into UTF-8 text. A '%' not
  * followed by two hex digits, or bytes that are not UTF-8, fail with {@link ErrorCode#InvalidInput}
- * rather than being passed on half-decoded: keys are identity, and a guess would address the
- * wrong item.
+ * rather than being passed on half-decoded: keys are identity, and a guess would address the wrong
+ * item.
  */
 @Stability(Stability.Level.INTERNAL)
 public final class PercentDecoding {
-  private PercentDecoding() {
-  }
+  private PercentDecoding() {}
 
   /** A path segment: '+' is a literal plus (RFC 3986). */
   public static String segment(String raw) {
@@ -50,8 +49,13 @@ public final class PercentDecoding {
         int hi = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
         int lo = hi >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
         if (lo < 0) {
-          throw ViewbaseException.of(ErrorCode.InvalidInput,
-              "Malformed percent-encoding: '%' must be followed by two hex digits", "in", what, "text", raw);
+          throw ViewbaseException.of(
+              ErrorCode.InvalidInput,
+              "Malformed percent-encoding: '%' must be followed by two hex digits",
+              "in",
+              what,
+              "text",
+              raw);
         }
         bytes.put((byte) (hi << 4 | lo));
         i += 2;
@@ -62,19 +66,31 @@ public final class PercentDecoding {
         // sent raw UTF-8 instead of percent-encoding it is still read as the UTF-8 it meant.
         bytes.put((byte) c);
       } else {
-        throw ViewbaseException.of(ErrorCode.InvalidInput, "Non-ASCII text in a request target must be percent-encoded",
-            "in", what, "text", raw);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "Non-ASCII text in a request target must be percent-encoded",
+            "in",
+            what,
+            "text",
+            raw);
       }
     }
     bytes.flip();
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(bytes).toString();
+          .decode(bytes)
+          .toString();
     } catch (CharacterCodingException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "Percent-encoded bytes are not valid UTF-8",
-          "in", what, "text", raw);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "Percent-encoded bytes are not valid UTF-8",
+          "in",
+          what,
+          "text",
+          raw);
     }
   }
 }

@@ -32,10 +32,10 @@ import java.util.Set;
 final class QueryParameters {
   /** What the query endpoints take (the table above). */
   static final Set<String> NAMES =
-      Set.of("prefix", "from", "to", "desc", "filter", "select", "limit", "continuation", "explain");
+      Set.of(
+          "prefix", "from", "to", "desc", "filter", "select", "limit", "continuation", "explain");
 
-  private QueryParameters() {
-  }
+  private QueryParameters() {}
 
   /**
    * The decoded name/value pairs of a request to this route. A name the route does not take, or a
@@ -56,11 +56,17 @@ final class QueryParameters {
       String name = PercentDecoding.queryComponent(eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : PercentDecoding.queryComponent(pair.substring(eq + 1));
       if (!route.parameters().contains(name)) {
-        throw ViewbaseException.of(ErrorCode.InvalidQuery, "Unknown query parameter; " + takes(route),
-            "parameter", name, "endpoint", route.template());
+        throw ViewbaseException.of(
+            ErrorCode.InvalidQuery,
+            "Unknown query parameter; " + takes(route),
+            "parameter",
+            name,
+            "endpoint",
+            route.template());
       }
       if (params.putIfAbsent(name, value) != null) {
-        throw ViewbaseException.of(ErrorCode.InvalidQuery, "A query parameter is given twice", "parameter", name);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidQuery, "A query parameter is given twice", "parameter", name);
       }
     }
     return params;
@@ -68,17 +74,28 @@ final class QueryParameters {
 
   /** What the route accepts, in words for an error message. */
   private static String takes(Route route) {
-    return route.parameters().isEmpty() ? "this endpoint takes none"
+    return route.parameters().isEmpty()
+        ? "this endpoint takes none"
         : "this endpoint takes " + String.join(", ", route.parameters().stream().sorted().toList());
   }
 
   /** The query a query endpoint's parameters (from {@link #parse}) ask for. */
   static Query toQuery(String partitionKey, Map<String, String> p, int maxPageSize) {
-    return new Query(partitionKey, p.get("from"), p.get("to"), p.get("prefix"), bool(p, "desc"),
-        select(p.get("select")), p.get("filter"), limit(p.get("limit"), maxPageSize), p.get("continuation"));
+    return new Query(
+        partitionKey,
+        p.get("from"),
+        p.get("to"),
+        p.get("prefix"),
+        bool(p, "desc"),
+        select(p.get("select")),
+        p.get("filter"),
+        limit(p.get("limit"), maxPageSize),
+        p.get("continuation"));
   }
 
-  /** A flag: absent or {@code false} is false, {@code true} is true, anything else an InvalidQuery. */
+  /**
+   * A flag: absent or {@code false} is false, {@code true} is true, anything else an InvalidQuery.
+   */
   static boolean bool(Map<String, String> p, String name) {
     String v = p.get(name);
     if (v == null || v.equals("false")) {
@@ -87,7 +104,8 @@ final class QueryParameters {
     if (v.equals("true")) {
       return true;
     }
-    throw ViewbaseException.of(ErrorCode.InvalidQuery, "A flag must be true or false", "parameter", name, "value", v);
+    throw ViewbaseException.of(
+        ErrorCode.InvalidQuery, "A flag must be true or false", "parameter", name, "value", v);
   }
 
   private static int limit(String v, int maxPageSize) {
@@ -101,8 +119,13 @@ final class QueryParameters {
       limit = -1;
     }
     if (limit < 1 || limit > maxPageSize) {
-      throw ViewbaseException.of(ErrorCode.InvalidQuery, "limit must be a whole number from 1 to " + maxPageSize,
-          "parameter", "limit", "value", v);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidQuery,
+          "limit must be a whole number from 1 to " + maxPageSize,
+          "parameter",
+          "limit",
+          "value",
+          v);
     }
     return limit;
   }
@@ -115,8 +138,13 @@ final class QueryParameters {
     for (String name : v.split(",", -1)) {
       String trimmed = name.trim();
       if (trimmed.isEmpty()) {
-        throw ViewbaseException.of(ErrorCode.InvalidQuery, "select has an empty property name",
-            "parameter", "select", "value", v);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidQuery,
+            "select has an empty property name",
+            "parameter",
+            "select",
+            "value",
+            v);
       }
       names.add(trimmed);
     }

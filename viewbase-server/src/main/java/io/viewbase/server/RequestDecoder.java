@@ -22,7 +22,8 @@ final class RequestDecoder extends HttpRequestDecoder {
   }
 
   @Override
-  protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
+  protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out)
+      throws Exception {
     int before = out.size();
     super.decode(ctx, buffer, out);
     boolean ended = false;

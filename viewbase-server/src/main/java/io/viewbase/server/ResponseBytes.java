@@ -11,11 +11,11 @@ import io.viewbase.api.Stability;
 import java.nio.charset.StandardCharsets;
 
 /**
- * An HTTP/1.x response written straight into one buffer: the status line, the headers and the
- * body, so that it leaves in one {@code write} call. Netty's response encoder puts a body that does
- * not fit the spare room of its header buffer (most JSON bodies) in a second buffer, which the
- * socket then sends with a gathering {@code writev}, and it first builds a header map, converting
- * and checking every value on the way; the dialects know their headers and need neither.
+ * An HTTP/1.x response written straight into one buffer: the status line, the headers and the body,
+ * so that it leaves in one {@code write} call. Netty's response encoder puts a body that does not
+ * fit the spare room of its header buffer (most JSON bodies) in a second buffer, which the socket
+ * then sends with a gathering {@code writev}, and it first builds a header map, converting and
+ * checking every value on the way; the dialects know their headers and need neither.
  *
  * <p>Header names come from Viewbase's own code and are written as they are. Values are checked as
  * Netty checks them: a control character other than a tab (a response-splitting CR or LF above all)
@@ -32,8 +32,10 @@ public final class ResponseBytes {
   private static final int CRLF = ('\r' << 8) | '\n';
   private static final int COLON_SPACE = (':' << 8) | ' ';
   private static final int MAX_CACHED_STATUS = 600;
+
   /** "HTTP/1.1 200 OK\r\n" and the like; index: status code (HTTP/1.0's 600 further on). */
   private static final byte[][] STATUS_LINES = new byte[2 * MAX_CACHED_STATUS][];
+
   /** Room for the status line and the headers beyond the body. */
   private static final int HEAD_ROOM = 384;
 
@@ -53,7 +55,8 @@ public final class ResponseBytes {
   }
 
   /** Starts a response with its status line; {@code bodyLength} sizes the buffer. */
-  public static ResponseBytes start(ByteBufAllocator alloc, HttpVersion version, int status, int bodyLength) {
+  public static ResponseBytes start(
+      ByteBufAllocator alloc, HttpVersion version, int status, int bodyLength) {
     ByteBuf buf = alloc.ioBuffer(HEAD_ROOM + bodyLength);
     boolean http10 = version.majorVersion() == 1 && version.minorVersion() == 0;
     buf.writeBytes(statusLine(http10, status));
@@ -65,7 +68,8 @@ public final class ResponseBytes {
     boolean latin1;
     try {
       latin1 = checkValue(name, value);
-    } catch (RuntimeException e) { // a control character, or no value at all: the response is not sent
+    } catch (
+        RuntimeException e) { // a control character, or no value at all: the response is not sent
       buf.release();
       throw e;
     }
@@ -123,8 +127,13 @@ public final class ResponseBytes {
     for (int i = 0, n = value.length(); i < n; i++) {
       char c = value.charAt(i);
       if ((c < 0x20 && c != '\t') || c == 0x7F) {
-        throw new IllegalArgumentException("The value of header " + name + " holds the control character 0x"
-            + Integer.toHexString(c) + " at " + i);
+        throw new IllegalArgumentException(
+            "The value of header "
+                + name
+                + " holds the control character 0x"
+                + Integer.toHexString(c)
+                + " at "
+                + i);
       }
       latin1 &= c <= 0xFF;
     }

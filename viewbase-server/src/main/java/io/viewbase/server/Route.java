@@ -13,9 +13,16 @@ enum Route {
   TABLES("tables", "/v1/tables", Set.of("GET"), Set.of()),
   TABLE("table", "/v1/tables/{table}", Set.of("GET", "PUT", "DELETE"), Set.of()),
   TABLE_QUERY("table_query", "/v1/tables/{table}/items", Set.of("GET"), QueryParameters.NAMES),
-  PARTITION_QUERY("partition_query", "/v1/tables/{table}/items/{partitionKey}", Set.of("GET"),
+  PARTITION_QUERY(
+      "partition_query",
+      "/v1/tables/{table}/items/{partitionKey}",
+      Set.of("GET"),
       QueryParameters.NAMES),
-  ITEM("item", "/v1/tables/{table}/items/{partitionKey}/{id}", Set.of("GET", "PUT", "PATCH", "DELETE"), Set.of()),
+  ITEM(
+      "item",
+      "/v1/tables/{table}/items/{partitionKey}/{id}",
+      Set.of("GET", "PUT", "PATCH", "DELETE"),
+      Set.of()),
   BATCH("batch", "/v1/batch", Set.of("POST"), Set.of()),
   VIEW("view", "/v1/views/{view}", Set.of("GET", "PUT", "DELETE"), Set.of()),
   VIEW_VERIFY("view_verify", "/v1/views/{view}/verify", Set.of("POST"), Set.of("repair")),

@@ -14,13 +14,14 @@ record RouteMatch(Route route, List<String> rawParams) {
   private static final RouteMatch BATCH = new RouteMatch(Route.BATCH, List.of());
   private static final RouteMatch TABLES = new RouteMatch(Route.TABLES, List.of());
   private static final String PREFIX = "/v1/";
+
   /** The most segments after {@code /v1/} that any route has ({@code tables/T/items/pk/id}). */
   private static final int MAX_SEGMENTS = 5;
 
   /**
    * Matches by walking the path's slashes once: no split, and no string but the placeholders'
-   * values (it runs for every request, on the event loop). Segments may be empty, as in
-   * {@code /v1/tables/}; a path with more segments than any route matches nothing.
+   * values (it runs for every request, on the event loop). Segments may be empty, as in {@code
+   * /v1/tables/}; a path with more segments than any route matches nothing.
    */
   static RouteMatch of(String rawPath) {
     if (rawPath.equals("/metrics")) {

@@ -41,18 +41,25 @@ final class ServerMetrics {
   /** Prometheus text exposition format 0.0.4; series that are still zero are left out. */
   String render() {
     StringBuilder out = new StringBuilder(1024);
-    out.append("# HELP viewbase_http_requests_total HTTP requests answered, by route and status class.\n");
+    out.append(
+        "# HELP viewbase_http_requests_total HTTP requests answered, by route and status class.\n");
     out.append("# TYPE viewbase_http_requests_total counter\n");
     for (Route route : Route.values()) {
       for (int c = 0; c < CLASSES.length; c++) {
         long n = answered[route.ordinal()][c].sum();
         if (n > 0) {
-          out.append("viewbase_http_requests_total{route=\"").append(route.label())
-              .append("\",status=\"").append(CLASSES[c]).append("\"} ").append(n).append('\n');
+          out.append("viewbase_http_requests_total{route=\"")
+              .append(route.label())
+              .append("\",status=\"")
+              .append(CLASSES[c])
+              .append("\"} ")
+              .append(n)
+              .append('\n');
         }
       }
     }
-    out.append("# HELP viewbase_http_requests_in_flight HTTP requests received and not yet answered.\n");
+    out.append(
+        "# HELP viewbase_http_requests_in_flight HTTP requests received and not yet answered.\n");
     out.append("# TYPE viewbase_http_requests_in_flight gauge\n");
     out.append("viewbase_http_requests_in_flight ").append(inFlight.get()).append('\n');
     return out.toString();

@@ -5,19 +5,23 @@ import io.viewbase.api.Stability;
 /**
  * How a {@link ViewbaseServer} listens and how many threads it uses.
  *
- * @param bindAddress     the address to listen on (default {@code 127.0.0.1}: local only)
- * @param port            the TCP port (default 8080); 0 picks a free one, see {@link ViewbaseServer#port()}
+ * @param bindAddress the address to listen on (default {@code 127.0.0.1}: local only)
+ * @param port the TCP port (default 8080); 0 picks a free one, see {@link ViewbaseServer#port()}
  * @param maxRequestBytes the largest request body accepted (default 8 MiB); larger ones get 413
- * @param ioThreads       event-loop threads that parse HTTP and serve point reads (default: cores)
- * @param workerThreads   threads that run writes and queries (default 64). Durable writes block for
- *                        an fsync and group commit shares one sync among many concurrent writers,
- *                        so this is sized for concurrency, not for cores.
- * @param connections     how many connections may be open and how long they may keep the server
- *                        waiting (default {@link ConnectionLimits#defaults()}: 10,000; idle 120 s,
- *                        headers 30 s, body 120 s)
+ * @param ioThreads event-loop threads that parse HTTP and serve point reads (default: cores)
+ * @param workerThreads threads that run writes and queries (default 64). Durable writes block for
+ *     an fsync and group commit shares one sync among many concurrent writers, so this is sized for
+ *     concurrency, not for cores.
+ * @param connections how many connections may be open and how long they may keep the server waiting
+ *     (default {@link ConnectionLimits#defaults()}: 10,000; idle 120 s, headers 30 s, body 120 s)
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record ServerOptions(String bindAddress, int port, int maxRequestBytes, int ioThreads, int workerThreads,
+public record ServerOptions(
+    String bindAddress,
+    int port,
+    int maxRequestBytes,
+    int ioThreads,
+    int workerThreads,
     ConnectionLimits connections) {
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_MAX_REQUEST_BYTES = 8 << 20;
@@ -31,19 +35,26 @@ public record ServerOptions(String bindAddress, int port, int maxRequestBytes, i
       throw new IllegalArgumentException("port must be 0..65535, was " + port);
     }
     if (maxRequestBytes < 1) {
-      throw new IllegalArgumentException("maxRequestBytes must be positive, was " + maxRequestBytes);
+      throw new IllegalArgumentException(
+          "maxRequestBytes must be positive, was " + maxRequestBytes);
     }
     if (ioThreads < 1 || workerThreads < 1) {
       throw new IllegalArgumentException("ioThreads and workerThreads must be at least 1");
     }
     if (connections == null) {
-      throw new IllegalArgumentException("connections must be given, for example ConnectionLimits.defaults()");
+      throw new IllegalArgumentException(
+          "connections must be given, for example ConnectionLimits.defaults()");
     }
   }
 
   public static ServerOptions defaults() {
-    return new ServerOptions("127.0.0.1", DEFAULT_PORT, DEFAULT_MAX_REQUEST_BYTES,
-        Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_WORKER_THREADS, ConnectionLimits.defaults());
+    return new ServerOptions(
+        "127.0.0.1",
+        DEFAULT_PORT,
+        DEFAULT_MAX_REQUEST_BYTES,
+        Math.max(1, Runtime.getRuntime().availableProcessors()),
+        DEFAULT_WORKER_THREADS,
+        ConnectionLimits.defaults());
   }
 
   public ServerOptions withBindAddress(String address) {
@@ -51,7 +62,8 @@ public record ServerOptions(String bindAddress, int port, int maxRequestBytes, i
   }
 
   public ServerOptions withPort(int newPort) {
-    return new ServerOptions(bindAddress, newPort, maxRequestBytes, ioThreads, workerThreads, connections);
+    return new ServerOptions(
+        bindAddress, newPort, maxRequestBytes, ioThreads, workerThreads, connections);
   }
 
   public ServerOptions withMaxRequestBytes(int bytes) {
@@ -59,7 +71,8 @@ public record ServerOptions(String bindAddress, int port, int maxRequestBytes, i
   }
 
   public ServerOptions withIoThreads(int threads) {
-    return new ServerOptions(bindAddress, port, maxRequestBytes, threads, workerThreads, connections);
+    return new ServerOptions(
+        bindAddress, port, maxRequestBytes, threads, workerThreads, connections);
   }
 
   public ServerOptions withWorkerThreads(int threads) {

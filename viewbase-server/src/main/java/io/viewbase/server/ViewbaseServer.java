@@ -7,9 +7,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running Viewbase HTTP server: the native API v1 over one {@link Database}, on Netty (an {@link
- * HttpListener} serving the {@link NativeDialect}).
- * {@code try (ViewbaseServer s = ViewbaseServer.start(db, ServerOptions.defaults())) {...}}.
- * Closing the server does not close the database; its owner does.
+ * HttpListener} serving the {@link NativeDialect}). {@code try (ViewbaseServer s =
+ * ViewbaseServer.start(db, ServerOptions.defaults())) {...}}. Closing the server does not close the
+ * database; its owner does.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class ViewbaseServer implements AutoCloseable {
@@ -21,14 +21,25 @@ public final class ViewbaseServer implements AutoCloseable {
     this.listener = listener;
   }
 
-  /** Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot listen. */
+  /**
+   * Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot
+   * listen.
+   */
   public static ViewbaseServer start(Database db, ServerOptions options) {
     ServerMetrics metrics = new ServerMetrics();
     NativeApi api = new NativeApi(db, metrics);
-    HttpListener listener = HttpListener.start("viewbase", options.bindAddress(), options.port(),
-        options.ioThreads(), options.workerThreads(), options.maxRequestBytes(), options.connections(),
-        new NativeDialect(api, metrics));
-    LOG.info("Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
+    HttpListener listener =
+        HttpListener.start(
+            "viewbase",
+            options.bindAddress(),
+            options.port(),
+            options.ioThreads(),
+            options.workerThreads(),
+            options.maxRequestBytes(),
+            options.connections(),
+            new NativeDialect(api, metrics));
+    LOG.info(
+        "Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
     return new ViewbaseServer(listener);
   }
 

@@ -45,10 +45,16 @@ class BodyLimitTest {
       this.body = body;
     }
 
-    /** The start of a write of item {@code id}, up to its headers' end, with these extra header lines. */
+    /**
+     * The start of a write of item {@code id}, up to its headers' end, with these extra header
+     * lines.
+     */
     String head(String id, String headers) {
-      return String.format(write, id(id)) + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
-          + "Accept: application/json;odata=nometadata\r\n" + headers + "\r\n";
+      return String.format(write, id(id))
+          + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+          + "Accept: application/json;odata=nometadata\r\n"
+          + headers
+          + "\r\n";
     }
 
     /** The id an item of this port's test has: the ports share a table. */
@@ -60,7 +66,8 @@ class BodyLimitTest {
       assertThat(answer.status()).as(answer.head() + answer.body()).isEqualTo(413);
       assertThat(answer.header("Connection")).hasValue("close");
       if (this == NATIVE) {
-        assertThat(ErrorJson.read(answer.body().getBytes(StandardCharsets.UTF_8)).orElseThrow().code())
+        assertThat(
+                ErrorJson.read(answer.body().getBytes(StandardCharsets.UTF_8)).orElseThrow().code())
             .isEqualTo(ErrorCode.RequestTooLarge);
       } else {
         assertThat(answer.header("x-ms-error-code")).hasValue("RequestBodyTooLarge");
@@ -72,10 +79,23 @@ class BodyLimitTest {
   void start() {
     db = Viewbase.open(OpenOptions.inMemory());
     db.createTable("Things");
-    nativeApi = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withMaxRequestBytes(LIMIT)
-        .withIoThreads(1).withWorkerThreads(2));
-    azure = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0).withMaxRequestBytes(LIMIT)
-        .withAnonymousAccess(true).withIoThreads(1).withWorkerThreads(2));
+    nativeApi =
+        ViewbaseServer.start(
+            db,
+            ServerOptions.defaults()
+                .withPort(0)
+                .withMaxRequestBytes(LIMIT)
+                .withIoThreads(1)
+                .withWorkerThreads(2));
+    azure =
+        AzureTablesServer.start(
+            db,
+            AzureOptions.defaults()
+                .withPort(0)
+                .withMaxRequestBytes(LIMIT)
+                .withAnonymousAccess(true)
+                .withIoThreads(1)
+                .withWorkerThreads(2));
   }
 
   @AfterAll
@@ -104,9 +124,11 @@ class BodyLimitTest {
 
   @ParameterizedTest
   @EnumSource(Port.class)
-  void aBodyOverTheLimitAfterExpectContinueIsAnswered413BeforeItIsSentAndTheConnectionClosed(Port port) {
+  void aBodyOverTheLimitAfterExpectContinueIsAnswered413BeforeItIsSentAndTheConnectionClosed(
+      Port port) {
     try (RawConnection connection = new RawConnection(port(port))) {
-      connection.send(port.head("expected", "Content-Length: " + HUGE + "\r\nExpect: 100-continue\r\n"));
+      connection.send(
+          port.head("expected", "Content-Length: " + HUGE + "\r\nExpect: 100-continue\r\n"));
 
       port.assertTooLarge(connection.read()); // the first answer: no 100 Continue before it
       connection.awaitClose();
@@ -119,7 +141,9 @@ class BodyLimitTest {
   void aBodyWithinTheLimitAfterExpectContinueGetsContinueThenItsAnswer(Port port) {
     String body = String.format(port.body, port.id("continued"));
     try (RawConnection connection = new RawConnection(port(port))) {
-      connection.send(port.head("continued", "Content-Length: " + body.length() + "\r\nExpect: 100-continue\r\n"));
+      connection.send(
+          port.head(
+              "continued", "Content-Length: " + body.length() + "\r\nExpect: 100-continue\r\n"));
       assertThat(connection.read().status()).isEqualTo(100);
 
       assertThat(connection.send(body).read().status()).isIn(200, 201);
@@ -141,13 +165,18 @@ class BodyLimitTest {
     assertThat(db.table("Things").get("p", port.id("chunked"))).isEmpty();
   }
 
-  /** An expectation other than 100-continue is ignored (RFC 9110 allows it) and the request is served. */
+  /**
+   * An expectation other than 100-continue is ignored (RFC 9110 allows it) and the request is
+   * served.
+   */
   @ParameterizedTest
   @EnumSource(Port.class)
   void anUnknownExpectationIsIgnoredAndTheRequestServed(Port port) {
     String body = String.format(port.body, port.id("odd"));
     try (RawConnection connection = new RawConnection(port(port))) {
-      connection.send(port.head("odd", "Content-Length: " + body.length() + "\r\nExpect: something-else\r\n") + body);
+      connection.send(
+          port.head("odd", "Content-Length: " + body.length() + "\r\nExpect: something-else\r\n")
+              + body);
 
       assertThat(connection.read().status()).isIn(200, 201);
     }

@@ -36,8 +36,14 @@ class ConnectionHandlingTest {
   void start() {
     db = Viewbase.open(OpenOptions.inMemory());
     db.createTable("Things");
-    server = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withMaxRequestBytes(4096)
-        .withWorkerThreads(4).withIoThreads(1));
+    server =
+        ViewbaseServer.start(
+            db,
+            ServerOptions.defaults()
+                .withPort(0)
+                .withMaxRequestBytes(4096)
+                .withWorkerThreads(4)
+                .withIoThreads(1));
     http = new TestHttp(server.port());
   }
 
@@ -58,8 +64,9 @@ class ConnectionHandlingTest {
 
   @Test
   void pipelinedRequestsAreAnsweredInOrder() throws IOException {
-    String put = "PUT /v1/tables/Things/items/p/pipe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        + "Content-Length: 7\r\n\r\n{\"v\":1}";
+    String put =
+        "PUT /v1/tables/Things/items/p/pipe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Content-Length: 7\r\n\r\n{\"v\":1}";
     String get = "GET /v1/tables/Things/items/p/pipe HTTP/1.1\r\nHost: x\r\n\r\n";
     String missing = "GET /v1/tables/Things/items/p/none HTTP/1.1\r\nHost: x\r\n\r\n";
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
@@ -94,7 +101,9 @@ class ConnectionHandlingTest {
       InputStream in = socket.getInputStream();
       for (int i = 0; i < 2; i++) {
         String head = readHead(in);
-        assertThat(head).startsWith("HTTP/1.1 200 OK\r\n").containsIgnoringCase("content-type: application/json")
+        assertThat(head)
+            .startsWith("HTTP/1.1 200 OK\r\n")
+            .containsIgnoringCase("content-type: application/json")
             .containsIgnoringCase("etag: ");
         String body = new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8);
         assertThat(body).startsWith("{").endsWith("}").contains("y".repeat(700));
@@ -102,7 +111,10 @@ class ConnectionHandlingTest {
     }
   }
 
-  /** A HEAD answer has the headers a GET would get, no body: the next answer starts right after them. */
+  /**
+   * A HEAD answer has the headers a GET would get, no body: the next answer starts right after
+   * them.
+   */
   @Test
   void headAnswersWithoutABody() throws IOException {
     http.send("PUT", "/v1/tables/Things/items/p/headed", "{\"v\":1}");
@@ -124,8 +136,10 @@ class ConnectionHandlingTest {
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
-      out.write(("PUT /v1/tables/Things/items/p/continued HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-          + "Content-Length: 7\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("PUT /v1/tables/Things/items/p/continued HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  + "Content-Length: 7\r\nExpect: 100-continue\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = socket.getInputStream();
       assertThat(readHead(in)).startsWith("HTTP/1.1 100 Continue\r\n");
@@ -145,7 +159,9 @@ class ConnectionHandlingTest {
       InputStream in = socket.getInputStream();
       for (int i = 0; i < 2; i++) {
         String head = readHead(in);
-        assertThat(head).startsWith("HTTP/1.0 200 OK\r\n").containsIgnoringCase("connection: keep-alive");
+        assertThat(head)
+            .startsWith("HTTP/1.0 200 OK\r\n")
+            .containsIgnoringCase("connection: keep-alive");
         in.readNBytes(contentLength(head));
       }
     }
@@ -182,7 +198,10 @@ class ConnectionHandlingTest {
         throw new IOException("connection closed inside a response head: " + head);
       }
       head.write(b);
-      matched = (b == '\r' || b == '\n') && "\r\n\r\n".charAt(matched) == b ? matched + 1 : (b == '\r' ? 1 : 0);
+      matched =
+          (b == '\r' || b == '\n') && "\r\n\r\n".charAt(matched) == b
+              ? matched + 1
+              : (b == '\r' ? 1 : 0);
     }
     return head.toString(StandardCharsets.US_ASCII);
   }

@@ -40,15 +40,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  * refused (503 on the native API) while the others go on.
  *
  * <p>The timeouts are 200 ms here. Nothing sleeps: a test waits for a close with a read bounded by
- * {@link RawConnection}, and proves that time has passed by such a close of another connection,
- * on the same event loop (every server here has one), whose timer was armed later.
+ * {@link RawConnection}, and proves that time has passed by such a close of another connection, on
+ * the same event loop (every server here has one), whose timer was armed later.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConnectionLimitsTest {
   private static final Duration SHORT = Duration.ofMillis(200);
-  private static final ConnectionLimits QUICK = ConnectionLimits.defaults().withIdleTimeout(SHORT)
-      .withHeaderTimeout(SHORT).withBodyTimeout(SHORT);
+  private static final ConnectionLimits QUICK =
+      ConnectionLimits.defaults()
+          .withIdleTimeout(SHORT)
+          .withHeaderTimeout(SHORT)
+          .withBodyTimeout(SHORT);
   private static final ConnectionLimits TWO = ConnectionLimits.defaults().withMaxConnections(2);
+
   /** Properties that make an item of about 600 KB which the Azure dialect can still read. */
   private static final int BIG_PROPERTIES = 20;
 
@@ -61,10 +65,16 @@ class ConnectionLimitsTest {
 
   /** The two listeners, and what each says where the tests differ. */
   enum Port {
-    NATIVE("/v1/health", "/v1/tables/Gated/items/p", "/v1/tables/Things/items/p/big",
+    NATIVE(
+        "/v1/health",
+        "/v1/tables/Gated/items/p",
+        "/v1/tables/Things/items/p/big",
         "PUT /v1/tables/Things/items/p/half"),
-    AZURE("/devstoreaccount1/Tables", "/devstoreaccount1/Gated()",
-        "/devstoreaccount1/Things(PartitionKey='p',RowKey='big')", "POST /devstoreaccount1/Things");
+    AZURE(
+        "/devstoreaccount1/Tables",
+        "/devstoreaccount1/Gated()",
+        "/devstoreaccount1/Things(PartitionKey='p',RowKey='big')",
+        "POST /devstoreaccount1/Things");
 
     final String cheap;
     final String gated;
@@ -78,7 +88,10 @@ class ConnectionLimitsTest {
       this.write = write;
     }
 
-    /** Whether the port answers its refusals (408, 503) before it closes: both do, each in its own error shape. */
+    /**
+     * Whether the port answers its refusals (408, 503) before it closes: both do, each in its own
+     * error shape.
+     */
     boolean answersRefusals() {
       return true;
     }
@@ -95,12 +108,28 @@ class ConnectionLimitsTest {
     }
     real.table("Things").upsert(Item.of("p", "big", properties));
     db = new GatedDatabase(real);
-    nativeQuick = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withIoThreads(1)
-        .withWorkerThreads(2).withConnections(QUICK));
-    nativeTwo = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withIoThreads(1)
-        .withWorkerThreads(2).withConnections(TWO));
-    AzureOptions azure = AzureOptions.defaults().withPort(0).withAnonymousAccess(true).withIoThreads(1)
-        .withWorkerThreads(2);
+    nativeQuick =
+        ViewbaseServer.start(
+            db,
+            ServerOptions.defaults()
+                .withPort(0)
+                .withIoThreads(1)
+                .withWorkerThreads(2)
+                .withConnections(QUICK));
+    nativeTwo =
+        ViewbaseServer.start(
+            db,
+            ServerOptions.defaults()
+                .withPort(0)
+                .withIoThreads(1)
+                .withWorkerThreads(2)
+                .withConnections(TWO));
+    AzureOptions azure =
+        AzureOptions.defaults()
+            .withPort(0)
+            .withAnonymousAccess(true)
+            .withIoThreads(1)
+            .withWorkerThreads(2);
     azureQuick = AzureTablesServer.start(db, azure.withConnections(QUICK));
     azureTwo = AzureTablesServer.start(db, azure.withConnections(TWO));
   }
@@ -141,11 +170,23 @@ class ConnectionLimitsTest {
   }
 
   static Stream<Arguments> halfSentRequests() {
-    return Stream.of(Port.values()).flatMap(port -> Stream.of(
-        Arguments.of(port, "a request line", "GET " + port.cheap + " HTTP/1."),
-        Arguments.of(port, "headers", "GET " + port.cheap + " HTTP/1.1\r\nHost: test\r\nAccept: application/json"),
-        Arguments.of(port, "a body", port.write + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
-            + "Content-Length: 60\r\n\r\n{\"PartitionKey\":\"p\",\"RowKey\":\"half\",\"v\":")));
+    return Stream.of(Port.values())
+        .flatMap(
+            port ->
+                Stream.of(
+                    Arguments.of(port, "a request line", "GET " + port.cheap + " HTTP/1."),
+                    Arguments.of(
+                        port,
+                        "headers",
+                        "GET "
+                            + port.cheap
+                            + " HTTP/1.1\r\nHost: test\r\nAccept: application/json"),
+                    Arguments.of(
+                        port,
+                        "a body",
+                        port.write
+                            + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 60\r\n\r\n{\"PartitionKey\":\"p\",\"RowKey\":\"half\",\"v\":")));
   }
 
   @ParameterizedTest(name = "{0}: {1}")
@@ -159,7 +200,10 @@ class ConnectionLimitsTest {
         assertThat(refused.status()).as(refused.head() + refused.body()).isEqualTo(408);
         assertThat(refused.header("Connection")).hasValue("close");
         if (port == Port.NATIVE) {
-          assertThat(ErrorJson.read(refused.body().getBytes(StandardCharsets.UTF_8)).orElseThrow().code())
+          assertThat(
+                  ErrorJson.read(refused.body().getBytes(StandardCharsets.UTF_8))
+                      .orElseThrow()
+                      .code())
               .isEqualTo(ErrorCode.RequestTimeout);
         } else {
           assertThat(refused.header("x-ms-error-code")).hasValue("OperationTimedOut");
@@ -173,15 +217,16 @@ class ConnectionLimitsTest {
 
   /**
    * A request served for longer than every timeout is answered: the connection is the server's
-   * until then. The clock is a second connection, opened once the first's request is being
-   * served, whose own header timeout closes it.
+   * until then. The clock is a second connection, opened once the first's request is being served,
+   * whose own header timeout closes it.
    */
   @ParameterizedTest
   @EnumSource(Port.class)
   void aRequestServedForLongerThanEveryTimeoutIsAnswered(Port port) throws InterruptedException {
     Gate gate = db.closeGate();
     try (RawConnection served = new RawConnection(quick(port))) {
-      served.send("GET " + port.gated + " HTTP/1.1\r\nHost: test\r\nAccept: application/json\r\n\r\n");
+      served.send(
+          "GET " + port.gated + " HTTP/1.1\r\nHost: test\r\nAccept: application/json\r\n\r\n");
       assertThat(gate.entered.await(10, TimeUnit.SECONDS)).as("the query started").isTrue();
       try (RawConnection clock = new RawConnection(quick(port))) {
         clock.awaitClose();
@@ -205,7 +250,9 @@ class ConnectionLimitsTest {
   void answersReadSlowerThanEveryTimeoutAreWrittenWhole(Port port) {
     int count = 12;
     try (RawConnection slow = new RawConnection(quick(port), 4096)) {
-      slow.send(("GET " + port.big + " HTTP/1.1\r\nHost: test\r\nAccept: application/json\r\n\r\n").repeat(count));
+      slow.send(
+          ("GET " + port.big + " HTTP/1.1\r\nHost: test\r\nAccept: application/json\r\n\r\n")
+              .repeat(count));
       try (RawConnection clock = new RawConnection(quick(port))) {
         clock.awaitClose();
       }
@@ -219,7 +266,10 @@ class ConnectionLimitsTest {
     }
   }
 
-  /** A kept-alive answer says how long the server keeps the idle connection: the idle timeout, in seconds. */
+  /**
+   * A kept-alive answer says how long the server keeps the idle connection: the idle timeout, in
+   * seconds.
+   */
   @ParameterizedTest
   @EnumSource(Port.class)
   void keptAliveAnswersCarryKeepAliveWithTheIdleTimeout(Port port) {
@@ -227,14 +277,16 @@ class ConnectionLimitsTest {
       RawConnection.Response answer = connection.get(port.cheap);
 
       assertThat(answer.status()).isEqualTo(200);
-      assertThat(answer.header("Keep-Alive")).hasValue("timeout=" + ConnectionLimits.defaults().idleTimeout().toSeconds());
+      assertThat(answer.header("Keep-Alive"))
+          .hasValue("timeout=" + ConnectionLimits.defaults().idleTimeout().toSeconds());
     }
   }
 
   @ParameterizedTest
   @EnumSource(Port.class)
   void aConnectionOverTheCapIsRefusedWhileTheOthersWork(Port port) {
-    try (RawConnection first = new RawConnection(two(port)); RawConnection second = new RawConnection(two(port))) {
+    try (RawConnection first = new RawConnection(two(port));
+        RawConnection second = new RawConnection(two(port))) {
       assertThat(first.get(port.cheap).status()).isEqualTo(200);
       assertThat(second.get(port.cheap).status()).isEqualTo(200);
 
@@ -244,7 +296,10 @@ class ConnectionLimitsTest {
           assertThat(refused.status()).isEqualTo(503);
           assertThat(refused.header("Connection")).hasValue("close");
           if (port == Port.NATIVE) {
-            assertThat(ErrorJson.read(refused.body().getBytes(StandardCharsets.UTF_8)).orElseThrow().code())
+            assertThat(
+                    ErrorJson.read(refused.body().getBytes(StandardCharsets.UTF_8))
+                        .orElseThrow()
+                        .code())
                 .isEqualTo(ErrorCode.ServerBusy);
           } else {
             assertThat(refused.header("x-ms-error-code")).hasValue("ServerBusy");

@@ -85,6 +85,5 @@ public abstract class DelegatingDatabase implements Database {
   }
 
   @Override
-  public void close() {
-  }
+  public void close() {}
 }

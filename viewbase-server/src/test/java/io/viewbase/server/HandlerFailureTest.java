@@ -42,12 +42,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HandlerFailureTest {
   /** A context value whose text cannot be made: the answer's rendering fails, not the database. */
-  private static final Object UNPRINTABLE = new Object() {
-    @Override
-    public String toString() {
-      throw new StackOverflowError("a context value that cannot be printed");
-    }
-  };
+  private static final Object UNPRINTABLE =
+      new Object() {
+        @Override
+        public String toString() {
+          throw new StackOverflowError("a context value that cannot be printed");
+        }
+      };
 
   private Database real;
   private FaultyDatabase db;
@@ -57,7 +58,9 @@ class HandlerFailureTest {
   void start() {
     real = Viewbase.open(OpenOptions.inMemory());
     db = new FaultyDatabase(real);
-    server = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withWorkerThreads(2).withIoThreads(1));
+    server =
+        ViewbaseServer.start(
+            db, ServerOptions.defaults().withPort(0).withWorkerThreads(2).withIoThreads(1));
   }
 
   @AfterAll
@@ -67,14 +70,15 @@ class HandlerFailureTest {
   }
 
   static Stream<Arguments> faultsOnEveryPath() {
-    List<String> requests = List.of(
-        "GET /v1/tables/Faulty/items/p/i",                  // point read, on the event loop
-        "GET /v1/tables",                                   // catalog read, on the event loop
-        "PUT /v1/tables/Faulty/items/p/i {}",               // async write that fails as it starts
-        "PATCH /v1/tables/Faulty/items/p/i {}",             // async write whose future fails
-        "DELETE /v1/tables/Faulty/items/p/i",               // async delete whose future fails
-        "GET /v1/tables/Faulty/items/p",                    // query, on the worker pool
-        "POST /v1/batch {\"operations\":[]}");              // batch, on the worker pool
+    List<String> requests =
+        List.of(
+            "GET /v1/tables/Faulty/items/p/i", // point read, on the event loop
+            "GET /v1/tables", // catalog read, on the event loop
+            "PUT /v1/tables/Faulty/items/p/i {}", // async write that fails as it starts
+            "PATCH /v1/tables/Faulty/items/p/i {}", // async write whose future fails
+            "DELETE /v1/tables/Faulty/items/p/i", // async delete whose future fails
+            "GET /v1/tables/Faulty/items/p", // query, on the worker pool
+            "POST /v1/batch {\"operations\":[]}"); // batch, on the worker pool
     return Stream.of("StackOverflowError", "unrenderable error")
         .flatMap(fault -> requests.stream().map(request -> Arguments.of(fault, request)));
   }
@@ -82,18 +86,23 @@ class HandlerFailureTest {
   @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("faultsOnEveryPath")
   void aFailureNoCodeExpectsIsAnswered500OnceAndTheConnectionGoesOn(String fault, String request) {
-    db.fault = fault.equals("StackOverflowError")
-        ? () -> new StackOverflowError("deep")
-        : () -> ViewbaseException.of(ErrorCode.ItemNotFound, "Item not found", "partitionKey", UNPRINTABLE);
+    db.fault =
+        fault.equals("StackOverflowError")
+            ? () -> new StackOverflowError("deep")
+            : () ->
+                ViewbaseException.of(
+                    ErrorCode.ItemNotFound, "Item not found", "partitionKey", UNPRINTABLE);
     try (RawConnection connection = new RawConnection(server.port())) {
       RawConnection.Response answer = connection.send(raw(request)).read();
 
       assertThat(answer.status()).as(answer.head() + answer.body()).isEqualTo(500);
-      assertThat(ErrorJson.read(answer.body().getBytes()).orElseThrow().code()).isEqualTo(ErrorCode.InternalError);
+      assertThat(ErrorJson.read(answer.body().getBytes()).orElseThrow().code())
+          .isEqualTo(ErrorCode.InternalError);
       assertThat(answer.body()).doesNotContain("deep", "Overflow", "printed");
       // exactly one answer: the next request's is the next thing on the connection
       assertThat(connection.get("/v1/health").status()).isEqualTo(200);
-      assertThat(connection.get("/metrics").body()).contains("viewbase_http_requests_in_flight 1\n");
+      assertThat(connection.get("/metrics").body())
+          .contains("viewbase_http_requests_in_flight 1\n");
     } finally {
       db.fault = null;
     }
@@ -103,11 +112,20 @@ class HandlerFailureTest {
   private static String raw(String request) {
     String[] parts = request.split(" ", 3);
     String body = parts.length > 2 ? parts[2] : "";
-    return parts[0] + " " + parts[1] + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
-        + "Content-Length: " + body.length() + "\r\n\r\n" + body;
+    return parts[0]
+        + " "
+        + parts[1]
+        + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+        + "Content-Length: "
+        + body.length()
+        + "\r\n\r\n"
+        + body;
   }
 
-  /** A real database but for the table {@code Faulty} and the catalog, which fail while a fault is set. */
+  /**
+   * A real database but for the table {@code Faulty} and the catalog, which fail while a fault is
+   * set.
+   */
   private static final class FaultyDatabase extends DelegatingDatabase {
     volatile Supplier<Throwable> fault;
 

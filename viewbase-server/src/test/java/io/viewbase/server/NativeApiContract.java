@@ -8,8 +8,8 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
-import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Page;
+import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
@@ -51,7 +51,9 @@ abstract class NativeApiContract {
   @BeforeAll
   void start(@TempDir Path dir) {
     db = open(dir);
-    server = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withWorkerThreads(16).withIoThreads(2));
+    server =
+        ViewbaseServer.start(
+            db, ServerOptions.defaults().withPort(0).withWorkerThreads(16).withIoThreads(2));
     http = new TestHttp(server.port());
   }
 
@@ -97,7 +99,8 @@ abstract class NativeApiContract {
     http.get("/v1/nowhere");
     HttpResponse<byte[]> r = http.get("/metrics");
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(text(r)).contains("viewbase_http_requests_total{route=\"health\",status=\"2xx\"}")
+    assertThat(text(r))
+        .contains("viewbase_http_requests_total{route=\"health\",status=\"2xx\"}")
         .contains("viewbase_http_requests_total{route=\"unknown\",status=\"4xx\"}")
         .contains("viewbase_http_requests_in_flight 1");
   }
@@ -138,11 +141,14 @@ abstract class NativeApiContract {
   @Test
   void putThenGetReturnsTheItemWithItsEtag() {
     String t = newTable();
-    HttpResponse<byte[]> w = put(t, "p", "i", "{\"name\":\"Ada\",\"n@odata.type\":\"Edm.Int64\",\"n\":\"12\"}");
+    HttpResponse<byte[]> w =
+        put(t, "p", "i", "{\"name\":\"Ada\",\"n@odata.type\":\"Edm.Int64\",\"n\":\"12\"}");
     assertThat(w.statusCode()).isEqualTo(200);
     Item written = stored(w);
     assertThat(w.headers().firstValue("ETag")).hasValue(written.etag());
-    assertThat(written.properties()).containsEntry("n", new Value.Int64(12)).containsEntry("name", Value.of("Ada"));
+    assertThat(written.properties())
+        .containsEntry("n", new Value.Int64(12))
+        .containsEntry("name", Value.of("Ada"));
 
     HttpResponse<byte[]> r = getItem(t, "p", "i");
     assertThat(r.statusCode()).isEqualTo(200);
@@ -192,18 +198,24 @@ abstract class NativeApiContract {
   void patchMergesAndWithStaleEtagFailsWithPreconditionFailed() {
     String t = newTable();
     String old = stored(put(t, "p", "i", "{\"a\":1,\"b\":1}")).etag();
-    HttpResponse<byte[]> merged = http.send("PATCH", "/v1/tables/" + t + "/items/p/i", "{\"b\":2,\"c\":3}");
+    HttpResponse<byte[]> merged =
+        http.send("PATCH", "/v1/tables/" + t + "/items/p/i", "{\"b\":2,\"c\":3}");
     assertThat(merged.statusCode()).isEqualTo(200);
-    assertThat(stored(merged).properties()).containsEntry("a", Value.of(1)).containsEntry("b", Value.of(2))
+    assertThat(stored(merged).properties())
+        .containsEntry("a", Value.of(1))
+        .containsEntry("b", Value.of(2))
         .containsEntry("c", Value.of(3));
 
-    HttpResponse<byte[]> stale = http.send("PATCH", "/v1/tables/" + t + "/items/p/i", "{\"d\":4}", "If-Match", old);
+    HttpResponse<byte[]> stale =
+        http.send("PATCH", "/v1/tables/" + t + "/items/p/i", "{\"d\":4}", "If-Match", old);
     assertThat(stale.statusCode()).isEqualTo(412);
     assertThat(stored(getItem(t, "p", "i"))).isEqualTo(stored(merged));
 
-    HttpResponse<byte[]> upsert = http.send("PATCH", "/v1/tables/" + t + "/items/p/new", "{\"d\":4}");
+    HttpResponse<byte[]> upsert =
+        http.send("PATCH", "/v1/tables/" + t + "/items/p/new", "{\"d\":4}");
     assertThat(upsert.statusCode()).isEqualTo(200);
-    HttpResponse<byte[]> absent = http.send("PATCH", "/v1/tables/" + t + "/items/p/none", "{}", "If-Match", "*");
+    HttpResponse<byte[]> absent =
+        http.send("PATCH", "/v1/tables/" + t + "/items/p/none", "{}", "If-Match", "*");
     assertThat(code(absent)).isEqualTo(ErrorCode.ItemNotFound);
   }
 
@@ -212,10 +224,17 @@ abstract class NativeApiContract {
     String t = newTable();
     Item item = stored(put(t, "p", "i", "{}"));
     put(t, "p", "i2", "{}");
-    HttpResponse<byte[]> stale = http.send("DELETE", "/v1/tables/" + t + "/items/p/i", null, "If-Match",
-        stored(getItem(t, "p", "i2")).etag());
+    HttpResponse<byte[]> stale =
+        http.send(
+            "DELETE",
+            "/v1/tables/" + t + "/items/p/i",
+            null,
+            "If-Match",
+            stored(getItem(t, "p", "i2")).etag());
     assertThat(stale.statusCode()).isEqualTo(412);
-    assertThat(http.send("DELETE", "/v1/tables/" + t + "/items/p/i", null, "If-Match", item.etag()).statusCode())
+    assertThat(
+            http.send("DELETE", "/v1/tables/" + t + "/items/p/i", null, "If-Match", item.etag())
+                .statusCode())
         .isEqualTo(204);
     assertThat(code(getItem(t, "p", "i"))).isEqualTo(ErrorCode.ItemNotFound);
     HttpResponse<byte[]> again = http.send("DELETE", "/v1/tables/" + t + "/items/p/i", null);
@@ -246,7 +265,11 @@ abstract class NativeApiContract {
     List<Integer> sizes = new ArrayList<>();
     String continuation = null;
     do {
-      String path = "/v1/tables/" + t + "/items/p" + (continuation == null ? "" : "?continuation=" + enc(continuation));
+      String path =
+          "/v1/tables/"
+              + t
+              + "/items/p"
+              + (continuation == null ? "" : "?continuation=" + enc(continuation));
       HttpResponse<byte[]> r = http.get(path);
       assertThat(r.statusCode()).as(text(r)).isEqualTo(200);
       Page page = PageJson.read(r.body(), Limits.DEFAULT);
@@ -266,9 +289,13 @@ abstract class NativeApiContract {
       put(t, "p", id, "{\"x\":1,\"y\":2}");
     }
     assertThat(ids(http.get("/v1/tables/" + t + "/items/p?prefix=b"))).containsExactly("b1", "b2");
-    assertThat(ids(http.get("/v1/tables/" + t + "/items/p?from=a2&to=c1"))).containsExactly("a2", "b1", "b2");
-    assertThat(ids(http.get("/v1/tables/" + t + "/items/p?desc=true&limit=2"))).containsExactly("c1", "b2");
-    Page selected = PageJson.read(http.get("/v1/tables/" + t + "/items/p?select=x&limit=1").body(), Limits.DEFAULT);
+    assertThat(ids(http.get("/v1/tables/" + t + "/items/p?from=a2&to=c1")))
+        .containsExactly("a2", "b1", "b2");
+    assertThat(ids(http.get("/v1/tables/" + t + "/items/p?desc=true&limit=2")))
+        .containsExactly("c1", "b2");
+    Page selected =
+        PageJson.read(
+            http.get("/v1/tables/" + t + "/items/p?select=x&limit=1").body(), Limits.DEFAULT);
     assertThat(selected.items().get(0).properties()).containsOnlyKeys("x");
     assertThat(selected.continuation()).isNotNull();
   }
@@ -313,10 +340,16 @@ abstract class NativeApiContract {
     assertError(http.send("PUT", item, "{\"_secret\":1}"), 400, ErrorCode.InvalidPropertyName);
     assertError(http.send("PUT", item, "{\"id\":\"other\"}"), 400, ErrorCode.KeyMismatch);
     assertError(http.send("PATCH", item, "{\"partitionKey\":\"q\"}"), 400, ErrorCode.KeyMismatch);
-    assertError(http.send("PUT", item, "{\"v\":\"x\",\"v@odata.type\":\"Edm.Guid\"}"), 400, ErrorCode.InvalidValue);
-    assertError(http.sendBytes("PUT", item, "v=1".getBytes(StandardCharsets.UTF_8), "text/plain"), 415,
+    assertError(
+        http.send("PUT", item, "{\"v\":\"x\",\"v@odata.type\":\"Edm.Guid\"}"),
+        400,
+        ErrorCode.InvalidValue);
+    assertError(
+        http.sendBytes("PUT", item, "v=1".getBytes(StandardCharsets.UTF_8), "text/plain"),
+        415,
         ErrorCode.UnsupportedMediaType);
-    assertError(http.send("PUT", item, "{}", "If-None-Match", "\"x\""), 400, ErrorCode.InvalidHeader);
+    assertError(
+        http.send("PUT", item, "{}", "If-None-Match", "\"x\""), 400, ErrorCode.InvalidHeader);
     String big = "{\"v\":\"" + "x".repeat(1_100_000) + "\"}";
     assertError(http.send("PUT", item, big), 400, ErrorCode.ItemTooLarge);
 
@@ -326,25 +359,33 @@ abstract class NativeApiContract {
   @Test
   void badKeysAnswerInvalidKeyAndStoreNothing() {
     String t = newTable();
-    assertError(http.send("PUT", "/v1/tables/" + t + "/items/p/a%01b", "{}"), 400, ErrorCode.InvalidKey);
-    assertError(http.send("PUT", "/v1/tables/" + t + "/items/" + "k".repeat(1025) + "/i", "{}"), 400,
+    assertError(
+        http.send("PUT", "/v1/tables/" + t + "/items/p/a%01b", "{}"), 400, ErrorCode.InvalidKey);
+    assertError(
+        http.send("PUT", "/v1/tables/" + t + "/items/" + "k".repeat(1025) + "/i", "{}"),
+        400,
         ErrorCode.InvalidKey);
-    assertError(http.send("PUT", "/v1/tables/" + t + "/items/p/%C3%28", "{}"), 400, ErrorCode.InvalidInput);
-    assertThat(PageJson.read(http.get("/v1/tables/" + t + "/items").body(), Limits.DEFAULT).items()).isEmpty();
+    assertError(
+        http.send("PUT", "/v1/tables/" + t + "/items/p/%C3%28", "{}"), 400, ErrorCode.InvalidInput);
+    assertThat(PageJson.read(http.get("/v1/tables/" + t + "/items").body(), Limits.DEFAULT).items())
+        .isEmpty();
   }
 
   @Test
   void badAddressesAndQueriesAnswerTheirCodes() {
     String t = newTable();
     assertError(http.get("/v1/tables/Nope" + t + "/items/p/i"), 404, ErrorCode.TableNotFound);
-    assertError(http.send("PUT", "/v1/tables/Nope" + t + "/items/p/i", "{}"), 404, ErrorCode.TableNotFound);
+    assertError(
+        http.send("PUT", "/v1/tables/Nope" + t + "/items/p/i", "{}"), 404, ErrorCode.TableNotFound);
     assertError(http.get("/v1/nowhere"), 404, ErrorCode.UnknownEndpoint);
     HttpResponse<byte[]> post = http.send("POST", "/v1/tables/" + t, "{}");
     assertError(post, 405, ErrorCode.MethodNotAllowed);
     assertThat(post.headers().firstValue("Allow")).hasValue("DELETE, GET, PUT");
     assertError(http.get("/v1/tables/" + t + "/items/p?limit=0"), 400, ErrorCode.InvalidQuery);
     assertError(http.get("/v1/tables/" + t + "/items/p?limit=1001"), 400, ErrorCode.InvalidQuery);
-    assertError(http.get("/v1/tables/" + t + "/items/p?continuation=AAAAtampered"), 400,
+    assertError(
+        http.get("/v1/tables/" + t + "/items/p?continuation=AAAAtampered"),
+        400,
         ErrorCode.InvalidContinuation);
     assertError(http.send("GET", "/v1/batch", null), 405, ErrorCode.MethodNotAllowed);
   }
@@ -363,23 +404,35 @@ abstract class NativeApiContract {
     assertError(patch, 400, ErrorCode.InvalidQuery);
     assertThat(text(patch)).contains("\"parameter\":\"a\"").contains("takes none");
     assertError(http.send("PUT", item + "?ifMatch=x", "{\"v\":3}"), 400, ErrorCode.InvalidQuery);
-    assertError(http.send("PUT", "/v1/tables/" + t + "/items/pa/new?x=1", "{}"), 400, ErrorCode.InvalidQuery);
+    assertError(
+        http.send("PUT", "/v1/tables/" + t + "/items/pa/new?x=1", "{}"),
+        400,
+        ErrorCode.InvalidQuery);
     assertError(http.send("DELETE", item + "?force=true", null), 400, ErrorCode.InvalidQuery);
     assertError(http.get(item + "?select=v"), 400, ErrorCode.InvalidQuery);
-    String batch = "{\"operations\":[{\"op\":\"upsert\",\"table\":\"" + t
-        + "\",\"partitionKey\":\"pa\",\"id\":\"b1\",\"item\":{}}]}";
+    String batch =
+        "{\"operations\":[{\"op\":\"upsert\",\"table\":\""
+            + t
+            + "\",\"partitionKey\":\"pa\",\"id\":\"b1\",\"item\":{}}]}";
     assertError(http.send("POST", "/v1/batch?ifmatch=x", batch), 400, ErrorCode.InvalidQuery);
-    assertError(http.send("PUT", "/v1/tables/Other" + t + "?kind=view", null), 400, ErrorCode.InvalidQuery);
-    assertError(http.send("DELETE", "/v1/tables/" + t + "?cascade=false", null), 400, ErrorCode.InvalidQuery);
+    assertError(
+        http.send("PUT", "/v1/tables/Other" + t + "?kind=view", null), 400, ErrorCode.InvalidQuery);
+    assertError(
+        http.send("DELETE", "/v1/tables/" + t + "?cascade=false", null),
+        400,
+        ErrorCode.InvalidQuery);
 
     HttpResponse<byte[]> tables = http.get("/v1/tables?bogus=1");
     assertError(tables, 400, ErrorCode.InvalidQuery);
-    assertThat(text(tables)).contains("\"parameter\":\"bogus\"").contains("\"endpoint\":\"/v1/tables\"");
+    assertThat(text(tables))
+        .contains("\"parameter\":\"bogus\"")
+        .contains("\"endpoint\":\"/v1/tables\"");
     assertError(http.get("/v1/tables/" + t + "?x"), 400, ErrorCode.InvalidQuery);
     assertError(http.get("/v1/health?verbose=1"), 400, ErrorCode.InvalidQuery);
     HttpResponse<byte[]> query = http.get("/v1/tables/" + t + "/items/pa?top=5");
     assertError(query, 400, ErrorCode.InvalidQuery);
-    assertThat(text(query)).contains("takes continuation, desc, explain, filter, from, limit, prefix, select, to");
+    assertThat(text(query))
+        .contains("takes continuation, desc, explain, filter, from, limit, prefix, select, to");
 
     assertThat(stored(getItem(t, "pa", "p0"))).isEqualTo(original);
     assertThat(ids(http.get("/v1/tables/" + t + "/items/pa"))).containsExactly("p0");
@@ -394,10 +447,17 @@ abstract class NativeApiContract {
     String t = newTable();
     put(t, "p", "a", "{}");
     put(t, "p", "b", "{}");
-    String token = PageJson.read(http.get("/v1/tables/" + t + "/items/p?limit=1").body(), Limits.DEFAULT).continuation();
+    String token =
+        PageJson.read(http.get("/v1/tables/" + t + "/items/p?limit=1").body(), Limits.DEFAULT)
+            .continuation();
     char last = token.charAt(token.length() - 2);
-    String tampered = token.substring(0, token.length() - 2) + (last == 'A' ? 'B' : 'A') + token.charAt(token.length() - 1);
-    assertError(http.get("/v1/tables/" + t + "/items/p?limit=1&continuation=" + enc(tampered)), 400,
+    String tampered =
+        token.substring(0, token.length() - 2)
+            + (last == 'A' ? 'B' : 'A')
+            + token.charAt(token.length() - 1);
+    assertError(
+        http.get("/v1/tables/" + t + "/items/p?limit=1&continuation=" + enc(tampered)),
+        400,
         ErrorCode.InvalidContinuation);
   }
 
@@ -423,15 +483,24 @@ abstract class NativeApiContract {
     for (int i = 0; i < 6; i++) {
       assertThat(put(t, "p" + (i % 2), "id" + i, "{\"v\":" + i + "}").statusCode()).isEqualTo(200);
     }
-    HttpResponse<byte[]> r = http.get("/v1/tables/" + t + "/items?filter="
-        + enc("PartitionKey eq 'p1' and v ge 3") + "&explain=true");
+    HttpResponse<byte[]> r =
+        http.get(
+            "/v1/tables/"
+                + t
+                + "/items?filter="
+                + enc("PartitionKey eq 'p1' and v ge 3")
+                + "&explain=true");
     assertThat(r.statusCode()).as(text(r)).isEqualTo(200);
-    assertThat(PageJson.read(r.body(), Limits.DEFAULT).items()).extracting(Item::id).containsExactly("id3", "id5");
+    assertThat(PageJson.read(r.body(), Limits.DEFAULT).items())
+        .extracting(Item::id)
+        .containsExactly("id3", "id5");
     QueryPlan plan = PageJson.readPlan(r.body());
     assertThat(plan.kind()).isEqualTo(QueryPlan.KEY_RANGE);
     assertThat(plan.description()).contains("partition 'p1'");
     HttpResponse<byte[]> scan = http.get("/v1/tables/" + t + "/items/p0?filter=" + enc("v eq 2"));
-    assertThat(PageJson.read(scan.body(), Limits.DEFAULT).items()).extracting(Item::id).containsExactly("id2");
+    assertThat(PageJson.read(scan.body(), Limits.DEFAULT).items())
+        .extracting(Item::id)
+        .containsExactly("id2");
     assertThat(PageJson.readPlan(scan.body())).isNull();
   }
 

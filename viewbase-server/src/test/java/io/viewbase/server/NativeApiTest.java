@@ -18,7 +18,12 @@ import org.junit.jupiter.api.Test;
 class NativeApiTest {
 
   private static ApiRequest put(String target, String body) {
-    return new ApiRequest("PUT", target, null, null, "application/json; charset=utf-8",
+    return new ApiRequest(
+        "PUT",
+        target,
+        null,
+        null,
+        "application/json; charset=utf-8",
         body.getBytes(StandardCharsets.UTF_8));
   }
 
@@ -94,7 +99,6 @@ class NativeApiTest {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
   }
 }

@@ -30,14 +30,19 @@ final class RawConnection implements AutoCloseable {
     this(port, 0);
   }
 
-  /** {@code receiveBuffer}: the socket's receive buffer in bytes, so that a server's writes can stall; 0: the default. */
+  /**
+   * {@code receiveBuffer}: the socket's receive buffer in bytes, so that a server's writes can
+   * stall; 0: the default.
+   */
   RawConnection(int port, int receiveBuffer) {
     try {
       socket = new Socket();
       if (receiveBuffer > 0) {
         socket.setReceiveBufferSize(receiveBuffer);
       }
-      socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), READ_TIMEOUT_MILLIS);
+      socket.connect(
+          new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+          READ_TIMEOUT_MILLIS);
       socket.setSoTimeout(READ_TIMEOUT_MILLIS);
       in = socket.getInputStream();
     } catch (IOException e) {
@@ -89,7 +94,8 @@ final class RawConnection implements AutoCloseable {
       if (body.length < length) {
         throw new AssertionError("connection closed inside a body after " + head);
       }
-      return new Response(Integer.parseInt(status.group(1)), head, new String(body, StandardCharsets.UTF_8));
+      return new Response(
+          Integer.parseInt(status.group(1)), head, new String(body, StandardCharsets.UTF_8));
     } catch (SocketTimeoutException silent) {
       throw new AssertionError("no answer within " + READ_TIMEOUT_MILLIS + " ms");
     } catch (IOException e) {
@@ -106,11 +112,14 @@ final class RawConnection implements AutoCloseable {
       int b = in.read();
       if (b >= 0) {
         byte[] more = in.readNBytes(Math.min(in.available(), 200));
-        throw new AssertionError("expected the server to close, it sent: " + (char) b
-            + new String(more, StandardCharsets.ISO_8859_1));
+        throw new AssertionError(
+            "expected the server to close, it sent: "
+                + (char) b
+                + new String(more, StandardCharsets.ISO_8859_1));
       }
     } catch (SocketTimeoutException open) {
-      throw new AssertionError("the server kept the connection open for " + READ_TIMEOUT_MILLIS + " ms");
+      throw new AssertionError(
+          "the server kept the connection open for " + READ_TIMEOUT_MILLIS + " ms");
     } catch (SocketException reset) {
       if (!reset.getMessage().toLowerCase(Locale.ROOT).contains("reset")) {
         throw new UncheckedIOException(reset);

@@ -23,18 +23,25 @@ class ResponseBytesTest {
   @Test
   void writesStatusLineHeadersAndBodyInOrder() {
     byte[] body = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
-    ByteBuf out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 201, body.length)
-        .header("Content-Type", "application/json").header("Content-Length", body.length)
-        .header("ETag", "W/\"datetime'2026-12-01T00%3A00%3A00.0000000Z'\"").finish(body, false);
-    assertThat(text(out)).isEqualTo("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 7\r\n"
-        + "ETag: W/\"datetime'2026-12-01T00%3A00%3A00.0000000Z'\"\r\n\r\n{\"a\":1}");
+    ByteBuf out =
+        ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 201, body.length)
+            .header("Content-Type", "application/json")
+            .header("Content-Length", body.length)
+            .header("ETag", "W/\"datetime'2026-12-01T00%3A00%3A00.0000000Z'\"")
+            .finish(body, false);
+    assertThat(text(out))
+        .isEqualTo(
+            "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 7\r\n"
+                + "ETag: W/\"datetime'2026-12-01T00%3A00%3A00.0000000Z'\"\r\n\r\n{\"a\":1}");
   }
 
   @Test
   void answersInTheRequestsVersionAndLeavesOutAHeadBody() {
     byte[] body = new byte[300];
-    ByteBuf out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_0, 404, body.length).header("Content-Length", 300)
-        .finish(body, true);
+    ByteBuf out =
+        ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_0, 404, body.length)
+            .header("Content-Length", 300)
+            .finish(body, true);
     assertThat(text(out)).isEqualTo("HTTP/1.0 404 Not Found\r\nContent-Length: 300\r\n\r\n");
     assertThat(text(ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 799, 0).finish(null, false)))
         .startsWith("HTTP/1.1 799 ");
@@ -42,19 +49,33 @@ class ResponseBytesTest {
 
   @Test
   void aValueBeyondLatin1IsWrittenAsItsUtf8Bytes() {
-    String echoed = "caf\u00e9 \u20ac"; // é is Latin-1 and travels as one byte; € is not, so the value goes as UTF-8
-    ByteBuf out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0).header("X-Latin", "caf\u00e9")
-        .header("X-Echo", echoed).finish(new byte[0], false);
-    assertThat(text(out)).contains("X-Latin: caf\u00e9\r\n",
-        "X-Echo: " + new String(echoed.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1) + "\r\n");
+    String echoed =
+        "caf\u00e9 \u20ac"; // é is Latin-1 and travels as one byte; € is not, so the value goes as
+    // UTF-8
+    ByteBuf out =
+        ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0)
+            .header("X-Latin", "caf\u00e9")
+            .header("X-Echo", echoed)
+            .finish(new byte[0], false);
+    assertThat(text(out))
+        .contains(
+            "X-Latin: caf\u00e9\r\n",
+            "X-Echo: "
+                + new String(echoed.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
+                + "\r\n");
   }
 
   @Test
   void aControlCharacterInAValueIsRefusedNotWritten() {
     ResponseBytes out = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0);
     assertThatThrownBy(() -> out.header("Location", "/a\r\nSet-Cookie: x=1"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Location");
-    assertThat(text(ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0).header("X-Tab", "a\tb")
-        .finish(new byte[0], false))).contains("X-Tab: a\tb\r\n");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Location");
+    assertThat(
+            text(
+                ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0)
+                    .header("X-Tab", "a\tb")
+                    .finish(new byte[0], false)))
+        .contains("X-Tab: a\tb\r\n");
   }
 }

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
  */
 class StabilityMarkersTest {
   private static final Path SOURCES = Path.of("src/main/java");
-  private static final Pattern PUBLIC_TYPE = Pattern.compile(
-      "^public (?:final |abstract |sealed |non-sealed )*(?:class|interface|record|enum|@interface) (\\w+)",
-      Pattern.MULTILINE);
+  private static final Pattern PUBLIC_TYPE =
+      Pattern.compile(
+          "^public (?:final |abstract |sealed |non-sealed )*(?:class|interface|record|enum|@interface) (\\w+)",
+          Pattern.MULTILINE);
 
   @Test
   void everyPublicTypeCarriesAStabilityMarker() throws IOException {

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Views through the native API v1 on a real socket: their lifecycle under {@code /v1/views} and
- * their items through the table endpoints. Subclasses say which database to serve; every test
- * works with tables and views of its own.
+ * their items through the table endpoints. Subclasses say which database to serve; every test works
+ * with tables and views of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ViewsApiContract {
@@ -50,7 +50,9 @@ abstract class ViewsApiContract {
   @BeforeAll
   void start(@TempDir Path dir) {
     db = open(dir);
-    server = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withWorkerThreads(8).withIoThreads(1));
+    server =
+        ViewbaseServer.start(
+            db, ServerOptions.defaults().withPort(0).withWorkerThreads(8).withIoThreads(1));
     http = new TestHttp(server.port());
   }
 
@@ -75,7 +77,10 @@ abstract class ViewsApiContract {
     return http.send("PUT", "/v1/views/" + view, definition);
   }
 
-  /** Creates a view, checks the answer's status code agrees with its state, and waits until it is built. */
+  /**
+   * Creates a view, checks the answer's status code agrees with its state, and waits until it is
+   * built.
+   */
   ViewStatus createBuiltView(String view, String definition) {
     HttpResponse<byte[]> created = createView(view, definition);
     assertThat(created.statusCode()).as(text(created)).isIn(201, 202);
@@ -109,7 +114,8 @@ abstract class ViewsApiContract {
   }
 
   HttpResponse<byte[]> putItem(String table, String pk, String id, String body, String... headers) {
-    return http.send("PUT", "/v1/tables/" + table + "/items/" + enc(pk) + "/" + enc(id), body, headers);
+    return http.send(
+        "PUT", "/v1/tables/" + table + "/items/" + enc(pk) + "/" + enc(id), body, headers);
   }
 
   HttpResponse<byte[]> getItem(String table, String pk, String id) {
@@ -122,13 +128,15 @@ abstract class ViewsApiContract {
   }
 
   List<Item> query(String table, String partitionKeyAndParameters) {
-    HttpResponse<byte[]> r = http.get("/v1/tables/" + table + "/items/" + partitionKeyAndParameters);
+    HttpResponse<byte[]> r =
+        http.get("/v1/tables/" + table + "/items/" + partitionKeyAndParameters);
     assertThat(r.statusCode()).as(text(r)).isEqualTo(200);
     return PageJson.read(r.body(), Limits.DEFAULT).items();
   }
 
   static ViewbaseException error(HttpResponse<byte[]> r) {
-    return ErrorJson.read(r.body()).orElseThrow(() -> new AssertionError("not a JSON error: " + text(r)));
+    return ErrorJson.read(r.body())
+        .orElseThrow(() -> new AssertionError("not a JSON error: " + text(r)));
   }
 
   @Test
@@ -136,11 +144,15 @@ abstract class ViewsApiContract {
     String people = newTable("People");
     String byEmail = name("PeopleByEmail");
     String ann = UUID.randomUUID().toString();
-    assertThat(putItem(people, "people", ann, "{\"email\":\"ann@example.com\",\"name\":\"Ann\"}").statusCode())
+    assertThat(
+            putItem(people, "people", ann, "{\"email\":\"ann@example.com\",\"name\":\"Ann\"}")
+                .statusCode())
         .isEqualTo(200);
 
-    ViewStatus built = createBuiltView(byEmail,
-        "{\"source\":\"" + people + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\"}");
+    ViewStatus built =
+        createBuiltView(
+            byEmail,
+            "{\"source\":\"" + people + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\"}");
     assertThat(built.state()).isEqualTo(ViewStatus.READY);
     assertThat(built.definition().source()).isEqualTo(people);
     assertThat(built.progress().done()).isEqualTo(1);
@@ -150,24 +162,33 @@ abstract class ViewsApiContract {
     assertThat(viewItem.sourceId()).isEqualTo(ann);
     assertThat(viewItem.sourcePartitionKey()).isEqualTo("people");
     assertThat(viewItem.properties()).containsEntry("name", Value.of("Ann"));
-    assertThat(text(found)).contains("\"_sourcePartitionKey\":\"people\",\"_sourceId\":\"" + ann + "\"");
+    assertThat(text(found))
+        .contains("\"_sourcePartitionKey\":\"people\",\"_sourceId\":\"" + ann + "\"");
     assertThat(found.headers().firstValue("ETag")).hasValue(viewItem.etag());
 
     String bo = UUID.randomUUID().toString();
-    assertThat(putItem(people, "people", bo, "{\"email\":\"bo@example.com\",\"name\":\"Bo\"}").statusCode())
+    assertThat(
+            putItem(people, "people", bo, "{\"email\":\"bo@example.com\",\"name\":\"Bo\"}")
+                .statusCode())
         .isEqualTo(200);
     assertThat(item(getItem(byEmail, "all", "bo@example.com")).sourceId()).isEqualTo(bo);
 
-    HttpResponse<byte[]> moved = http.send("PATCH", "/v1/tables/" + people + "/items/people/" + ann,
-        "{\"email\":\"ann@new.example\"}");
+    HttpResponse<byte[]> moved =
+        http.send(
+            "PATCH",
+            "/v1/tables/" + people + "/items/people/" + ann,
+            "{\"email\":\"ann@new.example\"}");
     assertThat(moved.statusCode()).isEqualTo(200);
     assertError(getItem(byEmail, "all", "ann@example.com"), 404, ErrorCode.ItemNotFound);
     assertThat(item(getItem(byEmail, "all", "ann@new.example")).sourceId()).isEqualTo(ann);
 
     String cy = UUID.randomUUID().toString();
-    HttpResponse<byte[]> duplicate = putItem(people, "people", cy, "{\"email\":\"ann@new.example\",\"name\":\"Cy\"}");
+    HttpResponse<byte[]> duplicate =
+        putItem(people, "people", cy, "{\"email\":\"ann@new.example\",\"name\":\"Cy\"}");
     assertError(duplicate, 409, ErrorCode.ViewKeyConflict);
-    assertThat(error(duplicate).context()).containsEntry("view", byEmail).containsEntry("viewPartitionKey", "all")
+    assertThat(error(duplicate).context())
+        .containsEntry("view", byEmail)
+        .containsEntry("viewPartitionKey", "all")
         .containsEntry("viewId", "ann@new.example");
     assertError(getItem(people, "people", cy), 404, ErrorCode.ItemNotFound);
     assertThat(item(getItem(byEmail, "all", "ann@new.example")).sourceId()).isEqualTo(ann);
@@ -179,27 +200,61 @@ abstract class ViewsApiContract {
     String byId = name("EmployeesById");
     String byEmail = name("EmployeesByEmail");
     for (int i = 1; i <= 10; i++) {
-      putItem(employees, "corp", "e" + i, "{\"department\":\"" + (i % 2 == 0 ? "Sales" : "Dev")
-          + "\",\"employeeId\":" + i + ",\"email\":\"Person" + i + "@Corp.com\"}");
+      putItem(
+          employees,
+          "corp",
+          "e" + i,
+          "{\"department\":\""
+              + (i % 2 == 0 ? "Sales" : "Dev")
+              + "\",\"employeeId\":"
+              + i
+              + ",\"email\":\"Person"
+              + i
+              + "@Corp.com\"}");
     }
-    createBuiltView(byId, "{\"source\":\"" + employees + "\",\"partitionBy\":\"{department}\","
-        + "\"idBy\":\"empid_{employeeId:06}\"}");
-    createBuiltView(byEmail, "{\"source\":\"" + employees + "\",\"partitionBy\":\"{department}\","
-        + "\"idBy\":\"email_{email|lower}\",\"select\":[\"employeeId\",\"email\"]}");
+    createBuiltView(
+        byId,
+        "{\"source\":\""
+            + employees
+            + "\",\"partitionBy\":\"{department}\","
+            + "\"idBy\":\"empid_{employeeId:06}\"}");
+    createBuiltView(
+        byEmail,
+        "{\"source\":\""
+            + employees
+            + "\",\"partitionBy\":\"{department}\","
+            + "\"idBy\":\"email_{email|lower}\",\"select\":[\"employeeId\",\"email\"]}");
     for (int i = 11; i <= 20; i++) { // maintained as they are written
-      putItem(employees, "corp", "e" + i, "{\"department\":\"" + (i % 2 == 0 ? "Sales" : "Dev")
-          + "\",\"employeeId\":" + i + ",\"email\":\"Person" + i + "@Corp.com\"}");
+      putItem(
+          employees,
+          "corp",
+          "e" + i,
+          "{\"department\":\""
+              + (i % 2 == 0 ? "Sales" : "Dev")
+              + "\",\"employeeId\":"
+              + i
+              + ",\"email\":\"Person"
+              + i
+              + "@Corp.com\"}");
     }
 
     assertThat(item(getItem(byId, "Sales", "empid_000012")).sourceId()).isEqualTo("e12");
-    assertThat(query(byId, "Sales?from=empid_000010&to=empid_000016")).extracting(Item::sourceId)
+    assertThat(query(byId, "Sales?from=empid_000010&to=empid_000016"))
+        .extracting(Item::sourceId)
         .containsExactly("e10", "e12", "e14");
-    assertThat(query(byId, "Dev?prefix=empid_00001&desc=true&limit=2")).extracting(Item::id)
+    assertThat(query(byId, "Dev?prefix=empid_00001&desc=true&limit=2"))
+        .extracting(Item::id)
         .containsExactly("empid_000019", "empid_000017");
     List<Item> devByEmail = query(byEmail, "Dev?prefix=email_person1");
-    assertThat(devByEmail).extracting(Item::id).containsExactly("email_person11@corp.com",
-        "email_person13@corp.com", "email_person15@corp.com", "email_person17@corp.com", "email_person19@corp.com",
-        "email_person1@corp.com");
+    assertThat(devByEmail)
+        .extracting(Item::id)
+        .containsExactly(
+            "email_person11@corp.com",
+            "email_person13@corp.com",
+            "email_person15@corp.com",
+            "email_person17@corp.com",
+            "email_person19@corp.com",
+            "email_person1@corp.com");
     assertThat(devByEmail.get(0).properties()).containsOnlyKeys("employeeId", "email");
     assertThat(devByEmail.get(0).sourcePartitionKey()).isEqualTo("corp");
   }
@@ -210,11 +265,15 @@ abstract class ViewsApiContract {
     String view = name("ByEmail");
     createBuiltView(view, "{\"source\":\"" + people + "\",\"idBy\":\"{email}\"}");
     List<TableInfo> tables = TableInfoJson.readList(http.get("/v1/tables").body());
-    assertThat(tables).filteredOn(t -> t.name().equals(view)).singleElement().satisfies(t -> {
-      assertThat(t.kind()).isEqualTo(TableInfo.VIEW);
-      assertThat(t.source()).isEqualTo(people);
-      assertThat(t.state()).isEqualTo(ViewStatus.READY);
-    });
+    assertThat(tables)
+        .filteredOn(t -> t.name().equals(view))
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.kind()).isEqualTo(TableInfo.VIEW);
+              assertThat(t.source()).isEqualTo(people);
+              assertThat(t.state()).isEqualTo(ViewStatus.READY);
+            });
   }
 
   @Test
@@ -222,13 +281,20 @@ abstract class ViewsApiContract {
     String people = newTable("People");
     String view = name("ByEmail");
     putItem(people, "p", "1", "{\"email\":\"a@x\"}");
-    createBuiltView(view, "{\"source\":\"" + people + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\"}");
+    createBuiltView(
+        view, "{\"source\":\"" + people + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\"}");
 
     assertError(putItem(view, "all", "b@x", "{\"email\":\"b@x\"}"), 409, ErrorCode.ViewIsReadOnly);
-    assertError(putItem(view, "all", "b@x", "{}", "If-None-Match", "*"), 409, ErrorCode.ViewIsReadOnly);
-    assertError(http.send("PATCH", "/v1/tables/" + view + "/items/all/a@x", "{\"n\":1}"), 409,
+    assertError(
+        putItem(view, "all", "b@x", "{}", "If-None-Match", "*"), 409, ErrorCode.ViewIsReadOnly);
+    assertError(
+        http.send("PATCH", "/v1/tables/" + view + "/items/all/a@x", "{\"n\":1}"),
+        409,
         ErrorCode.ViewIsReadOnly);
-    assertError(http.send("DELETE", "/v1/tables/" + view + "/items/all/a@x", null), 409, ErrorCode.ViewIsReadOnly);
+    assertError(
+        http.send("DELETE", "/v1/tables/" + view + "/items/all/a@x", null),
+        409,
+        ErrorCode.ViewIsReadOnly);
     assertThat(query(view, "all")).extracting(Item::id).containsExactly("a@x");
     assertThat(item(getItem(view, "all", "a@x")).properties()).doesNotContainKey("n");
   }
@@ -238,11 +304,18 @@ abstract class ViewsApiContract {
     String people = newTable("People");
     String view = name("Bad");
     String source = "\"source\":\"" + people + "\"";
-    assertError(createView(view, "{" + source + ",\"idBy\":\"{email\"}"), 400, ErrorCode.InvalidView);
-    assertError(createView(view, "{" + source + ",\"idBy\":\"{age:x}\"}"), 400, ErrorCode.InvalidView);
-    assertError(createView(view, "{" + source + ",\"idBy\":\"{a}\",\"where\":\"a eq\"}"), 400, ErrorCode.InvalidView);
-    assertError(createView(view, "{" + source + ",\"select\":[\"_etag\"]}"), 400, ErrorCode.InvalidView);
-    assertError(createView(view, "{" + source + ",\"select\":\"email\"}"), 400, ErrorCode.InvalidView);
+    assertError(
+        createView(view, "{" + source + ",\"idBy\":\"{email\"}"), 400, ErrorCode.InvalidView);
+    assertError(
+        createView(view, "{" + source + ",\"idBy\":\"{age:x}\"}"), 400, ErrorCode.InvalidView);
+    assertError(
+        createView(view, "{" + source + ",\"idBy\":\"{a}\",\"where\":\"a eq\"}"),
+        400,
+        ErrorCode.InvalidView);
+    assertError(
+        createView(view, "{" + source + ",\"select\":[\"_etag\"]}"), 400, ErrorCode.InvalidView);
+    assertError(
+        createView(view, "{" + source + ",\"select\":\"email\"}"), 400, ErrorCode.InvalidView);
     assertError(createView(view, "{\"idBy\":\"{email}\"}"), 400, ErrorCode.InvalidView);
 
     HttpResponse<byte[]> typo = createView(view, "{" + source + ",\"idby\":\"{email}\"}");
@@ -254,15 +327,25 @@ abstract class ViewsApiContract {
 
     assertError(createView(view, "{" + source), 400, ErrorCode.InvalidJson);
     assertError(createView("b!", "{" + source + "}"), 400, ErrorCode.InvalidTableName);
-    assertError(createView(view, "{\"source\":\"Nowhere" + NAMES.incrementAndGet() + "\"}"), 404,
+    assertError(
+        createView(view, "{\"source\":\"Nowhere" + NAMES.incrementAndGet() + "\"}"),
+        404,
         ErrorCode.TableNotFound);
-    assertError(createView(people, "{" + source + ",\"idBy\":\"{email}\"}"), 409, ErrorCode.TableAlreadyExists);
-    assertError(http.sendBytes("PUT", "/v1/views/" + view, ("{" + source + "}").getBytes(), "text/plain"), 415,
+    assertError(
+        createView(people, "{" + source + ",\"idBy\":\"{email}\"}"),
+        409,
+        ErrorCode.TableAlreadyExists);
+    assertError(
+        http.sendBytes("PUT", "/v1/views/" + view, ("{" + source + "}").getBytes(), "text/plain"),
+        415,
         ErrorCode.UnsupportedMediaType);
-    assertError(http.send("PUT", "/v1/views/" + view + "?source=" + people, "{" + source + "}"), 400,
+    assertError(
+        http.send("PUT", "/v1/views/" + view + "?source=" + people, "{" + source + "}"),
+        400,
         ErrorCode.InvalidQuery);
 
-    assertThat(TableInfoJson.readList(http.get("/v1/tables").body())).extracting(TableInfo::name)
+    assertThat(TableInfoJson.readList(http.get("/v1/tables").body()))
+        .extracting(TableInfo::name)
         .doesNotContain(view);
     assertError(http.get("/v1/views/" + view), 404, ErrorCode.TableNotFound);
   }
@@ -272,9 +355,11 @@ abstract class ViewsApiContract {
     String view = name("Missing");
     assertError(http.get("/v1/views/" + view), 404, ErrorCode.TableNotFound);
     assertError(http.send("DELETE", "/v1/views/" + view, null), 404, ErrorCode.TableNotFound);
-    assertError(http.send("POST", "/v1/views/" + view + "/verify", null), 404, ErrorCode.TableNotFound);
+    assertError(
+        http.send("POST", "/v1/views/" + view + "/verify", null), 404, ErrorCode.TableNotFound);
     assertError(http.get("/v1/tables/" + view + "/items/p"), 404, ErrorCode.TableNotFound);
-    assertError(http.send("GET", "/v1/views/" + view + "/verify", null), 405, ErrorCode.MethodNotAllowed);
+    assertError(
+        http.send("GET", "/v1/views/" + view + "/verify", null), 405, ErrorCode.MethodNotAllowed);
     assertError(http.get("/v1/views/" + view + "/other"), 404, ErrorCode.UnknownEndpoint);
   }
 
@@ -285,8 +370,12 @@ abstract class ViewsApiContract {
     for (int i = 0; i < 300; i++) {
       putItem(people, "p" + (i % 3), "id" + i, "{\"email\":\"u" + i + "@x\",\"n\":" + i + "}");
     }
-    createBuiltView(view, "{\"source\":\"" + people + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\","
-        + "\"where\":\"n ge 100\"}");
+    createBuiltView(
+        view,
+        "{\"source\":\""
+            + people
+            + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\","
+            + "\"where\":\"n ge 100\"}");
     putItem(people, "p0", "id0", "{\"email\":\"u0@x\",\"n\":1000}");
     http.send("DELETE", "/v1/tables/" + people + "/items/p1/id100", null);
 
@@ -299,13 +388,20 @@ abstract class ViewsApiContract {
     assertThat(report.repaired()).isFalse();
     assertThat(text(verified)).contains("\"drift\":0");
 
-    HttpResponse<byte[]> repaired = http.send("POST", "/v1/views/" + view + "/verify?repair=true", null);
+    HttpResponse<byte[]> repaired =
+        http.send("POST", "/v1/views/" + view + "/verify?repair=true", null);
     assertThat(repaired.statusCode()).isEqualTo(200);
     assertThat(VerifyReportJson.read(repaired.body()).drift()).isZero();
     assertThat(query(view, "all?limit=1000")).hasSize(200);
 
-    assertError(http.send("POST", "/v1/views/" + view + "/verify?fix=true", null), 400, ErrorCode.InvalidQuery);
-    assertError(http.send("POST", "/v1/views/" + view + "/verify?repair=yes", null), 400, ErrorCode.InvalidQuery);
+    assertError(
+        http.send("POST", "/v1/views/" + view + "/verify?fix=true", null),
+        400,
+        ErrorCode.InvalidQuery);
+    assertError(
+        http.send("POST", "/v1/views/" + view + "/verify?repair=yes", null),
+        400,
+        ErrorCode.InvalidQuery);
   }
 
   @Test
@@ -314,23 +410,31 @@ abstract class ViewsApiContract {
     String view = name("ByEmail");
     putItem(people, "p", "1", "{\"email\":\"same@x\"}");
     putItem(people, "p", "2", "{\"email\":\"same@x\"}");
-    createView(view, "{\"source\":\"" + people + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\"}");
+    createView(
+        view, "{\"source\":\"" + people + "\",\"partitionBy\":\"all\",\"idBy\":\"{email}\"}");
 
     ViewStatus failed = awaitBuilt(view);
     assertThat(failed.state()).isEqualTo(ViewStatus.FAILED);
-    assertThat(failed.conflicts()).singleElement().satisfies(c -> {
-      assertThat(c.viewId()).isEqualTo("same@x");
-      assertThat(List.of(c.sourceId(), c.otherSourceId())).containsExactlyInAnyOrder("1", "2");
-    });
-    assertThat(text(http.get("/v1/views/" + view))).contains("\"state\":\"failed\"", "\"conflicts\":[{");
+    assertThat(failed.conflicts())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.viewId()).isEqualTo("same@x");
+              assertThat(List.of(c.sourceId(), c.otherSourceId()))
+                  .containsExactlyInAnyOrder("1", "2");
+            });
+    assertThat(text(http.get("/v1/views/" + view)))
+        .contains("\"state\":\"failed\"", "\"conflicts\":[{");
     assertError(getItem(view, "all", "same@x"), 409, ErrorCode.ViewNotReady);
     assertError(http.get("/v1/tables/" + view + "/items/all"), 409, ErrorCode.ViewNotReady);
-    assertError(http.send("POST", "/v1/views/" + view + "/verify", null), 409, ErrorCode.ViewNotReady);
+    assertError(
+        http.send("POST", "/v1/views/" + view + "/verify", null), 409, ErrorCode.ViewNotReady);
 
     assertThat(http.send("DELETE", "/v1/views/" + view, null).statusCode()).isEqualTo(204);
     assertError(http.get("/v1/views/" + view), 404, ErrorCode.TableNotFound);
     assertError(getItem(view, "all", "same@x"), 404, ErrorCode.TableNotFound);
-    assertThat(item(getItem(people, "p", "2")).properties()).containsEntry("email", Value.of("same@x"));
+    assertThat(item(getItem(people, "p", "2")).properties())
+        .containsEntry("email", Value.of("same@x"));
   }
 
   @Test
@@ -340,7 +444,10 @@ abstract class ViewsApiContract {
     createBuiltView(view, "{\"source\":\"" + people + "\",\"idBy\":\"{email}\"}");
     assertThat(http.send("DELETE", "/v1/views/" + view, null).statusCode()).isEqualTo(204);
     assertError(http.send("DELETE", "/v1/views/" + view, null), 404, ErrorCode.TableNotFound);
-    assertThat(createBuiltView(view, "{\"source\":\"" + people + "\",\"idBy\":\"{email}#{id}\"}").definition().idBy())
+    assertThat(
+            createBuiltView(view, "{\"source\":\"" + people + "\",\"idBy\":\"{email}#{id}\"}")
+                .definition()
+                .idBy())
         .isEqualTo("{email}#{id}");
   }
 

@@ -25,20 +25,20 @@ import java.util.Map;
  * <p>First each server's big table is loaded (100-op transactions). Then every phase runs twice on
  * each server, a warm-up pass ({@code --warmup} seconds per phase, discarded) and a measured pass
  * ({@code --seconds}); within a pass the servers take turns phase by phase, so load from elsewhere
- * on a shared machine falls on both alike. The first target is the subject, the second the
- * baseline of every ratio. {@code --views NAME=URL} says that target NAME is a Viewbase whose
- * native API is at URL: after its load the driver creates there the view that answers the lookup
- * by email (see {@link Workload#createEmailView}); a target without it answers by scanning.
+ * on a shared machine falls on both alike. The first target is the subject, the second the baseline
+ * of every ratio. {@code --views NAME=URL} says that target NAME is a Viewbase whose native API is
+ * at URL: after its load the driver creates there the view that answers the lookup by email (see
+ * {@link Workload#createEmailView}); a target without it answers by scanning.
  */
 public final class AzureSdkBench {
   private static final int TRANSACTION_CLIENTS = 8;
+
   /** Entities of each big table's partition unless {@code --partitions} says otherwise. */
   private static final int PER_PARTITION = 100;
 
   private static final long STARTED = System.nanoTime();
 
-  private AzureSdkBench() {
-  }
+  private AzureSdkBench() {}
 
   static List<Phase> phases() {
     return List.of(
@@ -83,7 +83,8 @@ public final class AzureSdkBench {
       a++;
     }
     if (targetSpecs.size() != 2) {
-      throw new IllegalArgumentException("give two --target NAME=ENDPOINT@PID: the subject, then the baseline");
+      throw new IllegalArgumentException(
+          "give two --target NAME=ENDPOINT@PID: the subject, then the baseline");
     }
     if (partitions == 0) {
       partitions = Math.max(1, entities / PER_PARTITION);
@@ -95,7 +96,8 @@ public final class AzureSdkBench {
 
     for (String name : viewApis.keySet()) {
       if (targets.stream().noneMatch(target -> target.name().equals(name))) {
-        throw new IllegalArgumentException("--views names target " + name + ", which no --target is");
+        throw new IllegalArgumentException(
+            "--views names target " + name + ", which no --target is");
       }
     }
     List<Workload> workloads = new ArrayList<>();
@@ -104,8 +106,9 @@ public final class AzureSdkBench {
     }
     List<PhaseResult> results = new ArrayList<>();
     for (int t = 0; t < targets.size(); t++) {
-      PhaseResult load = LoadLoop.measure("load", targets.get(t), loadClients, Double.MAX_VALUE,
-          workloads.get(t).load());
+      PhaseResult load =
+          LoadLoop.measure(
+              "load", targets.get(t), loadClients, Double.MAX_VALUE, workloads.get(t).load());
       progress(load);
       URI viewApi = viewApis.get(targets.get(t).name());
       if (viewApi != null) {
@@ -113,8 +116,13 @@ public final class AzureSdkBench {
         try (RemoteDatabase viewbase = RemoteDatabase.connect(viewApi)) {
           Workload.createEmailView(viewbase, Duration.ofMinutes(10));
         }
-        System.err.printf(Locale.ROOT, "%4.0fs view %s on %s ready in %.1f s%n", (System.nanoTime() - STARTED) / 1e9,
-            Workload.BY_EMAIL, targets.get(t).name(), (System.nanoTime() - started) / 1e9);
+        System.err.printf(
+            Locale.ROOT,
+            "%4.0fs view %s on %s ready in %.1f s%n",
+            (System.nanoTime() - STARTED) / 1e9,
+            Workload.BY_EMAIL,
+            targets.get(t).name(),
+            (System.nanoTime() - started) / 1e9);
       }
     }
     List<Phase> phases = phases();
@@ -124,27 +132,56 @@ public final class AzureSdkBench {
     for (boolean measured : new boolean[] {false, true}) {
       for (Phase phase : phases) {
         for (int t = 0; t < targets.size(); t++) {
-          PhaseResult result = LoadLoop.measure(phase.name(), targets.get(t), phase.clients(),
-              measured ? seconds : warmup, phase.operation().apply(workloads.get(t)));
+          PhaseResult result =
+              LoadLoop.measure(
+                  phase.name(),
+                  targets.get(t),
+                  phase.clients(),
+                  measured ? seconds : warmup,
+                  phase.operation().apply(workloads.get(t)));
           if (measured) {
             progress(result);
             results.add(result);
           }
         }
       }
-      System.err.printf(Locale.ROOT, "%4.0fs %s%n", (System.nanoTime() - STARTED) / 1e9,
+      System.err.printf(
+          Locale.ROOT,
+          "%4.0fs %s%n",
+          (System.nanoTime() - STARTED) / 1e9,
           measured ? "measured" : "warmed up");
     }
 
-    System.out.printf(Locale.ROOT, "%nAzure SDK workload, %s vs %s: %,d entities in %d partitions, %.0f s per phase "
-            + "after a %.0f s warm-up pass%n%n", targets.get(0).name(), targets.get(1).name(), entities,
-        partitions, seconds, warmup);
-    new ResultTable(results, targets.get(0).name(), targets.get(1).name()).print(System.out, phases);
+    System.out.printf(
+        Locale.ROOT,
+        "%nAzure SDK workload, %s vs %s: %,d entities in %d partitions, %.0f s per phase "
+            + "after a %.0f s warm-up pass%n%n",
+        targets.get(0).name(),
+        targets.get(1).name(),
+        entities,
+        partitions,
+        seconds,
+        warmup);
+    new ResultTable(results, targets.get(0).name(), targets.get(1).name())
+        .print(System.out, phases);
   }
 
   private static void progress(PhaseResult r) {
-    System.err.printf(Locale.ROOT, "%4.0fs %-18s %-9s %,10d ops in %6.1f s: %,10.1f ops/s, p50 %,.2f ms, p99 %,.2f ms, "
-            + "server CPU %,.0f µs/op (%.0f%% kernel, %.0f%% JIT, %.0f%% RocksDB flush/compaction)%n", (System.nanoTime() - STARTED) / 1e9, r.phase(), r.target(), r.operations(), r.wallNanos() / 1e9, r.opsPerSecond(),
-        r.p50Millis(), r.p99Millis(), r.cpuMicrosPerOp(), r.systemPercent(), r.jitPercent(), r.storagePercent());
+    System.err.printf(
+        Locale.ROOT,
+        "%4.0fs %-18s %-9s %,10d ops in %6.1f s: %,10.1f ops/s, p50 %,.2f ms, p99 %,.2f ms, "
+            + "server CPU %,.0f µs/op (%.0f%% kernel, %.0f%% JIT, %.0f%% RocksDB flush/compaction)%n",
+        (System.nanoTime() - STARTED) / 1e9,
+        r.phase(),
+        r.target(),
+        r.operations(),
+        r.wallNanos() / 1e9,
+        r.opsPerSecond(),
+        r.p50Millis(),
+        r.p99Millis(),
+        r.cpuMicrosPerOp(),
+        r.systemPercent(),
+        r.jitPercent(),
+        r.storagePercent());
   }
 }

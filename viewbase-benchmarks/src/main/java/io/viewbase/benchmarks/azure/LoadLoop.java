@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs one operation from N client threads for a fixed time and records each call's latency.
- * Each thread starts its next call as soon as the last one answers (a closed loop): throughput is
- * what N waiting clients get, and latency includes the SDK's own work on both ends.
+ * Runs one operation from N client threads for a fixed time and records each call's latency. Each
+ * thread starts its next call as soon as the last one answers (a closed loop): throughput is what N
+ * waiting clients get, and latency includes the SDK's own work on both ends.
  *
  * <p>The first failure stops every thread and is rethrown: a phase is either all answers right or
  * no figure at all.
@@ -23,21 +23,22 @@ final class LoadLoop {
   /** Longest latency recorded, in microseconds (2 minutes: the clients' response timeout). */
   private static final long MAX_MICROS = 120_000_000L;
 
-  private LoadLoop() {
-  }
+  private LoadLoop() {}
 
   /**
-   * The measurement of {@code operation} on {@code target}: {@code threads} callers for
-   * {@code seconds}, or until the operation reports that no work is left.
+   * The measurement of {@code operation} on {@code target}: {@code threads} callers for {@code
+   * seconds}, or until the operation reports that no work is left.
    */
-  static PhaseResult measure(String phase, Target target, int threads, double seconds, Operation operation)
+  static PhaseResult measure(
+      String phase, Target target, int threads, double seconds, Operation operation)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     try {
       ProcessCpu.Sample cpuBefore = target.cpu().sample();
       long start = System.nanoTime();
-      long duration = (long) (seconds * 1e9); // saturates at Long.MAX_VALUE: "until no work is left"
+      long duration =
+          (long) (seconds * 1e9); // saturates at Long.MAX_VALUE: "until no work is left"
       List<Future<Histogram>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         futures.add(pool.submit(() -> loop(operation, start, duration, failure)));
@@ -49,7 +50,8 @@ final class LoadLoop {
       long wall = System.nanoTime() - start;
       ProcessCpu.Sample cpu = target.cpu().sample().minus(cpuBefore);
       if (failure.get() != null) {
-        throw new IllegalStateException(phase + " on " + target.name() + " failed: " + failure.get(), failure.get());
+        throw new IllegalStateException(
+            phase + " on " + target.name() + " failed: " + failure.get(), failure.get());
       }
       return new PhaseResult(phase, target.name(), all.getTotalCount(), wall, all, cpu);
     } catch (ExecutionException e) {
@@ -60,8 +62,8 @@ final class LoadLoop {
     }
   }
 
-  private static Histogram loop(Operation operation, long start, long duration,
-      AtomicReference<Throwable> failure) {
+  private static Histogram loop(
+      Operation operation, long start, long duration, AtomicReference<Throwable> failure) {
     Histogram histogram = new Histogram(MAX_MICROS, 3);
     ThreadLocalRandom random = ThreadLocalRandom.current();
     // Every client makes at least one call, so that a phase always has a figure, however short.

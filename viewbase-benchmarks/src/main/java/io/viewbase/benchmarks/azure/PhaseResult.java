@@ -6,7 +6,12 @@ import org.HdrHistogram.Histogram;
  * What one phase measured on one server: operations completed, the wall time they took, their
  * latencies (microseconds) and the server's CPU time over the same window.
  */
-record PhaseResult(String phase, String target, long operations, long wallNanos, Histogram latencyMicros,
+record PhaseResult(
+    String phase,
+    String target,
+    long operations,
+    long wallNanos,
+    Histogram latencyMicros,
     ProcessCpu.Sample serverCpu) {
 
   double opsPerSecond() {

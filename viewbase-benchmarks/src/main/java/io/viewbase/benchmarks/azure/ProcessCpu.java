@@ -14,18 +14,18 @@ import java.util.Map;
 
 /**
  * The CPU time a server process has used so far (user + system, every thread), read from Linux's
- * {@code /proc/<pid>/stat}, including any live child processes it started, and how much of it
- * went to a JVM's JIT compiler threads.
+ * {@code /proc/<pid>/stat}, including any live child processes it started, and how much of it went
+ * to a JVM's JIT compiler threads.
  *
  * <p>Children count because a launcher may sit between the script and the server (a shell, or
  * {@code env} running Node): whichever process does the work, its time is in the tree. The JIT
- * share is told apart because a JVM compiles its hot paths for minutes after it starts, a cost
- * that a long-running server has long paid: HotSpot names those threads {@code C1/C2
- * CompilerThread} (run it with {@code -XX:-UseDynamicNumberOfCompilerThreads}, so that none exits
- * and takes its time out of the sum). Node names every thread {@code node}: its JIT is not told
- * apart. RocksDB's flush and compaction threads ({@code rocksdb:low}, {@code rocksdb:high}) are
- * told apart too, not to take them out (compaction is part of what a durable write costs) but
- * because they run when they must: a phase can pay for the writes of the phases before it.
+ * share is told apart because a JVM compiles its hot paths for minutes after it starts, a cost that
+ * a long-running server has long paid: HotSpot names those threads {@code C1/C2 CompilerThread}
+ * (run it with {@code -XX:-UseDynamicNumberOfCompilerThreads}, so that none exits and takes its
+ * time out of the sum). Node names every thread {@code node}: its JIT is not told apart. RocksDB's
+ * flush and compaction threads ({@code rocksdb:low}, {@code rocksdb:high}) are told apart too, not
+ * to take them out (compaction is part of what a durable write costs) but because they run when
+ * they must: a phase can pay for the writes of the phases before it.
  */
 final class ProcessCpu {
   private static final Path PROC = Path.of("/proc");
@@ -38,7 +38,8 @@ final class ProcessCpu {
     this.pid = pid;
     this.nanosPerTick = 1_000_000_000L / ticksPerSecond;
     if (!Files.exists(PROC.resolve(Long.toString(pid)).resolve("stat"))) {
-      throw new IllegalArgumentException("no process " + pid + " (is /proc mounted, is the server running?)");
+      throw new IllegalArgumentException(
+          "no process " + pid + " (is /proc mounted, is the server running?)");
     }
   }
 
@@ -52,8 +53,11 @@ final class ProcessCpu {
     }
 
     Sample minus(Sample earlier) {
-      return new Sample(userNanos - earlier.userNanos, systemNanos - earlier.systemNanos,
-          compilerNanos - earlier.compilerNanos, storageNanos - earlier.storageNanos);
+      return new Sample(
+          userNanos - earlier.userNanos,
+          systemNanos - earlier.systemNanos,
+          compilerNanos - earlier.compilerNanos,
+          storageNanos - earlier.storageNanos);
     }
   }
 
@@ -94,7 +98,11 @@ final class ProcessCpu {
       }
       todo.addAll(children.getOrDefault(next, List.of()));
     }
-    return new Sample(user * nanosPerTick, system * nanosPerTick, compiler * nanosPerTick, storage * nanosPerTick);
+    return new Sample(
+        user * nanosPerTick,
+        system * nanosPerTick,
+        compiler * nanosPerTick,
+        storage * nanosPerTick);
   }
 
   private static boolean isCompiler(String threadName) {
@@ -129,8 +137,11 @@ final class ProcessCpu {
       // fields start after the last ')'. From there: state, ppid, ... utime is field 14, stime 15.
       int close = stat.lastIndexOf(')');
       String[] fields = stat.substring(close + 2).split(" ");
-      return new Stat(stat.substring(stat.indexOf('(') + 1, close), Long.parseLong(fields[1]),
-          Long.parseLong(fields[11]), Long.parseLong(fields[12]));
+      return new Stat(
+          stat.substring(stat.indexOf('(') + 1, close),
+          Long.parseLong(fields[1]),
+          Long.parseLong(fields[11]),
+          Long.parseLong(fields[12]));
     }
   }
 }

@@ -15,12 +15,14 @@ import java.time.Duration;
  */
 record Target(String name, String endpoint, ProcessCpu cpu) {
   static final String ACCOUNT = "devstoreaccount1";
+
   /** Azurite's well-known development key; Viewbase's Azure dialect accepts it by default. */
   static final String KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
   /**
-   * Parses {@code NAME=ENDPOINT@PID}, e.g. {@code viewbase=http://127.0.0.1:10103/devstoreaccount1@4242}.
+   * Parses {@code NAME=ENDPOINT@PID}, e.g. {@code
+   * viewbase=http://127.0.0.1:10103/devstoreaccount1@4242}.
    */
   static Target parse(String spec, long ticksPerSecond) {
     int eq = spec.indexOf('=');
@@ -28,7 +30,9 @@ record Target(String name, String endpoint, ProcessCpu cpu) {
     if (eq <= 0 || at < eq) {
       throw new IllegalArgumentException("--target takes NAME=ENDPOINT@PID, was " + spec);
     }
-    return new Target(spec.substring(0, eq), spec.substring(eq + 1, at),
+    return new Target(
+        spec.substring(0, eq),
+        spec.substring(eq + 1, at),
         new ProcessCpu(Long.parseLong(spec.substring(at + 1)), ticksPerSecond));
   }
 
@@ -38,8 +42,14 @@ record Target(String name, String endpoint, ProcessCpu cpu) {
    */
   TableServiceClient serviceClient(HttpClient http) {
     return new TableServiceClientBuilder()
-        .connectionString("DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT + ";AccountKey=" + KEY
-            + ";TableEndpoint=" + endpoint + ";")
+        .connectionString(
+            "DefaultEndpointsProtocol=http;AccountName="
+                + ACCOUNT
+                + ";AccountKey="
+                + KEY
+                + ";TableEndpoint="
+                + endpoint
+                + ";")
         .retryOptions(new RetryOptions(new ExponentialBackoffOptions().setMaxRetries(0)))
         .httpClient(http)
         .buildClient();
@@ -47,8 +57,9 @@ record Target(String name, String endpoint, ProcessCpu cpu) {
 
   /** One HTTP client (JDK transport) per target: its connections stay with that server. */
   static HttpClient httpClient() {
-    return HttpClient.createDefault(new HttpClientOptions()
-        .setConnectTimeout(Duration.ofSeconds(2))
-        .setResponseTimeout(Duration.ofSeconds(120)));
+    return HttpClient.createDefault(
+        new HttpClientOptions()
+            .setConnectTimeout(Duration.ofSeconds(2))
+            .setResponseTimeout(Duration.ofSeconds(120)));
   }
 }

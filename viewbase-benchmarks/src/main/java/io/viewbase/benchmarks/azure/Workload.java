@@ -39,8 +39,10 @@ final class Workload {
   static final String BIG = "AzBenchBig";
   static final String INSERTS = "AzBenchInserts";
   static final String TRANSACTIONS = "AzBenchTxn";
+
   /** Viewbase's view of the big table keyed by email, for {@link #lookupByEmail}. */
   static final String BY_EMAIL = "AzBenchBigByEmail";
+
   static final int TRANSACTION_SIZE = 100;
 
   private final int entities;
@@ -58,10 +60,18 @@ final class Workload {
    */
   Workload(Target target, int entities, int partitions) {
     int perPartition = entities / Math.max(1, partitions);
-    if (partitions < 1 || entities < partitions || entities % partitions != 0
+    if (partitions < 1
+        || entities < partitions
+        || entities % partitions != 0
         || perPartition % Math.min(perPartition, TRANSACTION_SIZE) != 0) {
-      throw new IllegalArgumentException("--entities must fill the " + partitions + " partitions alike, each "
-          + "with at most " + TRANSACTION_SIZE + " entities or a multiple of it; was " + entities);
+      throw new IllegalArgumentException(
+          "--entities must fill the "
+              + partitions
+              + " partitions alike, each "
+              + "with at most "
+              + TRANSACTION_SIZE
+              + " entities or a multiple of it; was "
+              + entities);
     }
     this.entities = entities;
     this.partitions = partitions;
@@ -77,8 +87,8 @@ final class Workload {
 
   /**
    * Loads the big table with 100-op transactions: partition p gets entities p, p + P, ...; a
-   * partition of more than 100 entities takes several transactions (a smaller one, in a short
-   * trial run, one smaller transaction). False when all are loaded.
+   * partition of more than 100 entities takes several transactions (a smaller one, in a short trial
+   * run, one smaller transaction). False when all are loaded.
    */
   Operation load() {
     int size = Math.min(perPartition(), TRANSACTION_SIZE);
@@ -93,7 +103,9 @@ final class Workload {
       List<TableTransactionAction> actions = new ArrayList<>(size);
       for (int j = 0; j < size; j++) {
         int i = partition + partitions * (chunk * size + j);
-        actions.add(new TableTransactionAction(TableTransactionActionType.CREATE, BenchEntities.big(i, partitions)));
+        actions.add(
+            new TableTransactionAction(
+                TableTransactionActionType.CREATE, BenchEntities.big(i, partitions)));
       }
       expectAllAnswered(big.submitTransaction(actions), size);
       return true;
@@ -103,8 +115,9 @@ final class Workload {
   Operation insert() {
     return random -> {
       long i = nextInsert.getAndIncrement();
-      inserts.createEntity(BenchEntities.person(BenchEntities.partition((int) (i % 1000)), BenchEntities.rowKey(i),
-          i));
+      inserts.createEntity(
+          BenchEntities.person(
+              BenchEntities.partition((int) (i % 1000)), BenchEntities.rowKey(i), i));
       return true;
     };
   }
@@ -112,9 +125,18 @@ final class Workload {
   Operation pointRead() {
     return random -> {
       int i = random.nextInt(entities);
-      TableEntity entity = big.getEntity(BenchEntities.partition(i % partitions), BenchEntities.rowKey(i));
-      expect(("Person " + i).equals(entity.getProperty("name")), "getEntity of entity " + i + " answered " + entity
-          .getPartitionKey() + "/" + entity.getRowKey() + " named " + entity.getProperty("name"));
+      TableEntity entity =
+          big.getEntity(BenchEntities.partition(i % partitions), BenchEntities.rowKey(i));
+      expect(
+          ("Person " + i).equals(entity.getProperty("name")),
+          "getEntity of entity "
+              + i
+              + " answered "
+              + entity.getPartitionKey()
+              + "/"
+              + entity.getRowKey()
+              + " named "
+              + entity.getProperty("name"));
       return true;
     };
   }
@@ -123,13 +145,22 @@ final class Workload {
     return random -> {
       String partition = BenchEntities.partition(random.nextInt(partitions));
       int count = 0;
-      for (TableEntity entity : big.listEntities(filter("PartitionKey eq '" + partition + "'"), null, null)) {
-        expect(partition.equals(entity.getPartitionKey()), "partition query " + partition + " answered an entity of "
-            + entity.getPartitionKey());
+      for (TableEntity entity :
+          big.listEntities(filter("PartitionKey eq '" + partition + "'"), null, null)) {
+        expect(
+            partition.equals(entity.getPartitionKey()),
+            "partition query " + partition + " answered an entity of " + entity.getPartitionKey());
         count++;
       }
-      expect(count == perPartition(), "partition " + partition + " has " + perPartition() + " entities, the query "
-          + "answered " + count);
+      expect(
+          count == perPartition(),
+          "partition "
+              + partition
+              + " has "
+              + perPartition()
+              + " entities, the query "
+              + "answered "
+              + count);
       return true;
     };
   }
@@ -138,12 +169,21 @@ final class Workload {
     return random -> {
       int code = random.nextInt(1000);
       int count = 0;
-      for (TableEntity entity : big.listEntities(filter("code eq '" + BenchEntities.code(code) + "'"), null, null)) {
-        expect(BenchEntities.code(code).equals(entity.getProperty("code")), "filter on code answered " + entity);
+      for (TableEntity entity :
+          big.listEntities(filter("code eq '" + BenchEntities.code(code) + "'"), null, null)) {
+        expect(
+            BenchEntities.code(code).equals(entity.getProperty("code")),
+            "filter on code answered " + entity);
         count++;
       }
-      expect(count == matchesOfCode(code), "code " + code + " matches " + matchesOfCode(code)
-          + " entities, the query answered " + count);
+      expect(
+          count == matchesOfCode(code),
+          "code "
+              + code
+              + " matches "
+              + matchesOfCode(code)
+              + " entities, the query answered "
+              + count);
       return true;
     };
   }
@@ -154,8 +194,14 @@ final class Workload {
       String email = BenchEntities.email(i);
       int count = 0;
       for (TableEntity entity : big.listEntities(filter("email eq '" + email + "'"), null, null)) {
-        expect(BenchEntities.rowKey(i).equals(entity.getRowKey()), "lookup of " + email + " answered " + entity
-            .getPartitionKey() + "/" + entity.getRowKey());
+        expect(
+            BenchEntities.rowKey(i).equals(entity.getRowKey()),
+            "lookup of "
+                + email
+                + " answered "
+                + entity.getPartitionKey()
+                + "/"
+                + entity.getRowKey());
         count++;
       }
       expect(count == 1, "one entity has email " + email + ", the query answered " + count);
@@ -177,7 +223,9 @@ final class Workload {
       Thread.sleep(100);
       status = viewbase.viewStatus(BY_EMAIL);
     }
-    expect(ViewStatus.READY.equals(status.state()), "view " + BY_EMAIL + " ended " + status.state() + ": " + status);
+    expect(
+        ViewStatus.READY.equals(status.state()),
+        "view " + BY_EMAIL + " ended " + status.state() + ": " + status);
   }
 
   Operation transaction() {
@@ -185,15 +233,19 @@ final class Workload {
       String partition = "t" + nextTransaction.getAndIncrement();
       List<TableTransactionAction> actions = new ArrayList<>(TRANSACTION_SIZE);
       for (int j = 0; j < TRANSACTION_SIZE; j++) {
-        actions.add(new TableTransactionAction(TableTransactionActionType.CREATE,
-            BenchEntities.person(partition, BenchEntities.rowKey(j), j)));
+        actions.add(
+            new TableTransactionAction(
+                TableTransactionActionType.CREATE,
+                BenchEntities.person(partition, BenchEntities.rowKey(j), j)));
       }
       expectAllAnswered(transactions.submitTransaction(actions), TRANSACTION_SIZE);
       return true;
     };
   }
 
-  /** How many of entities 0..N-1 carry code {@code c}: the blocks of 100 numbered c, c + 1000, ... */
+  /**
+   * How many of entities 0..N-1 carry code {@code c}: the blocks of 100 numbered c, c + 1000, ...
+   */
   private int matchesOfCode(int c) {
     int matches = 0;
     for (long block = c; block * 100 < entities; block += 1000) {
@@ -207,8 +259,12 @@ final class Workload {
   }
 
   private static void expectAllAnswered(TableTransactionResult result, int size) {
-    expect(result.getTransactionActionResponses().size() == size,
-        "a transaction of " + size + " actions answered " + result.getTransactionActionResponses().size());
+    expect(
+        result.getTransactionActionResponses().size() == size,
+        "a transaction of "
+            + size
+            + " actions answered "
+            + result.getTransactionActionResponses().size());
   }
 
   private static void expect(boolean condition, String message) {

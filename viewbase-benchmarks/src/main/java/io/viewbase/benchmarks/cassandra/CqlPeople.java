@@ -59,8 +59,9 @@ import java.util.concurrent.CompletableFuture;
  */
 final class CqlPeople implements AutoCloseable {
   static final String KEYSPACE = "cql_bench";
-  private static final String COLUMNS = "name text, email text, city text, age int, active boolean, revision int, "
-      + "bio text, version bigint";
+  private static final String COLUMNS =
+      "name text, email text, city text, age int, active boolean, revision int, "
+          + "bio text, version bigint";
   private static final int CLAIM_TTL_SECONDS = 30;
 
   private final CqlSession session;
@@ -77,48 +78,97 @@ final class CqlPeople implements AutoCloseable {
   private CqlPeople(CqlSession session) {
     this.session = session;
     String person = "name, email, city, age, active, revision, bio, version";
-    get = session.prepare("SELECT " + person + " FROM " + KEYSPACE + ".people WHERE pk = ? AND id = ?");
-    queryPartition = session.prepare("SELECT id, " + person + " FROM " + KEYSPACE + ".people WHERE pk = ?");
-    insert = session.prepare("INSERT INTO " + KEYSPACE + ".people (pk, id, " + person
-        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insertViewed = session.prepare("INSERT INTO " + KEYSPACE + ".people_v (pk, id, " + person
-        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    readVersion = session.prepare("SELECT version FROM " + KEYSPACE + ".people_v WHERE pk = ? AND id = ?");
-    claim = session.prepare("UPDATE " + KEYSPACE + ".people_v USING TTL " + CLAIM_TTL_SECONDS
-        + " SET claim = ? WHERE pk = ? AND id = ? IF version = ? AND claim = null");
-    writeReleasing = session.prepare("UPDATE " + KEYSPACE + ".people_v SET name = ?, email = ?, city = ?, age = ?, "
-        + "active = ?, revision = ?, bio = ?, version = ?, claim = null WHERE pk = ? AND id = ?");
-    writeEmail = session.prepare("INSERT INTO " + KEYSPACE + ".people_by_email (email, pk, id, name, city, age, "
-        + "active, revision, bio, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    get =
+        session.prepare(
+            "SELECT " + person + " FROM " + KEYSPACE + ".people WHERE pk = ? AND id = ?");
+    queryPartition =
+        session.prepare("SELECT id, " + person + " FROM " + KEYSPACE + ".people WHERE pk = ?");
+    insert =
+        session.prepare(
+            "INSERT INTO "
+                + KEYSPACE
+                + ".people (pk, id, "
+                + person
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insertViewed =
+        session.prepare(
+            "INSERT INTO "
+                + KEYSPACE
+                + ".people_v (pk, id, "
+                + person
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    readVersion =
+        session.prepare("SELECT version FROM " + KEYSPACE + ".people_v WHERE pk = ? AND id = ?");
+    claim =
+        session.prepare(
+            "UPDATE "
+                + KEYSPACE
+                + ".people_v USING TTL "
+                + CLAIM_TTL_SECONDS
+                + " SET claim = ? WHERE pk = ? AND id = ? IF version = ? AND claim = null");
+    writeReleasing =
+        session.prepare(
+            "UPDATE "
+                + KEYSPACE
+                + ".people_v SET name = ?, email = ?, city = ?, age = ?, "
+                + "active = ?, revision = ?, bio = ?, version = ?, claim = null WHERE pk = ? AND id = ?");
+    writeEmail =
+        session.prepare(
+            "INSERT INTO "
+                + KEYSPACE
+                + ".people_by_email (email, pk, id, name, city, age, "
+                + "active, revision, bio, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   }
 
   /** Connects to the node, creates the keyspace (RF 1) and tables, and prepares the statements. */
   static CqlPeople open(String host, int port) {
-    CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress(host, port))
-        .withLocalDatacenter("datacenter1")
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
-            .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
-            .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
-            .withString(DefaultDriverOption.TIMESTAMP_GENERATOR_CLASS, "ServerSideTimestampGenerator")
-            .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, 1000)
-            .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
-            .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(60))
-            .build())
-        .build();
-    ddl(session, "CREATE KEYSPACE IF NOT EXISTS " + KEYSPACE
-        + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    CqlSession session =
+        CqlSession.builder()
+            .addContactPoint(new InetSocketAddress(host, port))
+            .withLocalDatacenter("datacenter1")
+            .withConfigLoader(
+                DriverConfigLoader.programmaticBuilder()
+                    .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
+                    .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
+                    .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
+                    .withString(
+                        DefaultDriverOption.TIMESTAMP_GENERATOR_CLASS,
+                        "ServerSideTimestampGenerator")
+                    .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, 1000)
+                    .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
+                    .withDuration(
+                        DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(60))
+                    .build())
+            .build();
+    ddl(
+        session,
+        "CREATE KEYSPACE IF NOT EXISTS "
+            + KEYSPACE
+            + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
     for (String table : List.of("people", "people_v")) {
-      ddl(session, "CREATE TABLE IF NOT EXISTS " + KEYSPACE + "." + table + " (pk text, id text, " + COLUMNS
-          + ", claim text, PRIMARY KEY (pk, id))");
+      ddl(
+          session,
+          "CREATE TABLE IF NOT EXISTS "
+              + KEYSPACE
+              + "."
+              + table
+              + " (pk text, id text, "
+              + COLUMNS
+              + ", claim text, PRIMARY KEY (pk, id))");
     }
-    ddl(session, "CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".people_by_email (email text, pk text, id text, "
-        + "name text, city text, age int, active boolean, revision int, bio text, version bigint, PRIMARY KEY (email))");
+    ddl(
+        session,
+        "CREATE TABLE IF NOT EXISTS "
+            + KEYSPACE
+            + ".people_by_email (email text, pk text, id text, "
+            + "name text, city text, age int, active boolean, revision int, bio text, version bigint, PRIMARY KEY (email))");
     return new CqlPeople(session);
   }
 
-  /** Writes items 0..count-1 into both tables (and the email table), a few hundred requests in flight. */
+  /**
+   * Writes items 0..count-1 into both tables (and the email table), a few hundred requests in
+   * flight.
+   */
   void load(int count) {
     List<CompletableFuture<?>> inFlight = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -159,22 +209,27 @@ final class CqlPeople implements AutoCloseable {
    */
   void writeWithViewAsViewbaseDoes(Item item) {
     Row current = session.execute(readVersion.bind(item.partitionKey(), item.id())).one();
-    Long expected = current == null || current.isNull("version") ? null : current.getLong("version");
+    Long expected =
+        current == null || current.isNull("version") ? null : current.getLong("version");
     String owner = UUID.randomUUID().toString();
-    ResultSet claimed = session.execute(claim.bind(owner, item.partitionKey(), item.id(), expected));
+    ResultSet claimed =
+        session.execute(claim.bind(owner, item.partitionKey(), item.id(), expected));
     if (!claimed.wasApplied()) {
-      throw new IllegalStateException("claim of " + item.partitionKey() + "/" + item.id() + " not applied");
+      throw new IllegalStateException(
+          "claim of " + item.partitionKey() + "/" + item.id() + " not applied");
     }
     long next = ++version;
-    session.execute(BatchStatement.newInstance(BatchType.LOGGED,
-        bindReleasing(item, next), bindEmail(item, next)));
+    session.execute(
+        BatchStatement.newInstance(
+            BatchType.LOGGED, bindReleasing(item, next), bindEmail(item, next)));
   }
 
   /** The row and its email row in one logged batch, without Viewbase's read and claim. */
   void writeWithViewBatchOnly(Item item) {
     long next = ++version;
-    session.execute(BatchStatement.newInstance(BatchType.LOGGED,
-        bindReleasing(item, next), bindEmail(item, next)));
+    session.execute(
+        BatchStatement.newInstance(
+            BatchType.LOGGED, bindReleasing(item, next), bindEmail(item, next)));
   }
 
   /** The session, for reading Viewbase's own rows with the same settings ({@link StoredRows}). */
@@ -188,18 +243,45 @@ final class CqlPeople implements AutoCloseable {
   }
 
   private BoundStatement bindPerson(PreparedStatement statement, Item item, long v) {
-    return statement.bind(item.partitionKey(), item.id(), str(item, "name"), str(item, "email"), str(item, "city"),
-        int32(item, "age"), bool(item, "active"), int32(item, "revision"), str(item, "bio"), v);
+    return statement.bind(
+        item.partitionKey(),
+        item.id(),
+        str(item, "name"),
+        str(item, "email"),
+        str(item, "city"),
+        int32(item, "age"),
+        bool(item, "active"),
+        int32(item, "revision"),
+        str(item, "bio"),
+        v);
   }
 
   private BoundStatement bindReleasing(Item item, long v) {
-    return writeReleasing.bind(str(item, "name"), str(item, "email"), str(item, "city"), int32(item, "age"),
-        bool(item, "active"), int32(item, "revision"), str(item, "bio"), v, item.partitionKey(), item.id());
+    return writeReleasing.bind(
+        str(item, "name"),
+        str(item, "email"),
+        str(item, "city"),
+        int32(item, "age"),
+        bool(item, "active"),
+        int32(item, "revision"),
+        str(item, "bio"),
+        v,
+        item.partitionKey(),
+        item.id());
   }
 
   private BoundStatement bindEmail(Item item, long v) {
-    return writeEmail.bind(str(item, "email"), item.partitionKey(), item.id(), str(item, "name"), str(item, "city"),
-        int32(item, "age"), bool(item, "active"), int32(item, "revision"), str(item, "bio"), v);
+    return writeEmail.bind(
+        str(item, "email"),
+        item.partitionKey(),
+        item.id(),
+        str(item, "name"),
+        str(item, "city"),
+        int32(item, "age"),
+        bool(item, "active"),
+        int32(item, "revision"),
+        str(item, "bio"),
+        v);
   }
 
   private static String str(Item item, String name) {
@@ -224,11 +306,27 @@ final class CqlPeople implements AutoCloseable {
   }
 
   /** A person row as an application reads it: every column into a field. */
-  record Person(String id, String name, String email, String city, int age, boolean active, int revision, String bio,
+  record Person(
+      String id,
+      String name,
+      String email,
+      String city,
+      int age,
+      boolean active,
+      int revision,
+      String bio,
       long version) {
     static Person of(String id, Row row) {
-      return new Person(id, row.getString("name"), row.getString("email"), row.getString("city"), row.getInt("age"),
-          row.getBoolean("active"), row.getInt("revision"), row.getString("bio"), row.getLong("version"));
+      return new Person(
+          id,
+          row.getString("name"),
+          row.getString("email"),
+          row.getString("city"),
+          row.getInt("age"),
+          row.getBoolean("active"),
+          row.getInt("revision"),
+          row.getString("bio"),
+          row.getLong("version"));
     }
   }
 }

@@ -6,8 +6,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One operation of the benchmark and what it measured: its latencies over every measured round
- * (HdrHistogram, nanoseconds), each round's throughput, and its failures (the operation is
- * counted, and the first failure kept, but the run goes on).
+ * (HdrHistogram, nanoseconds), each round's throughput, and its failures (the operation is counted,
+ * and the first failure kept, but the run goes on).
  */
 final class Measured {
   private final String name;

@@ -13,8 +13,7 @@ final class People {
   /** Partitions of the data set; with 10,000 items a partition holds 100. */
   static final int PARTITIONS = 100;
 
-  private People() {
-  }
+  private People() {}
 
   static String pk(int i) {
     return String.format("p%03d", i % PARTITIONS);
@@ -24,7 +23,9 @@ final class People {
     return String.format("i%07d", i);
   }
 
-  /** Item {@code i} at {@code revision}; the email (the view key) never changes with the revision. */
+  /**
+   * Item {@code i} at {@code revision}; the email (the view key) never changes with the revision.
+   */
   static Item item(int i, int revision) {
     return Item.of(pk(i), id(i), BenchItems.item(i, revision).properties());
   }

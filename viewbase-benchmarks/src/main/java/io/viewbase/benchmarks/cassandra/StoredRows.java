@@ -37,7 +37,8 @@ final class StoredRows {
    * PeopleViewed), the one whose stored version changes when item 0 is upserted into People.
    */
   static StoredRows of(CqlSession session, ViewbasePeople viewbase) {
-    PreparedStatement get = session.prepare("SELECT version, value FROM " + KV + " WHERE p = :p AND k = :k");
+    PreparedStatement get =
+        session.prepare("SELECT version, value FROM " + KV + " WHERE p = :p AND k = :k");
     StoredRows probe = new StoredRows(session, get, 0);
     List<Integer> holders = new ArrayList<>();
     List<Long> before = new ArrayList<>();
@@ -54,7 +55,8 @@ final class StoredRows {
         return new StoredRows(session, get, holders.get(i));
       }
     }
-    throw new IllegalStateException("no stored table among " + holders + " changed when item 0 was upserted");
+    throw new IllegalStateException(
+        "no stored table among " + holders + " changed when item 0 was upserted");
   }
 
   /** Item {@code i}'s stored version and encoded properties, read as the backend reads them. */
@@ -68,9 +70,17 @@ final class StoredRows {
 
   private Row read(int table, int i) {
     byte[] pk = People.pk(i).getBytes(StandardCharsets.UTF_8);
-    ByteBuffer p = ByteBuffer.allocate(1 + Integer.BYTES + pk.length).put((byte) 0x01).putInt(table).put(pk).flip();
+    ByteBuffer p =
+        ByteBuffer.allocate(1 + Integer.BYTES + pk.length)
+            .put((byte) 0x01)
+            .putInt(table)
+            .put(pk)
+            .flip();
     ByteBuffer k = ByteBuffer.wrap(People.id(i).getBytes(StandardCharsets.UTF_8));
-    Row row = session.execute(get.boundStatementBuilder().setByteBuffer(0, p).setByteBuffer(1, k).build()).one();
+    Row row =
+        session
+            .execute(get.boundStatementBuilder().setByteBuffer(0, p).setByteBuffer(1, k).build())
+            .one();
     if (row != null) {
       // what the backend does with the row: the version and a copy of the value
       row.getLong(0);

@@ -49,10 +49,17 @@ final class ViewbasePeople implements AutoCloseable {
     this.viewed = db.table(VIEWED);
   }
 
-  /** Opens Viewbase on the node's keyspace {@link #KEYSPACE} and creates the tables and the view. */
+  /**
+   * Opens Viewbase on the node's keyspace {@link #KEYSPACE} and creates the tables and the view.
+   */
   static ViewbasePeople open(String contactPoint) {
-    Database db = Viewbase.open(OpenOptions.inMemory().withStorage("cassandra").withOptions(Map.of(
-        "cassandra.contactPoints", contactPoint, "cassandra.keyspace", KEYSPACE)));
+    Database db =
+        Viewbase.open(
+            OpenOptions.inMemory()
+                .withStorage("cassandra")
+                .withOptions(
+                    Map.of(
+                        "cassandra.contactPoints", contactPoint, "cassandra.keyspace", KEYSPACE)));
     db.createTable(PLAIN);
     db.createTable(VIEWED);
     // Unique by email: the view's partition is the email, as the CQL side's people_by_email.
@@ -61,7 +68,8 @@ final class ViewbasePeople implements AutoCloseable {
       sleep(50);
     }
     if (!db.viewStatus(BY_EMAIL).isReady()) {
-      throw new IllegalStateException("view " + BY_EMAIL + " is " + db.viewStatus(BY_EMAIL).state());
+      throw new IllegalStateException(
+          "view " + BY_EMAIL + " is " + db.viewStatus(BY_EMAIL).state());
     }
     return new ViewbasePeople(db);
   }
@@ -73,13 +81,15 @@ final class ViewbasePeople implements AutoCloseable {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int first = t;
-        done.add(pool.submit(() -> {
-          for (int i = first; i < count; i += threads) {
-            Item item = People.item(i, 0);
-            plain.insert(item);
-            viewed.insert(item);
-          }
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < count; i += threads) {
+                    Item item = People.item(i, 0);
+                    plain.insert(item);
+                    viewed.insert(item);
+                  }
+                }));
       }
       for (Future<?> f : done) {
         f.get();

@@ -32,11 +32,11 @@ import java.util.List;
  * jdk-noop    | the JDK's com.sun.net.httpserver.HttpServer answering the same
  * </pre>
  *
- * Usage: {@code HttpBenchServer KIND [--items N] [--io-threads N] [--port-file PATH] [--max-seconds N]}
+ * Usage: {@code HttpBenchServer KIND [--items N] [--io-threads N] [--port-file PATH] [--max-seconds
+ * N]}
  */
 public final class HttpBenchServer {
-  private HttpBenchServer() {
-  }
+  private HttpBenchServer() {}
 
   public static void main(String[] args) throws Exception {
     Arguments a = Arguments.parse(args);
@@ -46,7 +46,9 @@ public final class HttpBenchServer {
     if (a.portFile() != null) {
       // Written last and atomically: the script starts the load once the file exists.
       Path tmp = a.portFile().resolveSibling(a.portFile().getFileName() + ".tmp");
-      String content = running.port() + (a.kind().equals("azure") ? "\n" + DevAccountKey.readOnlySas("Bench") : "");
+      String content =
+          running.port()
+              + (a.kind().equals("azure") ? "\n" + DevAccountKey.readOnlySas("Bench") : "");
       Files.writeString(tmp, content, StandardCharsets.US_ASCII);
       Files.move(tmp, a.portFile(), StandardCopyOption.ATOMIC_MOVE);
     }
@@ -58,14 +60,16 @@ public final class HttpBenchServer {
   static Running start(Arguments a) throws Exception {
     List<AutoCloseable> resources = new ArrayList<>();
     try {
-      int port = switch (a.kind()) {
-        case "viewbase" -> startViewbase(a, resources);
-        case "azure" -> startAzure(a, resources);
-        case "netty-noop" -> keep(new NettyNoopServer(0, a.ioThreads()), resources).port();
-        case "jdk-noop" -> keep(new JdkNoopServer(0, a.ioThreads()), resources).port();
-        default -> throw new IllegalArgumentException("unknown server kind '" + a.kind()
-            + "': use viewbase, netty-noop or jdk-noop");
-      };
+      int port =
+          switch (a.kind()) {
+            case "viewbase" -> startViewbase(a, resources);
+            case "azure" -> startAzure(a, resources);
+            case "netty-noop" -> keep(new NettyNoopServer(0, a.ioThreads()), resources).port();
+            case "jdk-noop" -> keep(new JdkNoopServer(0, a.ioThreads()), resources).port();
+            default ->
+                throw new IllegalArgumentException(
+                    "unknown server kind '" + a.kind() + "': use viewbase, netty-noop or jdk-noop");
+          };
       return new Running(port, resources);
     } catch (Exception | Error e) {
       new Running(0, resources).close();

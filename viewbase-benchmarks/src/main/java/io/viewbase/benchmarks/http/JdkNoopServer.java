@@ -32,7 +32,8 @@ final class JdkNoopServer implements NoopServer {
   }
 
   private static void handle(HttpExchange exchange) throws IOException {
-    try (InputStream in = exchange.getRequestBody(); OutputStream out = exchange.getResponseBody()) {
+    try (InputStream in = exchange.getRequestBody();
+        OutputStream out = exchange.getResponseBody()) {
       in.readAllBytes();
       exchange.getResponseHeaders().set("Content-Type", "application/json");
       exchange.sendResponseHeaders(200, NoopServer.BODY.length);

@@ -41,18 +41,26 @@ final class NettyNoopServer implements NoopServer {
   NettyNoopServer(int port, int ioThreads) throws InterruptedException {
     acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     io = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
-    channel = new ServerBootstrap()
-        .group(acceptor, io)
-        .channel(NioServerSocketChannel.class)
-        .option(ChannelOption.SO_BACKLOG, 1024)
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new Handler());
-          }
-        })
-        .bind(new InetSocketAddress(NoopServer.LOOPBACK, port)).sync().channel();
+    channel =
+        new ServerBootstrap()
+            .group(acceptor, io)
+            .channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_BACKLOG, 1024)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(
+                            new HttpServerCodec(),
+                            new HttpObjectAggregator(1 << 20),
+                            new Handler());
+                  }
+                })
+            .bind(new InetSocketAddress(NoopServer.LOOPBACK, port))
+            .sync()
+            .channel();
   }
 
   @Override
@@ -71,8 +79,10 @@ final class NettyNoopServer implements NoopServer {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
       ByteBuf body = Unpooled.wrappedBuffer(NoopServer.BODY);
-      FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
-      response.headers()
+      FullHttpResponse response =
+          new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
+      response
+          .headers()
           .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
           .setInt(HttpHeaderNames.CONTENT_LENGTH, NoopServer.BODY.length);
       if (HttpUtil.isKeepAlive(request)) {

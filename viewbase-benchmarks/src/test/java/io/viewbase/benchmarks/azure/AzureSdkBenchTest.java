@@ -16,8 +16,8 @@ import io.viewbase.server.azure.AzureOptions;
 import io.viewbase.server.azure.AzureTablesServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,36 +33,48 @@ import org.junit.jupiter.api.io.TempDir;
 class AzureSdkBenchTest {
   private static final long OWN_PID = ProcessHandle.current().pid();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void workloadRunsEveryPhaseAgainstTheAzureDialectWithCheckedAnswers() throws Exception {
     try (Database db = Viewbase.open(OpenOptions.at(dir).withSync(false));
-        AzureTablesServer server = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0));
+        AzureTablesServer server =
+            AzureTablesServer.start(db, AzureOptions.defaults().withPort(0));
         ViewbaseServer nativeApi = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0))) {
-      Target target = new Target("viewbase", "http://127.0.0.1:" + server.port() + "/" + Target.ACCOUNT,
-          new ProcessCpu(OWN_PID, 100));
+      Target target =
+          new Target(
+              "viewbase",
+              "http://127.0.0.1:" + server.port() + "/" + Target.ACCOUNT,
+              new ProcessCpu(OWN_PID, 100));
       // 200 entities in 10 partitions: the load is 10 transactions of 20 creates.
       Workload workload = new Workload(target, 200, 10);
 
       PhaseResult load = LoadLoop.measure("load", target, 4, Double.MAX_VALUE, workload.load());
       String lookup = "email eq 'person7@example.com'";
       QueryPlan before = db.table(Workload.BIG).explain(Query.all().withFilter(lookup));
-      try (RemoteDatabase remote = RemoteDatabase.connect(URI.create("http://127.0.0.1:" + nativeApi.port()))) {
+      try (RemoteDatabase remote =
+          RemoteDatabase.connect(URI.create("http://127.0.0.1:" + nativeApi.port()))) {
         Workload.createEmailView(remote, Duration.ofSeconds(30));
       }
       QueryPlan after = db.table(Workload.BIG).explain(Query.all().withFilter(lookup));
       List<PhaseResult> phases = new ArrayList<>();
       for (Phase phase : AzureSdkBench.phases()) {
-        phases.add(LoadLoop.measure(phase.name(), target, 2, 0.3, phase.operation().apply(workload)));
+        phases.add(
+            LoadLoop.measure(phase.name(), target, 2, 0.3, phase.operation().apply(workload)));
       }
 
       assertThat(load.operations()).isEqualTo(10);
       assertThat(db.table(Workload.BIG).get("p009", "i0000199")).isPresent();
-      assertThat(phases).extracting(PhaseResult::phase)
-          .containsExactly("insert", "point read", "serial point read", "partition query", "non-key filter",
-              "lookup by email", "100-op transaction");
+      assertThat(phases)
+          .extracting(PhaseResult::phase)
+          .containsExactly(
+              "insert",
+              "point read",
+              "serial point read",
+              "partition query",
+              "non-key filter",
+              "lookup by email",
+              "100-op transaction");
       // the lookup scans without the view, and is one lookup in it once the view is built
       assertThat(before.kind()).isEqualTo(QueryPlan.SCAN);
       assertThat(after.kind()).isEqualTo(QueryPlan.VIEW_LOOKUP);
@@ -74,18 +86,29 @@ class AzureSdkBenchTest {
 
   @Test
   void workloadWhenEntitiesDoNotFillThePartitionsAlikeIsRefused() {
-    Target target = new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
+    Target target =
+        new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
 
     assertThatThrownBy(() -> new Workload(target, 1050, 10)).hasMessageContaining("was 1050");
   }
 
   @Test
   void measureWhenAnOperationFailsThrowsNamingThePhaseAndTarget() {
-    Target target = new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
+    Target target =
+        new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
 
-    assertThatThrownBy(() -> LoadLoop.measure("point read", target, 2, 5, random -> {
-      throw new IllegalStateException("wrong entity");
-    })).hasMessageContaining("point read on subject failed").hasMessageContaining("wrong entity");
+    assertThatThrownBy(
+            () ->
+                LoadLoop.measure(
+                    "point read",
+                    target,
+                    2,
+                    5,
+                    random -> {
+                      throw new IllegalStateException("wrong entity");
+                    }))
+        .hasMessageContaining("point read on subject failed")
+        .hasMessageContaining("wrong entity");
   }
 
   @Test
@@ -110,7 +133,8 @@ class AzureSdkBenchTest {
   void processCpuOfThisJvmCountsItsCompilerThreadsWithinTheTotal() {
     ProcessCpu.Sample sample = new ProcessCpu(OWN_PID, 100).sample();
 
-    // This JVM has compiled its test framework by now; its compiler threads are named C1/C2 CompilerThread.
+    // This JVM has compiled its test framework by now; its compiler threads are named C1/C2
+    // CompilerThread.
     assertThat(sample.compilerNanos()).isPositive().isLessThanOrEqualTo(sample.totalNanos());
     assertThat(sample.storageNanos()).isBetween(0L, sample.totalNanos() - sample.compilerNanos());
   }
@@ -118,7 +142,8 @@ class AzureSdkBenchTest {
   @Test
   void processCpuWhenNoSuchProcessFailsNamingThePid() {
     assertThatThrownBy(() -> new ProcessCpu(Integer.MAX_VALUE, 100))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no process " + Integer.MAX_VALUE);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no process " + Integer.MAX_VALUE);
   }
 
   @Test
@@ -139,7 +164,13 @@ class AzureSdkBenchTest {
       // takes 50x as long (100x the subject's serial point read: one round trip).
       boolean read = phase.name().equals("point read");
       boolean serial = phase.name().equals(ResultTable.SERIAL_READ);
-      results.add(result(phase.name(), "subject", 1_000, read ? 20_000_000L : 40_000_000L, serial ? 500 : 1_000));
+      results.add(
+          result(
+              phase.name(),
+              "subject",
+              1_000,
+              read ? 20_000_000L : 40_000_000L,
+              serial ? 500 : 1_000));
       results.add(result(phase.name(), "baseline", 1_000, 1_000_000_000L, 50_000));
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -155,18 +186,28 @@ class AzureSdkBenchTest {
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(printed).containsPattern("server CPU per point read >= 20x lower +50\\.0x +MET");
     assertThat(printed).containsPattern("server CPU per insert >= 20x lower +25\\.0x +MET");
-    assertThat(printed).containsPattern("partition query >= 100x faster \\(p50 latency\\) +50\\.\\dx +NOT MET");
+    assertThat(printed)
+        .containsPattern("partition query >= 100x faster \\(p50 latency\\) +50\\.\\dx +NOT MET");
     // the ceilings: the baseline's 50 ms query over the subject's 0.5 ms round trip; its insert
     // (1,000 µs) over the subject's point read (20 µs)
     assertThat(table.latencyCeiling("partition query")).isCloseTo(100.0, within(0.2));
     assertThat(table.insertCeilingAtReadCost()).isEqualTo(50.0);
-    assertThat(printed).containsPattern("ceiling: partition query p50 through this SDK +(99\\.\\d|100\\.\\d)x");
-    assertThat(printed).containsPattern("ceiling: insert CPU, were an insert as cheap as a read +50\\.0x");
+    assertThat(printed)
+        .containsPattern("ceiling: partition query p50 through this SDK +(99\\.\\d|100\\.\\d)x");
+    assertThat(printed)
+        .containsPattern("ceiling: insert CPU, were an insert as cheap as a read +50\\.0x");
   }
 
-  private static PhaseResult result(String phase, String target, long operations, long cpuNanos, long latencyMicros) {
+  private static PhaseResult result(
+      String phase, String target, long operations, long cpuNanos, long latencyMicros) {
     Histogram latencies = new Histogram(1_000_000, 3);
     latencies.recordValueWithCount(latencyMicros, operations);
-    return new PhaseResult(phase, target, operations, 1_000_000_000L, latencies, new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5, cpuNanos / 10));
+    return new PhaseResult(
+        phase,
+        target,
+        operations,
+        1_000_000_000L,
+        latencies,
+        new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5, cpuNanos / 10));
   }
 }

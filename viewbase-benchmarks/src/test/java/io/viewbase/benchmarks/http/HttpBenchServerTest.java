@@ -15,7 +15,8 @@ class HttpBenchServerTest {
 
   @Test
   void viewbaseServesPreloadedItemsAtTheScriptsPaths() throws Exception {
-    try (HttpBenchServer.Running server = HttpBenchServer.start(args("viewbase", "--items", "50"))) {
+    try (HttpBenchServer.Running server =
+        HttpBenchServer.start(args("viewbase", "--items", "50"))) {
       HttpResponse<String> read = get(server.port(), "/v1/tables/Bench/items/p049/i0000049");
       HttpResponse<String> health = get(server.port(), "/v1/health");
 
@@ -57,7 +58,8 @@ class HttpBenchServerTest {
   }
 
   private HttpResponse<String> get(int port, String path) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build();
     return client.send(request, HttpResponse.BodyHandlers.ofString());
   }
 }

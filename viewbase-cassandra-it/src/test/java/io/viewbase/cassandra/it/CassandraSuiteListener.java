@@ -25,7 +25,8 @@ import org.junit.platform.launcher.TestIdentifier;
  */
 public final class CassandraSuiteListener implements TestExecutionListener {
   /** Test classes, by name or package prefix, that take their storage from the switches. */
-  private static final List<String> SUITES = List.of("io.viewbase.core.ViewModelTest", "io.viewbase.server.azure.sdk.");
+  private static final List<String> SUITES =
+      List.of("io.viewbase.core.ViewModelTest", "io.viewbase.server.azure.sdk.");
 
   private static volatile boolean configured;
 
@@ -45,9 +46,12 @@ public final class CassandraSuiteListener implements TestExecutionListener {
     if (configured) {
       return;
     }
-    String options = "cassandra.contactPoints=" + SharedCassandra.contactPoint()
-        + ";cassandra.keyspace=" + SharedCassandra.KEYSPACE
-        + ";cassandra.table={unique}";
+    String options =
+        "cassandra.contactPoints="
+            + SharedCassandra.contactPoint()
+            + ";cassandra.keyspace="
+            + SharedCassandra.KEYSPACE
+            + ";cassandra.table={unique}";
     System.setProperty("viewbase.test.storage", "cassandra");
     System.setProperty("viewbase.test.storage.options", options);
     configured = true;

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The catalog across two servers on one Cassandra keyspace: what one creates or drops, the other
  * learns (at once on a name it does not know, within a second otherwise), and a view created
- * through one while the other writes continuously ends exact, because its backfill starts only
- * once every server maintains it.
+ * through one while the other writes continuously ends exact, because its backfill starts only once
+ * every server maintains it.
  */
 class CatalogAcrossServersTest {
   private static TwoServers servers;
@@ -42,9 +42,14 @@ class CatalogAcrossServersTest {
   }
 
   @Test
-  void tableCreatedThroughOneServerIsUsableThroughTheOtherAtOnceAndItsDropReachesIt() throws Exception {
+  void tableCreatedThroughOneServerIsUsableThroughTheOtherAtOnceAndItsDropReachesIt()
+      throws Exception {
     servers.client(0).createTable("Visitors");
-    Item written = servers.client(1).table("Visitors").insert(Item.builder("p", "1").put("name", "Ann").build());
+    Item written =
+        servers
+            .client(1)
+            .table("Visitors")
+            .insert(Item.builder("p", "1").put("name", "Ann").build());
     assertThat(servers.client(0).table("Visitors").get("p", "1")).contains(written);
 
     servers.client(0).dropTable("Visitors");
@@ -53,12 +58,15 @@ class CatalogAcrossServersTest {
         && servers.client(1).listTables().stream().anyMatch(t -> t.name().equals("Visitors"))) {
       Thread.sleep(50);
     }
-    assertThatThrownBy(() -> servers.client(1).table("Visitors").insert(Item.builder("p", "2").build()))
-        .isInstanceOfSatisfying(ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
+    assertThatThrownBy(
+            () -> servers.client(1).table("Visitors").insert(Item.builder("p", "2").build()))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TableNotFound));
   }
 
   @Test
-  void viewCreatedThroughOneServerWhileTheOtherWritesContinuouslyEndsWithoutDrift() throws Exception {
+  void viewCreatedThroughOneServerWhileTheOtherWritesContinuouslyEndsWithoutDrift()
+      throws Exception {
     servers.client(0).createTable("Readings");
     Table readingsOnB = servers.client(1).table("Readings");
     for (int i = 0; i < 100; i++) {
@@ -72,16 +80,23 @@ class CatalogAcrossServersTest {
       Random random = new Random(t);
       // Each write moves the item's view entry (the view's id carries n): a write through B that
       // did not maintain the view would leave a stale entry behind and miss the new one.
-      writers.add(pool.submit(() -> {
-        while (!stop.get() && writes.get() < 20_000) {
-          int i = random.nextInt(100);
-          readingsOnB.upsert(Item.builder("s" + i % 4, "r" + i).put("n", random.nextInt(1_000_000)).build());
-          writes.incrementAndGet();
-        }
-        return null;
-      }));
+      writers.add(
+          pool.submit(
+              () -> {
+                while (!stop.get() && writes.get() < 20_000) {
+                  int i = random.nextInt(100);
+                  readingsOnB.upsert(
+                      Item.builder("s" + i % 4, "r" + i)
+                          .put("n", random.nextInt(1_000_000))
+                          .build());
+                  writes.incrementAndGet();
+                }
+                return null;
+              }));
     }
-    servers.client(0).createView(ViewDefinition.of("ReadingsByN", "Readings", "{partitionKey}", "{n:08}#{id}"));
+    servers
+        .client(0)
+        .createView(ViewDefinition.of("ReadingsByN", "Readings", "{partitionKey}", "{n:08}#{id}"));
     servers.awaitReadyOnBoth("ReadingsByN");
     int writesWhenReady = writes.get();
     long deadline = System.nanoTime() + 60_000_000_000L;
@@ -93,12 +108,14 @@ class CatalogAcrossServersTest {
       f.get();
     }
     pool.shutdown();
-    System.out.printf("CatalogAcrossServersTest: %d writes through B, %d of them after the view was ready%n",
+    System.out.printf(
+        "CatalogAcrossServersTest: %d writes through B, %d of them after the view was ready%n",
         writes.get(), writes.get() - writesWhenReady);
     assertThat(writes.get()).isGreaterThan(writesWhenReady);
     for (int server = 0; server < 2; server++) {
-      assertThat(servers.client(server).verifyView("ReadingsByN", false).drift()).as("drift seen through server %d",
-          server).isZero();
+      assertThat(servers.client(server).verifyView("ReadingsByN", false).drift())
+          .as("drift seen through server %d", server)
+          .isZero();
     }
   }
 }

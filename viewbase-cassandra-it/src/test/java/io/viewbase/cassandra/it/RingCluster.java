@@ -22,8 +22,8 @@ import java.util.stream.Collectors;
  * on all of them for looking at the ring itself (who is up, who knows whom).
  *
  * <p>Node 1 is the seed and starts first; nodes 2 and 3 then start together: on a fresh ring
- * nothing streams (the fixture turns bootstrap off), so concurrent joins are safe and the two
- * JVMs' start-up overlaps. Closing kills every node and deletes its data.
+ * nothing streams (the fixture turns bootstrap off), so concurrent joins are safe and the two JVMs'
+ * start-up overlaps. Closing kills every node and deletes its data.
  */
 final class RingCluster implements AutoCloseable {
   private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(90);
@@ -36,15 +36,20 @@ final class RingCluster implements AutoCloseable {
     this.admin = admin;
   }
 
-  /** Starts the three nodes and waits until each knows the other two and the driver sees all three up. */
+  /**
+   * Starts the three nodes and waits until each knows the other two and the driver sees all three
+   * up.
+   */
   static RingCluster start() {
     long started = System.nanoTime();
     List<CassandraNode> nodes = new ArrayList<>();
     try {
       nodes.add(CassandraNode.start(1, null));
       CassandraNode seed = nodes.get(0);
-      CompletableFuture<CassandraNode> second = CompletableFuture.supplyAsync(() -> CassandraNode.start(2, seed));
-      CompletableFuture<CassandraNode> third = CompletableFuture.supplyAsync(() -> CassandraNode.start(3, seed));
+      CompletableFuture<CassandraNode> second =
+          CompletableFuture.supplyAsync(() -> CassandraNode.start(2, seed));
+      CompletableFuture<CassandraNode> third =
+          CompletableFuture.supplyAsync(() -> CassandraNode.start(3, seed));
       try {
         nodes.add(second.join());
       } finally {
@@ -55,7 +60,9 @@ final class RingCluster implements AutoCloseable {
       RingCluster ring = new RingCluster(List.copyOf(nodes), admin);
       ring.awaitAllUp();
       ring.awaitGossipComplete();
-      System.out.printf("ring of %d nodes ready in %d ms%n", nodes.size(), (System.nanoTime() - started) / 1_000_000);
+      System.out.printf(
+          "ring of %d nodes ready in %d ms%n",
+          nodes.size(), (System.nanoTime() - started) / 1_000_000);
       return ring;
     } catch (RuntimeException e) {
       nodes.forEach(CassandraNode::close);
@@ -74,30 +81,49 @@ final class RingCluster implements AutoCloseable {
 
   /** Waits until the driver sees every node up (after a start or a restart). */
   void awaitAllUp() {
-    await("the driver to see " + nodes.size() + " nodes up", () -> admin.getMetadata().getNodes().values().stream()
-        .filter(n -> n.getState() == NodeState.UP).count() == nodes.size());
+    await(
+        "the driver to see " + nodes.size() + " nodes up",
+        () ->
+            admin.getMetadata().getNodes().values().stream()
+                    .filter(n -> n.getState() == NodeState.UP)
+                    .count()
+                == nodes.size());
   }
 
-  /** Waits until every node lists the other nodes among its peers, so replicas are placed on all of them. */
+  /**
+   * Waits until every node lists the other nodes among its peers, so replicas are placed on all of
+   * them.
+   */
   void awaitGossipComplete() {
     for (Node node : admin.getMetadata().getNodes().values()) {
-      await(node.getEndPoint() + " to know its " + (nodes.size() - 1) + " peers", () -> {
-        try {
-          return admin.execute(SimpleStatement.newInstance("SELECT peer FROM system.peers_v2").setNode(node)).all()
-              .size() == nodes.size() - 1;
-        } catch (DriverException notYet) {
-          // the driver may see a node up before its connection pool has a channel to it: ask again
-          return false;
-        }
-      });
+      await(
+          node.getEndPoint() + " to know its " + (nodes.size() - 1) + " peers",
+          () -> {
+            try {
+              return admin
+                      .execute(
+                          SimpleStatement.newInstance("SELECT peer FROM system.peers_v2")
+                              .setNode(node))
+                      .all()
+                      .size()
+                  == nodes.size() - 1;
+            } catch (DriverException notYet) {
+              // the driver may see a node up before its connection pool has a channel to it: ask
+              // again
+              return false;
+            }
+          });
     }
   }
 
   /** Whether the driver currently sees this node up. */
   boolean isUpForDriver(CassandraNode node) {
     return admin.getMetadata().getNodes().values().stream()
-        .anyMatch(n -> n.getEndPoint().resolve() instanceof InetSocketAddress address
-            && address.getAddress().getHostAddress().equals(node.host()) && n.getState() == NodeState.UP);
+        .anyMatch(
+            n ->
+                n.getEndPoint().resolve() instanceof InetSocketAddress address
+                    && address.getAddress().getHostAddress().equals(node.host())
+                    && n.getState() == NodeState.UP);
   }
 
   @Override
@@ -110,15 +136,19 @@ final class RingCluster implements AutoCloseable {
   }
 
   private static CqlSession session(List<CassandraNode> nodes) {
-    CqlSessionBuilder builder = CqlSession.builder().withLocalDatacenter("datacenter1")
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
-            // As the Viewbase session of RingFailoverTest, for the reason given there.
-            .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
-            // Find a node that comes back quickly, instead of after the default backoff.
-            .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
-            .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(2))
-            .build());
+    CqlSessionBuilder builder =
+        CqlSession.builder()
+            .withLocalDatacenter("datacenter1")
+            .withConfigLoader(
+                DriverConfigLoader.programmaticBuilder()
+                    .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+                    // As the Viewbase session of RingFailoverTest, for the reason given there.
+                    .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
+                    // Find a node that comes back quickly, instead of after the default backoff.
+                    .withDuration(
+                        DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
+                    .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(2))
+                    .build());
     for (CassandraNode node : nodes) {
       builder.addContactPoint(new InetSocketAddress(node.host(), node.nativePort()));
     }
@@ -129,7 +159,8 @@ final class RingCluster implements AutoCloseable {
     long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("timed out after " + SETTLE_TIMEOUT.toSeconds() + " s waiting for " + what);
+        throw new IllegalStateException(
+            "timed out after " + SETTLE_TIMEOUT.toSeconds() + " s waiting for " + what);
       }
       try {
         Thread.sleep(200);

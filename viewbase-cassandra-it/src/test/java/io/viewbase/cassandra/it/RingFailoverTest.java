@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Viewbase talks to all three nodes (it is given every contact point) at QUORUM, with SERIAL
  * lightweight transactions; with two replicas of three alive, every quorum is still reachable. The
- * load ({@link RingLoad}) inserts and conditionally replaces items whose unique view key moves
- * with every write, so each write is a claim plus a logged batch across partitions.
+ * load ({@link RingLoad}) inserts and conditionally replaces items whose unique view key moves with
+ * every write, so each write is a claim plus a logged batch across partitions.
  */
 class RingFailoverTest {
   private static final String TABLE = "Accounts";
@@ -38,12 +38,15 @@ class RingFailoverTest {
   private static final String VIEW_PARTITION = "all";
   private static final int WORKERS = 4;
   private static final long ALL_UP_MS = 8_000;
+
   /**
    * Long enough for the other nodes to convict the dead one (phi 8: about 18 s without its
    * heartbeats). Until then they still pick it as one of the two batchlog replicas a logged batch
-   * needs, so writes stall for the write timeout and fail; the node stays down during its restart too.
+   * needs, so writes stall for the write timeout and fail; the node stays down during its restart
+   * too.
    */
   private static final long NODE_DOWN_MS = 20_000;
+
   private static final long NODE_BACK_MS = 5_000;
   private static final long VERIFY_DEADLINE_MS = 60_000;
 
@@ -62,7 +65,8 @@ class RingFailoverTest {
   }
 
   @Test
-  void killNineOfOneNodeUnderLoadLosesNoAcknowledgedWriteAndLeavesNoViewDrift() throws InterruptedException {
+  void killNineOfOneNodeUnderLoadLosesNoAcknowledgedWriteAndLeavesNoViewDrift()
+      throws InterruptedException {
     long seed = System.nanoTime();
     System.out.println("ring load seed " + seed);
     try (Database db = openOnRing()) {
@@ -88,8 +92,13 @@ class RingFailoverTest {
       load.stop();
 
       for (Phase phase : Phase.values()) {
-        System.out.println(phase + ": " + load.tally(phase) + ", longest time without an acknowledged write "
-            + load.longestWriteGapMs(phase) + " ms");
+        System.out.println(
+            phase
+                + ": "
+                + load.tally(phase)
+                + ", longest time without an acknowledged write "
+                + load.longestWriteGapMs(phase)
+                + " ms");
         load.messages(phase).forEach(m -> System.out.println("  " + m));
       }
 
@@ -97,17 +106,31 @@ class RingFailoverTest {
       // The node is down from the kill until its restart has finished.
       Tally down = plus(load.tally(Phase.NODE_DOWN), load.tally(Phase.NODE_RESTARTING));
       Tally back = load.tally(Phase.NODE_BACK);
-      assertThat(before.writesAcknowledged()).as("acknowledged writes before the kill").isPositive();
+      assertThat(before.writesAcknowledged())
+          .as("acknowledged writes before the kill")
+          .isPositive();
       // With 2 of 3 replicas up every quorum is reachable: only requests in flight on the killed
       // coordinator fail, and logged batches until the others convict it (see NODE_DOWN_MS).
-      assertThat(down.writesAcknowledged()).as("acknowledged writes while the node is down").isGreaterThan(20);
-      assertThat(down.writeSuccess()).as("write success while the node is down: " + down).isGreaterThan(0.8);
+      assertThat(down.writesAcknowledged())
+          .as("acknowledged writes while the node is down")
+          .isGreaterThan(20);
+      assertThat(down.writeSuccess())
+          .as("write success while the node is down: " + down)
+          .isGreaterThan(0.8);
       assertThat(down.readsOk()).as("reads while the node is down").isGreaterThan(20);
-      assertThat(down.readSuccess()).as("read success while the node is down: " + down).isGreaterThan(0.8);
-      assertThat(back.writesAcknowledged()).as("acknowledged writes after the node is back").isPositive();
+      assertThat(down.readSuccess())
+          .as("read success while the node is down: " + down)
+          .isGreaterThan(0.8);
+      assertThat(back.writesAcknowledged())
+          .as("acknowledged writes after the node is back")
+          .isPositive();
       for (Phase phase : Phase.values()) {
-        assertThat(load.tally(phase).readsWrong()).as("reads that missed an acknowledged write, " + phase).isZero();
-        assertThat(load.tally(phase).writesRefused()).as("refused writes of single-writer keys, " + phase).isZero();
+        assertThat(load.tally(phase).readsWrong())
+            .as("reads that missed an acknowledged write, " + phase)
+            .isZero();
+        assertThat(load.tally(phase).writesRefused())
+            .as("refused writes of single-writer keys, " + phase)
+            .isZero();
       }
 
       assertEveryAcknowledgedWriteKept(db, load.keys());
@@ -115,23 +138,37 @@ class RingFailoverTest {
     }
   }
 
-  /** Viewbase on all three nodes at QUORUM (the backend speaks native protocol v4: see CassandraStore). */
+  /**
+   * Viewbase on all three nodes at QUORUM (the backend speaks native protocol v4: see
+   * CassandraStore).
+   */
   private static Database openOnRing() {
-    return Viewbase.open(OpenOptions.inMemory().withStorage("cassandra").withOptions(Map.of(
-        "cassandra.contactPoints", ring.contactPoints(),
-        "cassandra.keyspace", "ring",
-        "cassandra.replication", "3",
-        "cassandra.consistency", "QUORUM",
-        "cassandra.serialConsistency", "SERIAL")));
+    return Viewbase.open(
+        OpenOptions.inMemory()
+            .withStorage("cassandra")
+            .withOptions(
+                Map.of(
+                    "cassandra.contactPoints", ring.contactPoints(),
+                    "cassandra.keyspace", "ring",
+                    "cassandra.replication", "3",
+                    "cassandra.consistency", "QUORUM",
+                    "cassandra.serialConsistency", "SERIAL")));
   }
 
   private static Tally plus(Tally a, Tally b) {
-    return new Tally(a.writesAcknowledged() + b.writesAcknowledged(), a.writesUnknown() + b.writesUnknown(),
-        a.writesRefused() + b.writesRefused(), a.readsOk() + b.readsOk(), a.readsFailed() + b.readsFailed(),
+    return new Tally(
+        a.writesAcknowledged() + b.writesAcknowledged(),
+        a.writesUnknown() + b.writesUnknown(),
+        a.writesRefused() + b.writesRefused(),
+        a.readsOk() + b.readsOk(),
+        a.readsFailed() + b.readsFailed(),
         a.readsWrong() + b.readsWrong());
   }
 
-  /** Each key holds its last acknowledged revision, or a later one whose write had an unknown outcome. */
+  /**
+   * Each key holds its last acknowledged revision, or a later one whose write had an unknown
+   * outcome.
+   */
   private static void assertEveryAcknowledgedWriteKept(Database db, List<RingKey> keys) {
     List<String> lost = new ArrayList<>();
     int acknowledged = 0;
@@ -165,7 +202,8 @@ class RingFailoverTest {
       Thread.sleep(5_000);
       report = db.verifyView(VIEW, false);
     }
-    System.out.printf("verify after %d ms: %s%n", (System.nanoTime() - started) / 1_000_000, report);
+    System.out.printf(
+        "verify after %d ms: %s%n", (System.nanoTime() - started) / 1_000_000, report);
     assertThat(report.drift()).as("view drift: " + report.samples()).isZero();
     long items = 0;
     for (int p = 0; p < 16; p++) {

@@ -12,8 +12,8 @@ import java.util.TreeSet;
  * <p>Every write of the item stores a new revision number (and moves its unique view key), so the
  * stored revision tells which write the database kept. After the load the item must hold its last
  * acknowledged revision, or a later one whose outcome was unknown; anything else is a lost
- * acknowledged write. A key whose write had an unknown outcome is retired: its writer stops
- * writing it, since it no longer knows its ETag.
+ * acknowledged write. A key whose write had an unknown outcome is retired: its writer stops writing
+ * it, since it no longer knows its ETag.
  *
  * <p>Only the worker that owns a key touches it during the load; the test reads it after joining
  * the workers.
@@ -99,7 +99,14 @@ final class RingKey {
 
   @Override
   public String toString() {
-    return partitionKey + "/" + id + " (acknowledged revision " + ackedRevision + ", unknown outcomes " + unknown + ")";
+    return partitionKey
+        + "/"
+        + id
+        + " (acknowledged revision "
+        + ackedRevision
+        + ", unknown outcomes "
+        + unknown
+        + ")";
   }
 
   static int revisionOf(Item item) {

@@ -39,10 +39,20 @@ import java.util.function.Supplier;
  */
 final class RingLoad {
   /** Where the ring is while an operation runs. */
-  enum Phase { ALL_UP, NODE_DOWN, NODE_RESTARTING, NODE_BACK }
+  enum Phase {
+    ALL_UP,
+    NODE_DOWN,
+    NODE_RESTARTING,
+    NODE_BACK
+  }
 
   /** What one phase saw. */
-  record Tally(long writesAcknowledged, long writesUnknown, long writesRefused, long readsOk, long readsFailed,
+  record Tally(
+      long writesAcknowledged,
+      long writesUnknown,
+      long writesRefused,
+      long readsOk,
+      long readsFailed,
       long readsWrong) {
     long writes() {
       return writesAcknowledged + writesUnknown + writesRefused;
@@ -99,7 +109,8 @@ final class RingLoad {
       List<RingKey> keys = new ArrayList<>();
       keysByWorker.add(keys);
       int worker = w;
-      Thread thread = new Thread(() -> run(worker, keys, new Random(seed + worker)), "ring-load-" + w);
+      Thread thread =
+          new Thread(() -> run(worker, keys, new Random(seed + worker)), "ring-load-" + w);
       thread.setDaemon(true);
       threads.add(thread);
       thread.start();
@@ -110,7 +121,9 @@ final class RingLoad {
     phase = next;
   }
 
-  /** Stops the workers and waits for their last operations (each bounded by the request timeout). */
+  /**
+   * Stops the workers and waits for their last operations (each bounded by the request timeout).
+   */
   void stop() throws InterruptedException {
     stopping = true;
     for (Thread thread : threads) {
@@ -194,8 +207,10 @@ final class RingLoad {
   private void read(RingKey key, boolean throughView) {
     LongAdder[] c = counters.get(phase);
     try {
-      Optional<Item> found = throughView ? view.get(viewPartition, key.email())
-          : table.get(key.partitionKey(), key.id());
+      Optional<Item> found =
+          throughView
+              ? view.get(viewPartition, key.email())
+              : table.get(key.partitionKey(), key.id());
       if (found.isPresent() && RingKey.revisionOf(found.get()) == key.ackedRevision()) {
         c[3].increment();
       } else {
@@ -209,15 +224,20 @@ final class RingLoad {
   }
 
   private static boolean isRefusal(ErrorCode code) {
-    return code == ErrorCode.ItemAlreadyExists || code == ErrorCode.ItemNotFound
-        || code == ErrorCode.PreconditionFailed || code == ErrorCode.ViewKeyConflict;
+    return code == ErrorCode.ItemAlreadyExists
+        || code == ErrorCode.ItemNotFound
+        || code == ErrorCode.PreconditionFailed
+        || code == ErrorCode.ViewKeyConflict;
   }
 
   /** The failure and its causes, which say what the driver saw (a closed connection, a timeout). */
   private static String describe(Throwable e) {
-    StringBuilder out = new StringBuilder(e instanceof ViewbaseException v ? v.code() + " " + v.getMessage()
-        : e.toString());
-    for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+    StringBuilder out =
+        new StringBuilder(
+            e instanceof ViewbaseException v ? v.code() + " " + v.getMessage() : e.toString());
+    for (Throwable cause = e.getCause();
+        cause != null && cause != cause.getCause();
+        cause = cause.getCause()) {
       out.append(" <- ").append(cause);
     }
     return out.toString();

@@ -23,12 +23,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SharedCassandra {
   /** The node's index: its address is 127.0.0.{INDEX}. */
   public static final int INDEX = 10;
+
   /** The keyspace the tests of this module use on the shared node (RF 1). */
   public static final String KEYSPACE = "viewbase_it";
+
   private static final AtomicInteger NAMES = new AtomicInteger();
 
-  private SharedCassandra() {
-  }
+  private SharedCassandra() {}
 
   /** The shared node, started on first use (which prints how long it took). */
   public static CassandraNode node() {
@@ -45,7 +46,10 @@ public final class SharedCassandra {
     return prefix + "_" + ProcessHandle.current().pid() + "_" + NAMES.incrementAndGet();
   }
 
-  /** The Viewbase open options of the Cassandra table {@code table} in {@link #KEYSPACE} on the shared node. */
+  /**
+   * The Viewbase open options of the Cassandra table {@code table} in {@link #KEYSPACE} on the
+   * shared node.
+   */
   public static Map<String, String> options(String table) {
     Map<String, String> options = new HashMap<>();
     options.put("cassandra.contactPoints", contactPoint());
@@ -54,7 +58,10 @@ public final class SharedCassandra {
     return options;
   }
 
-  /** Opens a Viewbase database on the Cassandra table {@code table} of the shared node, with extra options. */
+  /**
+   * Opens a Viewbase database on the Cassandra table {@code table} of the shared node, with extra
+   * options.
+   */
   public static Database open(String table, Map<String, String> extra) {
     Map<String, String> options = options(table);
     options.putAll(extra);

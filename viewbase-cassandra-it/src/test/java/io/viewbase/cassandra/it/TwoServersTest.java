@@ -59,25 +59,28 @@ class TwoServersTest {
     for (int t = 0; t < 2 * THREADS_PER_SERVER; t++) {
       Table counterTable = servers.client(t % 2).table("Counters");
       int thread = t;
-      threads.add(pool.submit(() -> {
-        int retries = 0;
-        for (int i = 0; i < incrementsPerThread; i++) {
-          int c = (thread + i) % counters;
-          while (true) {
-            Item current = counterTable.get("c", "n" + c).orElseThrow();
-            long n = count(current);
-            try {
-              counterTable.replace(current.toBuilder().put("n", n + 1).build(), current.etag());
-              acknowledged.incrementAndGet(c);
-              break;
-            } catch (ViewbaseException e) {
-              assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
-              retries++;
-            }
-          }
-        }
-        return retries;
-      }));
+      threads.add(
+          pool.submit(
+              () -> {
+                int retries = 0;
+                for (int i = 0; i < incrementsPerThread; i++) {
+                  int c = (thread + i) % counters;
+                  while (true) {
+                    Item current = counterTable.get("c", "n" + c).orElseThrow();
+                    long n = count(current);
+                    try {
+                      counterTable.replace(
+                          current.toBuilder().put("n", n + 1).build(), current.etag());
+                      acknowledged.incrementAndGet(c);
+                      break;
+                    } catch (ViewbaseException e) {
+                      assertThat(e.code()).isEqualTo(ErrorCode.PreconditionFailed);
+                      retries++;
+                    }
+                  }
+                }
+                return retries;
+              }));
     }
     int retries = 0;
     for (Future<Integer> f : threads) {
@@ -88,13 +91,15 @@ class TwoServersTest {
     for (int c = 0; c < counters; c++) {
       for (int server = 0; server < 2; server++) {
         Item counter = servers.client(server).table("Counters").get("c", "n" + c).orElseThrow();
-        assertThat(count(counter)).as("counter %d through server %d", c, server)
+        assertThat(count(counter))
+            .as("counter %d through server %d", c, server)
             .isEqualTo(acknowledged.get(c));
       }
       total += acknowledged.get(c);
     }
     assertThat(total).isEqualTo(2L * THREADS_PER_SERVER * incrementsPerThread);
-    System.out.printf("TwoServersTest: %d increments through two servers, %d etag retries%n", total, retries);
+    System.out.printf(
+        "TwoServersTest: %d increments through two servers, %d etag retries%n", total, retries);
   }
 
   private static long count(Item counter) {
@@ -117,20 +122,23 @@ class TwoServersTest {
         Table members = servers.client(t % 2).table("Members");
         String member = "r" + round + "t" + t;
         int r = round;
-        threads.add(pool.submit(() -> {
-          List<String> won = new ArrayList<>();
-          for (int k = 0; k < keys; k++) {
-            String email = "r" + r + "k" + k + "@example.com";
-            try {
-              // Every thread inserts an item of its own that claims the same email.
-              members.insert(Item.builder("m", member + "k" + k).put("email", email).build());
-              won.add(email);
-            } catch (ViewbaseException e) {
-              assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
-            }
-          }
-          return won;
-        }));
+        threads.add(
+            pool.submit(
+                () -> {
+                  List<String> won = new ArrayList<>();
+                  for (int k = 0; k < keys; k++) {
+                    String email = "r" + r + "k" + k + "@example.com";
+                    try {
+                      // Every thread inserts an item of its own that claims the same email.
+                      members.insert(
+                          Item.builder("m", member + "k" + k).put("email", email).build());
+                      won.add(email);
+                    } catch (ViewbaseException e) {
+                      assertThat(e.code()).isEqualTo(ErrorCode.ViewKeyConflict);
+                    }
+                  }
+                  return won;
+                }));
       }
       for (Future<List<String>> f : threads) {
         for (String email : f.get()) {
@@ -143,10 +151,13 @@ class TwoServersTest {
     winners.forEach((email, won) -> assertThat(won).as(email).hasSize(1));
     Map<String, Integer> stored = new HashMap<>();
     try (ItemCursor cursor = servers.client(1).table("Members").cursor(Query.all())) {
-      cursor.forEachRemaining(i -> stored.merge(((Value.Str) i.get("email").orElseThrow()).value(), 1, Integer::sum));
+      cursor.forEachRemaining(
+          i -> stored.merge(((Value.Str) i.get("email").orElseThrow()).value(), 1, Integer::sum));
     }
-    assertThat(stored).as("items stored per email").hasSize(keys * rounds).allSatisfy((email, n) -> assertThat(n)
-        .isEqualTo(1));
+    assertThat(stored)
+        .as("items stored per email")
+        .hasSize(keys * rounds)
+        .allSatisfy((email, n) -> assertThat(n).isEqualTo(1));
     for (int server = 0; server < 2; server++) {
       assertThat(servers.client(server).verifyView("MembersByEmail", false).drift()).isZero();
     }

@@ -41,7 +41,10 @@ final class AccountKey {
     return Base64.getEncoder().encodeToString(mac(text));
   }
 
-  /** Whether {@code signature} (decoded from base64) is this key's signature of {@code text}, in constant time. */
+  /**
+   * Whether {@code signature} (decoded from base64) is this key's signature of {@code text}, in
+   * constant time.
+   */
   boolean verifies(String text, byte[] signature) {
     return MessageDigest.isEqual(mac(text), signature);
   }

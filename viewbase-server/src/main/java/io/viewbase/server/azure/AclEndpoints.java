@@ -6,9 +6,9 @@ import io.viewbase.api.ViewbaseException;
 import java.util.List;
 
 /**
- * Get and Set Table ACL ({@code ?comp=acl}): a table's stored access policies as Azure's XML.
- * GET answers 200 with the policies (an empty list if none were set); PUT replaces them all (an
- * empty body clears them) and answers 204. Errors here are XML, as Azure sends them.
+ * Get and Set Table ACL ({@code ?comp=acl}): a table's stored access policies as Azure's XML. GET
+ * answers 200 with the policies (an empty list if none were set); PUT replaces them all (an empty
+ * body clears them) and answers 204. Errors here are XML, as Azure sends them.
  */
 final class AclEndpoints {
   private final TableEndpoints tables;
@@ -36,7 +36,8 @@ final class AclEndpoints {
     call.grant().check(permission, call.path().table());
     var info = tables.find(call.path().table());
     if (info == null) {
-      throw ViewbaseException.of(ErrorCode.TableNotFound, "Table not found", "table", call.path().table());
+      throw ViewbaseException.of(
+          ErrorCode.TableNotFound, "Table not found", "table", call.path().table());
     }
     return info.name();
   }

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where table access policies live: the table's setting {@value #SETTING} in the catalog
- * ({@link Database#setting}), holding Azure's {@code SignedIdentifiers} XML. A setting is no item:
- * no listing or item API shows or changes it, and every way of dropping the table (Delete Table,
- * the Java API, the native API, the CLI) deletes it with the table, so a table created again under
- * the same name starts with no policies and a SAS naming an old one ({@code si}) is refused.
+ * Where table access policies live: the table's setting {@value #SETTING} in the catalog ({@link
+ * Database#setting}), holding Azure's {@code SignedIdentifiers} XML. A setting is no item: no
+ * listing or item API shows or changes it, and every way of dropping the table (Delete Table, the
+ * Java API, the native API, the CLI) deletes it with the table, so a table created again under the
+ * same name starts with no policies and a SAS naming an old one ({@code si}) is refused.
  */
 final class AclStore implements StoredPolicies {
   static final String SETTING = "azure.acl";
@@ -30,7 +30,9 @@ final class AclStore implements StoredPolicies {
         .orElse(List.of());
   }
 
-  /** The policy a table SAS names; empty for an unknown identifier or a table that does not exist. */
+  /**
+   * The policy a table SAS names; empty for an unknown identifier or a table that does not exist.
+   */
   @Override
   public Optional<AccessPolicy> find(String table, String id) {
     try {
@@ -45,7 +47,10 @@ final class AclStore implements StoredPolicies {
 
   /** Replaces the table's policies; an empty list removes them. */
   void set(String table, List<AccessPolicy> policies) {
-    String xml = policies.isEmpty() ? null : new String(SignedIdentifiersXml.write(policies), StandardCharsets.UTF_8);
+    String xml =
+        policies.isEmpty()
+            ? null
+            : new String(SignedIdentifiersXml.write(policies), StandardCharsets.UTF_8);
     db.putSetting(table, SETTING, xml);
   }
 }

@@ -34,8 +34,8 @@ final class Authenticator {
 
   /**
    * Which date a SharedKeyLite signature covers: the x-ms-date (most clients), the Date header, or
-   * an empty line when x-ms-date is present (the Java SDK). Each candidate costs an HMAC, so the one
-   * that matched last is tried first: a server's clients are usually one SDK.
+   * an empty line when x-ms-date is present (the Java SDK). Each candidate costs an HMAC, so the
+   * one that matched last is tried first: a server's clients are usually one SDK.
    */
   private volatile int liteDateFirst;
 
@@ -57,11 +57,13 @@ final class Authenticator {
     if (query.has("sig")) {
       return sas(request, path, query, Instant.now());
     }
-    throw new ViewbaseException(ErrorCode.AuthenticationFailed,
+    throw new ViewbaseException(
+        ErrorCode.AuthenticationFailed,
         "The request carries neither an Authorization header nor a shared access signature");
   }
 
-  private void sharedKey(AzureRequest request, ResourcePath path, QueryString query, String authorization) {
+  private void sharedKey(
+      AzureRequest request, ResourcePath path, QueryString query, String authorization) {
     boolean lite;
     String credentials;
     if (authorization.startsWith("SharedKeyLite ")) {
@@ -71,46 +73,67 @@ final class Authenticator {
       lite = false;
       credentials = authorization.substring("SharedKey ".length()).trim();
     } else {
-      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "Only the SharedKey and SharedKeyLite schemes are "
-          + "supported");
+      throw new ViewbaseException(
+          ErrorCode.AuthenticationFailed,
+          "Only the SharedKey and SharedKeyLite schemes are " + "supported");
     }
     int colon = credentials.indexOf(':');
     String accountName = colon < 0 ? credentials : credentials.substring(0, colon);
     if (!accountName.equals(path.account())) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The Authorization header names another account "
-          + "than the request addresses", "signedAccount", accountName, "account", path.account());
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed,
+          "The Authorization header names another account " + "than the request addresses",
+          "signedAccount",
+          accountName,
+          "account",
+          path.account());
     }
     AccountKey key = key(accountName);
     byte[] signature = signature(colon < 0 ? "" : credentials.substring(colon + 1));
     String xmsDate = request.header("x-ms-date");
     String date = request.header("date");
     checkDate(xmsDate != null ? xmsDate : date);
-    String resource = SharedKeySignature.canonicalizedResource(path.signedPath(), query.get("comp"));
+    String resource =
+        SharedKeySignature.canonicalizedResource(path.signedPath(), query.get("comp"));
     boolean ok;
     if (lite) {
       ok = verifiesLite(key, signature, resource, xmsDate, date);
     } else {
       String md5 = request.header("content-md5");
       String type = request.header("content-type");
-      ok = (xmsDate != null && key.verifies(
-          SharedKeySignature.sharedKey(request.method(), md5, type, xmsDate, resource), signature))
-          || (date != null && key.verifies(
-          SharedKeySignature.sharedKey(request.method(), md5, type, date, resource), signature));
+      ok =
+          (xmsDate != null
+                  && key.verifies(
+                      SharedKeySignature.sharedKey(request.method(), md5, type, xmsDate, resource),
+                      signature))
+              || (date != null
+                  && key.verifies(
+                      SharedKeySignature.sharedKey(request.method(), md5, type, date, resource),
+                      signature));
     }
     if (!ok) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "Make sure the value of Authorization header is "
-          + "formed correctly including the signature: it does not match the account key", "resource", resource);
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed,
+          "Make sure the value of Authorization header is "
+              + "formed correctly including the signature: it does not match the account key",
+          "resource",
+          resource);
     }
   }
 
-  /** Whether the signature is the key's SharedKeyLite signature of the resource with one of the candidate dates. */
-  private boolean verifiesLite(AccountKey key, byte[] signature, String resource, String xmsDate, String date) {
+  /**
+   * Whether the signature is the key's SharedKeyLite signature of the resource with one of the
+   * candidate dates.
+   */
+  private boolean verifiesLite(
+      AccountKey key, byte[] signature, String resource, String xmsDate, String date) {
     String[] candidates = {xmsDate, date, xmsDate == null ? null : ""};
     int first = liteDateFirst;
     for (int i = 0; i < candidates.length; i++) {
       int which = (first + i) % candidates.length;
       String signedDate = candidates[which];
-      if (signedDate != null && key.verifies(SharedKeySignature.sharedKeyLite(signedDate, resource), signature)) {
+      if (signedDate != null
+          && key.verifies(SharedKeySignature.sharedKeyLite(signedDate, resource), signature)) {
         if (which != first) {
           liteDateFirst = which;
         }
@@ -122,17 +145,22 @@ final class Authenticator {
 
   private static void checkDate(String date) {
     if (date == null) {
-      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "A signed request needs an x-ms-date or Date header");
+      throw new ViewbaseException(
+          ErrorCode.AuthenticationFailed, "A signed request needs an x-ms-date or Date header");
     }
     long signed = AzureTimes.parseHttpDate(date);
     if (signed == Long.MIN_VALUE) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The date header is not an RFC 1123 date",
-          "date", date);
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed, "The date header is not an RFC 1123 date", "date", date);
     }
     long now = System.currentTimeMillis() / 1000;
     if (Math.abs(now - signed) > MAX_CLOCK_SKEW_SECONDS) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "Request date header too old or too far in the "
-          + "future: at most 15 minutes from the server's time are accepted", "date", date);
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed,
+          "Request date header too old or too far in the "
+              + "future: at most 15 minutes from the server's time are accepted",
+          "date",
+          date);
     }
   }
 
@@ -140,8 +168,9 @@ final class Authenticator {
     AccountKey key = key(path.account());
     byte[] signature = signature(q.get("sig"));
     if (q.get("sv") == null) {
-      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The shared access signature has no signed "
-          + "version (sv)");
+      throw new ViewbaseException(
+          ErrorCode.AuthenticationFailed,
+          "The shared access signature has no signed " + "version (sv)");
     }
     boolean account = q.has("ss") || q.has("srt");
     String permissions = q.get("sp");
@@ -151,56 +180,88 @@ final class Authenticator {
     String table = account ? null : q.get("tn") != null ? q.get("tn") : path.table();
     if (account) {
       if (!key.verifies(SasSignature.account(path.account(), q), signature)) {
-        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "Signature did not match the account SAS's "
-            + "fields");
+        throw new ViewbaseException(
+            ErrorCode.AuthenticationFailed,
+            "Signature did not match the account SAS's " + "fields");
       }
       if (q.get("ss") == null || q.get("ss").indexOf('t') < 0) {
-        throw ViewbaseException.of(ErrorCode.AuthorizationServiceMismatch,
-            "The account SAS's signed services (ss) must include t", "ss", q.get("ss"));
+        throw ViewbaseException.of(
+            ErrorCode.AuthorizationServiceMismatch,
+            "The account SAS's signed services (ss) must include t",
+            "ss",
+            q.get("ss"));
       }
       if (q.get("srt") == null) {
-        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The account SAS has no signed resource types "
-            + "(srt)");
+        throw new ViewbaseException(
+            ErrorCode.AuthenticationFailed,
+            "The account SAS has no signed resource types " + "(srt)");
       }
     } else {
       if (table == null) {
-        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The table SAS names no table (tn), and "
-            + "neither does the URL");
+        throw new ViewbaseException(
+            ErrorCode.AuthenticationFailed,
+            "The table SAS names no table (tn), and " + "neither does the URL");
       }
       if (!key.verifies(SasSignature.service(path.account(), table, q), signature)) {
-        throw new ViewbaseException(ErrorCode.AuthenticationFailed, "Signature did not match the table SAS's "
-            + "fields");
+        throw new ViewbaseException(
+            ErrorCode.AuthenticationFailed, "Signature did not match the table SAS's " + "fields");
       }
       String si = q.get("si");
       if (si != null) {
-        AccessPolicy policy = acls.find(table, si).orElseThrow(() -> ViewbaseException.of(
-            ErrorCode.AuthenticationFailed, "The signed identifier is not a stored access policy of the table",
-            "si", si, "table", table));
+        AccessPolicy policy =
+            acls.find(table, si)
+                .orElseThrow(
+                    () ->
+                        ViewbaseException.of(
+                            ErrorCode.AuthenticationFailed,
+                            "The signed identifier is not a stored access policy of the table",
+                            "si",
+                            si,
+                            "table",
+                            table));
         permissions = permissions != null ? permissions : policy.permissions();
         start = start != null ? start : policy.start();
         expiry = expiry != null ? expiry : policy.expiry();
       }
     }
     if (permissions == null || expiry == null) {
-      throw new ViewbaseException(ErrorCode.AuthenticationFailed, "The SAS (with its stored policy) must give "
-          + "permissions and an expiry");
+      throw new ViewbaseException(
+          ErrorCode.AuthenticationFailed,
+          "The SAS (with its stored policy) must give " + "permissions and an expiry");
     }
     if (start != null && now.isBefore(start)) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The SAS is not valid before its signed start",
-          "st", start.toString());
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed,
+          "The SAS is not valid before its signed start",
+          "st",
+          start.toString());
     }
     if (now.isAfter(expiry)) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "Signed expiry time must be after the current "
-          + "time", "se", expiry.toString());
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed,
+          "Signed expiry time must be after the current " + "time",
+          "se",
+          expiry.toString());
     }
     checkIp(q.get("sip"), request.clientIp());
     String protocols = q.get("spr");
-    if (protocols != null && !protocols.contains("http,") && !protocols.endsWith(",http") && !protocols.equals("http")) {
-      throw ViewbaseException.of(ErrorCode.AuthorizationProtocolMismatch,
-          "The SAS does not allow http, which this server speaks", "spr", protocols);
+    if (protocols != null
+        && !protocols.contains("http,")
+        && !protocols.endsWith(",http")
+        && !protocols.equals("http")) {
+      throw ViewbaseException.of(
+          ErrorCode.AuthorizationProtocolMismatch,
+          "The SAS does not allow http, which this server speaks",
+          "spr",
+          protocols);
     }
-    return new Grant.Sas(permissions, account ? q.get("srt") : null, account ? null : table,
-        account ? KeyRange.ALL : new KeyRange(q.get("spk"), q.get("srk"), q.get("epk"), q.get("erk")));
+    return new Grant.Sas(
+        permissions,
+        account ? q.get("srt") : null,
+        account ? null : table,
+        account
+            ? KeyRange.ALL
+            : new KeyRange(q.get("spk"), q.get("srk"), q.get("epk"), q.get("erk")));
   }
 
   /** The SAS's time field {@code name} ({@code st} or {@code se}), or null if it has none. */
@@ -211,8 +272,11 @@ final class Authenticator {
     }
     Instant t = AzureTimes.parseInstant(text);
     if (t == null) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "A signed time of the SAS is not an ISO-8601 UTC "
-          + "time", name, text);
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed,
+          "A signed time of the SAS is not an ISO-8601 UTC " + "time",
+          name,
+          text);
     }
     return t;
   }
@@ -229,8 +293,13 @@ final class Authenticator {
     long hi = ipv4(to);
     boolean inside = ip >= 0 && lo >= 0 && hi >= 0 ? ip >= lo && ip <= hi : sip.equals(clientIp);
     if (!inside) {
-      throw ViewbaseException.of(ErrorCode.AuthorizationSourceIPMismatch,
-          "The client's address is outside the addresses the SAS allows", "clientIp", clientIp, "sip", sip);
+      throw ViewbaseException.of(
+          ErrorCode.AuthorizationSourceIPMismatch,
+          "The client's address is outside the addresses the SAS allows",
+          "clientIp",
+          clientIp,
+          "sip",
+          sip);
     }
   }
 
@@ -261,8 +330,11 @@ final class Authenticator {
   private AccountKey key(String account) {
     AccountKey key = accounts.get(account);
     if (key == null) {
-      throw ViewbaseException.of(ErrorCode.AuthenticationFailed, "The account is not known to this server",
-          "account", account);
+      throw ViewbaseException.of(
+          ErrorCode.AuthenticationFailed,
+          "The account is not known to this server",
+          "account",
+          account);
     }
     return key;
   }

@@ -34,18 +34,23 @@ import org.slf4j.LoggerFactory;
  *
  * Every answer carries {@code x-ms-request-id}, {@code x-ms-version} (the version implemented, see
  * {@link ServiceVersions}), {@code Date}, the exact {@code x-ms-client-request-id} the client sent,
- * and the CORS headers the service's rules give it. Failures are Azure's error bodies with
- * {@code x-ms-error-code} (XML for ACL, service and preflight requests, JSON otherwise); an
- * unexpected one, an {@link Error} such as a StackOverflowError included, is logged and answered
- * once as 500 InternalError.
+ * and the CORS headers the service's rules give it. Failures are Azure's error bodies with {@code
+ * x-ms-error-code} (XML for ACL, service and preflight requests, JSON otherwise); an unexpected
+ * one, an {@link Error} such as a StackOverflowError included, is logged and answered once as 500
+ * InternalError.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class AzureApi {
   private static final Logger LOG = LoggerFactory.getLogger(AzureApi.class);
   static final String VERSION = ServiceVersions.IMPLEMENTED;
-  /** The answer to a failure no code expected; rendered, never thrown (its message is Azure's, fixed). */
-  static final ViewbaseException INTERNAL_ERROR = new ViewbaseException(ErrorCode.InternalError,
-      "Unexpected failure; the server log has the details");
+
+  /**
+   * The answer to a failure no code expected; rendered, never thrown (its message is Azure's,
+   * fixed).
+   */
+  static final ViewbaseException INTERNAL_ERROR =
+      new ViewbaseException(
+          ErrorCode.InternalError, "Unexpected failure; the server log has the details");
 
   private final Authenticator authenticator;
   private final TableEndpoints tables;
@@ -76,7 +81,10 @@ public final class AzureApi {
       return false;
     }
     String path = request.rawPath();
-    return path.endsWith(")") && !path.endsWith("()") && path.indexOf("Tables(") < 0 && path.indexOf("Tables%28") < 0;
+    return path.endsWith(")")
+        && !path.endsWith("()")
+        && path.indexOf("Tables(") < 0
+        && path.indexOf("Tables%28") < 0;
   }
 
   /**
@@ -89,12 +97,15 @@ public final class AzureApi {
 
   /**
    * The parsed path of a request {@link #isEntityWrite} says yes to, or null: the channel handler
-   * hands it to {@link #handleAsync(AzureRequest, ResourcePath, Executor)}, which need not parse
-   * it again.
+   * hands it to {@link #handleAsync(AzureRequest, ResourcePath, Executor)}, which need not parse it
+   * again.
    */
   static ResourcePath entityWritePath(AzureRequest request) {
     String method = request.method();
-    if (!method.equals("POST") && !method.equals("PUT") && !method.equals("MERGE") && !method.equals("PATCH")
+    if (!method.equals("POST")
+        && !method.equals("PUT")
+        && !method.equals("MERGE")
+        && !method.equals("PATCH")
         && !method.equals("DELETE")) {
       return null;
     }
@@ -107,8 +118,11 @@ public final class AzureApi {
     if (path.kind() == ResourcePath.Kind.ENTITY) {
       return path; // every method but GET on an entity writes it (or is refused)
     }
-    boolean insert = path.kind() == ResourcePath.Kind.ENTITIES && method.equals("POST")
-        && request.header("x-http-method") == null && !request.rawQuery().contains("comp=");
+    boolean insert =
+        path.kind() == ResourcePath.Kind.ENTITIES
+            && method.equals("POST")
+            && request.header("x-http-method") == null
+            && !request.rawQuery().contains("comp=");
     return insert ? path : null;
   }
 
@@ -123,14 +137,19 @@ public final class AzureApi {
       Call call = call(request, null);
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
-      response = write == null ? answer(call, method, requestId) : entities.answer(call, Futures.join(write));
+      response =
+          write == null
+              ? answer(call, method, requestId)
+              : entities.answer(call, Futures.join(write));
     } catch (RuntimeException | Error e) { // an Error too: a request is always answered
       response = error(request, requestId, e);
     }
     return finish(request, requestId, response);
   }
 
-  /** {@link #handleAsync(AzureRequest, Executor)} with the answers built on the completing thread. */
+  /**
+   * {@link #handleAsync(AzureRequest, Executor)} with the answers built on the completing thread.
+   */
   public CompletableFuture<AzureResponse> handleAsync(AzureRequest request) {
     return handleAsync(request, Runnable::run);
   }
@@ -145,22 +164,30 @@ public final class AzureApi {
     return handleAsync(request, null, answerOn);
   }
 
-  /** {@link #handleAsync(AzureRequest, Executor)} of a request whose path is parsed already (or null). */
-  CompletableFuture<AzureResponse> handleAsync(AzureRequest request, ResourcePath parsed, Executor answerOn) {
+  /**
+   * {@link #handleAsync(AzureRequest, Executor)} of a request whose path is parsed already (or
+   * null).
+   */
+  CompletableFuture<AzureResponse> handleAsync(
+      AzureRequest request, ResourcePath parsed, Executor answerOn) {
     String requestId = RequestIds.next();
     try {
       if (request.method().equals("OPTIONS")) {
-        return CompletableFuture.completedFuture(finish(request, requestId, cors.preflight(request)));
+        return CompletableFuture.completedFuture(
+            finish(request, requestId, cors.preflight(request)));
       }
       Call call = call(request, parsed);
       String method = method(call);
       CompletableFuture<Item> write = entityWrite(call, method);
       if (write != null) {
-        return write.handleAsync((stored, failure) -> written(call, requestId, stored, failure), answerOn);
+        return write.handleAsync(
+            (stored, failure) -> written(call, requestId, stored, failure), answerOn);
       }
-      return CompletableFuture.completedFuture(finish(request, requestId, answer(call, method, requestId)));
+      return CompletableFuture.completedFuture(
+          finish(request, requestId, answer(call, method, requestId)));
     } catch (RuntimeException | Error e) { // an Error too: a request is always answered
-      return CompletableFuture.completedFuture(finish(request, requestId, error(request, requestId, e)));
+      return CompletableFuture.completedFuture(
+          finish(request, requestId, error(request, requestId, e)));
     }
   }
 
@@ -169,7 +196,10 @@ public final class AzureApi {
     AzureRequest request = call.request();
     AzureResponse response;
     try {
-      response = failure == null ? entities.answer(call, stored) : error(request, requestId, Futures.unwrap(failure));
+      response =
+          failure == null
+              ? entities.answer(call, stored)
+              : error(request, requestId, Futures.unwrap(failure));
     } catch (RuntimeException | Error e) { // an Error too: a request is always answered
       response = error(request, requestId, e);
     }
@@ -178,18 +208,25 @@ public final class AzureApi {
 
   /** The headers every answer carries. */
   private AzureResponse finish(AzureRequest request, String requestId, AzureResponse response) {
-    return cors.decorate(request, response.with("x-ms-request-id", requestId)
-        .with("x-ms-version", VERSION)
-        .with("Date", AzureTimes.httpDateNow())
-        .with("x-ms-client-request-id", request.header("x-ms-client-request-id")));
+    return cors.decorate(
+        request,
+        response
+            .with("x-ms-request-id", requestId)
+            .with("x-ms-version", VERSION)
+            .with("Date", AzureTimes.httpDateNow())
+            .with("x-ms-client-request-id", request.header("x-ms-client-request-id")));
   }
 
-  /** A failure's answer: a Viewbase error by its row of the error table, anything else logged and 500. */
+  /**
+   * A failure's answer: a Viewbase error by its row of the error table, anything else logged and
+   * 500.
+   */
   private static AzureResponse error(AzureRequest request, String requestId, Throwable cause) {
     boolean xml = AzureErrors.answersInXml(request);
     if (cause instanceof ViewbaseException e) {
       if (e.code().azure().status() >= 500) {
-        LOG.warn("Azure request {} {} failed: {}", request.method(), request.target(), e.toString());
+        LOG.warn(
+            "Azure request {} {} failed: {}", request.method(), request.target(), e.toString());
       }
       return AzureErrors.answer(e, xml, requestId);
     }
@@ -200,13 +237,18 @@ public final class AzureApi {
   /** Parses (unless {@code parsed} is the path, parsed already) and authenticates the request. */
   private Call call(AzureRequest request, ResourcePath parsed) {
     ServiceVersions.check(request.header("x-ms-version"));
-    ResourcePath path = parsed != null ? parsed : ResourcePath.parse(request.rawPath(), request.header("host"));
+    ResourcePath path =
+        parsed != null ? parsed : ResourcePath.parse(request.rawPath(), request.header("host"));
     QueryString query = QueryString.parse(request.rawQuery());
     Grant grant = authenticator.authenticate(request, path, query);
     if (path.secondary() && !request.method().equals("GET") && !request.method().equals("HEAD")) {
-      throw ViewbaseException.of(ErrorCode.InsufficientAccountPermissions,
+      throw ViewbaseException.of(
+          ErrorCode.InsufficientAccountPermissions,
           "The secondary endpoint serves reads only; write through the account's primary endpoint",
-          "account", path.account(), "endpoint", path.account() + ResourcePath.SECONDARY);
+          "account",
+          path.account(),
+          "endpoint",
+          path.account() + ResourcePath.SECONDARY);
     }
     MetadataLevel level = MetadataLevel.choose(query.get("$format"), request.header("accept"));
     return new Call(request, path, query, grant, level);
@@ -225,8 +267,8 @@ public final class AzureApi {
   }
 
   /**
-   * A single-entity write's stored entity (null for a delete), to come; null for any other
-   * request. {@link EntityEndpoints#answer} makes its answer.
+   * A single-entity write's stored entity (null for a delete), to come; null for any other request.
+   * {@link EntityEndpoints#answer} makes its answer.
    */
   private CompletableFuture<Item> entityWrite(Call call, String method) {
     ResourcePath.Kind kind = call.path().kind();
@@ -243,7 +285,9 @@ public final class AzureApi {
           return null;
       }
     }
-    if (kind == ResourcePath.Kind.ENTITIES && method.equals("POST") && !"acl".equals(call.query().get("comp"))) {
+    if (kind == ResourcePath.Kind.ENTITIES
+        && method.equals("POST")
+        && !"acl".equals(call.query().get("comp"))) {
       return entities.insert(call);
     }
     return null;
@@ -253,13 +297,16 @@ public final class AzureApi {
   private AzureResponse answer(Call call, String method, String requestId) {
     ResourcePath path = call.path();
     return switch (path.kind()) {
-      case TABLES -> switch (method) {
-        case "GET" -> tables.query(call);
-        case "POST" -> tables.create(call);
-        default -> notAllowed(method, "Tables");
-      };
-      case TABLE -> method.equals("DELETE") ? tables.delete(call) : notAllowed(method, "Tables('name')");
-      case BATCH -> method.equals("POST") ? batch.handle(call, requestId) : notAllowed(method, "$batch");
+      case TABLES ->
+          switch (method) {
+            case "GET" -> tables.query(call);
+            case "POST" -> tables.create(call);
+            default -> notAllowed(method, "Tables");
+          };
+      case TABLE ->
+          method.equals("DELETE") ? tables.delete(call) : notAllowed(method, "Tables('name')");
+      case BATCH ->
+          method.equals("POST") ? batch.handle(call, requestId) : notAllowed(method, "$batch");
       case ENTITIES -> {
         if ("acl".equals(call.query().get("comp"))) {
           yield switch (method) {
@@ -274,16 +321,22 @@ public final class AzureApi {
           default -> notAllowed(method, "a table");
         };
       }
-      case ENTITY -> switch (method) {
-        case "GET" -> entities.get(call);
-        default -> notAllowed(method, "an entity");
-      };
+      case ENTITY ->
+          switch (method) {
+            case "GET" -> entities.get(call);
+            default -> notAllowed(method, "an entity");
+          };
       case SERVICE -> service.handle(call, method);
     };
   }
 
   private static AzureResponse notAllowed(String method, String what) {
-    throw ViewbaseException.of(ErrorCode.MethodNotAllowed, "The resource doesn't support the specified HTTP verb",
-        "method", method, "resource", what);
+    throw ViewbaseException.of(
+        ErrorCode.MethodNotAllowed,
+        "The resource doesn't support the specified HTTP verb",
+        "method",
+        method,
+        "resource",
+        what);
   }
 }

@@ -35,13 +35,22 @@ final class AzureDialect implements Dialect<AzureRequest, ResourcePath> {
 
   @Override
   public AzureRequest read(ChannelHandlerContext ctx, FullHttpRequest req) {
-    String ip = ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
-        ? a.getAddress().getHostAddress() : null;
-    return new AzureRequest(req.method().name(), req.uri(), new HeaderView(req.headers()),
-        ByteBufUtil.getBytes(req.content()), ip);
+    String ip =
+        ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
+            ? a.getAddress().getHostAddress()
+            : null;
+    return new AzureRequest(
+        req.method().name(),
+        req.uri(),
+        new HeaderView(req.headers()),
+        ByteBufUtil.getBytes(req.content()),
+        ip);
   }
 
-  /** The parsed path of a single-entity write, which {@link AzureApi} then need not parse again; else null. */
+  /**
+   * The parsed path of a single-entity write, which {@link AzureApi} then need not parse again;
+   * else null.
+   */
   @Override
   public ResourcePath route(AzureRequest request) {
     return AzureApi.entityWritePath(request);
@@ -61,23 +70,32 @@ final class AzureDialect implements Dialect<AzureRequest, ResourcePath> {
   }
 
   @Override
-  public CompletableFuture<AzureResponse> serveAsync(AzureRequest request, ResourcePath entityWrite,
-      Executor answerOn) {
+  public CompletableFuture<AzureResponse> serveAsync(
+      AzureRequest request, ResourcePath entityWrite, Executor answerOn) {
     return api.handleAsync(request, entityWrite, answerOn);
   }
 
   @Override
   public Answer error(ResourcePath route, ViewbaseException error) {
     String id = RequestIds.next();
-    return AzureErrors.answer(error, false, id).with("x-ms-request-id", id).with("x-ms-version", AzureApi.VERSION)
+    return AzureErrors.answer(error, false, id)
+        .with("x-ms-request-id", id)
+        .with("x-ms-version", AzureApi.VERSION)
         .with("Date", AzureTimes.httpDateNow());
   }
 
-  /** {@link AzureApi} answers every failure itself, so this is a last resort: never leave a request unanswered. */
+  /**
+   * {@link AzureApi} answers every failure itself, so this is a last resort: never leave a request
+   * unanswered.
+   */
   @Override
   public Answer failure(AzureRequest request, ResourcePath route, Throwable failure) {
     if (request != null) {
-      LOG.error("Azure request {} {} failed outside the dialect", request.method(), request.target(), failure);
+      LOG.error(
+          "Azure request {} {} failed outside the dialect",
+          request.method(),
+          request.target(),
+          failure);
     } else {
       LOG.error("An Azure request could not be read", failure);
     }

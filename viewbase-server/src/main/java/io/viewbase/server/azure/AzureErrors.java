@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Azure's error answers for Viewbase errors: the status, code and message come from the error's
- * {@link ErrorCode#azure()} row of the one error table, and this class writes them in Azure's shapes.
+ * {@link ErrorCode#azure()} row of the one error table, and this class writes them in Azure's
+ * shapes.
  *
  * <pre>
  * the row's Azure message           | the answer's message
@@ -23,11 +24,11 @@ import java.util.Map;
  * request id and time, as Azure's does.
  */
 final class AzureErrors {
-  static final String JSON_ERROR_TYPE = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
+  static final String JSON_ERROR_TYPE =
+      "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
   static final String XML_TYPE = "application/xml";
 
-  private AzureErrors() {
-  }
+  private AzureErrors() {}
 
   /**
    * Whether a request's errors are XML, as Azure sends them for its XML operations: table ACLs,
@@ -35,15 +36,23 @@ final class AzureErrors {
    */
   static boolean answersInXml(AzureRequest request) {
     String query = request.rawQuery();
-    return query.contains("comp=acl") || query.contains("restype=service") || request.method().equals("OPTIONS");
+    return query.contains("comp=acl")
+        || query.contains("restype=service")
+        || request.method().equals("OPTIONS");
   }
 
-  /** The error's answer: status, body and {@code x-ms-error-code}; the caller adds what every answer has. */
+  /**
+   * The error's answer: status, body and {@code x-ms-error-code}; the caller adds what every answer
+   * has.
+   */
   static AzureResponse answer(ViewbaseException e, boolean xml, String requestId) {
     ErrorCode.AzureError azure = e.code().azure();
     String message = message(e);
     String time = AzureTimes.format(Instant.now());
-    byte[] body = xml ? xml(azure.code(), message, requestId, time) : json(azure.code(), message, requestId, time);
+    byte[] body =
+        xml
+            ? xml(azure.code(), message, requestId, time)
+            : json(azure.code(), message, requestId, time);
     return AzureResponse.of(azure.status(), xml ? XML_TYPE : JSON_ERROR_TYPE, body)
         .with("x-ms-error-code", azure.code());
   }
@@ -86,9 +95,12 @@ final class AzureErrors {
 
   /** Azure's XML error body, for the XML operations. */
   static byte[] xml(String code, String message, String requestId, String time) {
-    String text = "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + XmlText.escape(code)
-        + "</Code><Message>" + XmlText.escape(message + "\nRequestId:" + requestId + "\nTime:" + time)
-        + "</Message></Error>";
+    String text =
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>"
+            + XmlText.escape(code)
+            + "</Code><Message>"
+            + XmlText.escape(message + "\nRequestId:" + requestId + "\nTime:" + time)
+            + "</Message></Error>";
     return text.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -6,14 +6,15 @@ import java.util.Map;
 /**
  * An HTTP request as the Azure dialect sees it, free of any HTTP library.
  *
- * @param method   the HTTP method, upper case
- * @param target   the request target as sent: raw (percent-encoded) path, optionally {@code ?query}
- * @param headers  header values by lower-case name (the first value of a repeated header)
- * @param body     the body bytes (empty, never null)
+ * @param method the HTTP method, upper case
+ * @param target the request target as sent: raw (percent-encoded) path, optionally {@code ?query}
+ * @param headers header values by lower-case name (the first value of a repeated header)
+ * @param body the body bytes (empty, never null)
  * @param clientIp the peer's address, for SAS {@code sip} checks (null if unknown)
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public record AzureRequest(String method, String target, Map<String, String> headers, byte[] body, String clientIp) {
+public record AzureRequest(
+    String method, String target, Map<String, String> headers, byte[] body, String clientIp) {
   private static final byte[] EMPTY = new byte[0];
 
   public AzureRequest {
@@ -25,7 +26,10 @@ public record AzureRequest(String method, String target, Map<String, String> hea
     return headers.get(lowerCaseName);
   }
 
-  /** The raw path: the target without its query, and without scheme and authority if sent in absolute form. */
+  /**
+   * The raw path: the target without its query, and without scheme and authority if sent in
+   * absolute form.
+   */
   public String rawPath() {
     String t = target;
     if (t.startsWith("http://") || t.startsWith("https://")) {

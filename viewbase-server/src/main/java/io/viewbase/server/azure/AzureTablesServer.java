@@ -9,9 +9,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A running Azure Table Storage endpoint over one {@link Database}, so the official Azure SDKs work
  * against Viewbase unchanged: {@code try (AzureTablesServer s = AzureTablesServer.start(db,
- * AzureOptions.defaults())) {...}}. Path-style URLs ({@code http://127.0.0.1:10002/devstoreaccount1/…})
- * and production-style hosts ({@code <account>.table.<host>}) both work. Closing the server does not
- * close the database; its owner does.
+ * AzureOptions.defaults())) {...}}. Path-style URLs ({@code
+ * http://127.0.0.1:10002/devstoreaccount1/…}) and production-style hosts ({@code
+ * <account>.table.<host>}) both work. Closing the server does not close the database; its owner
+ * does.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class AzureTablesServer implements AutoCloseable {
@@ -23,13 +24,24 @@ public final class AzureTablesServer implements AutoCloseable {
     this.listener = listener;
   }
 
-  /** Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot listen. */
+  /**
+   * Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot
+   * listen.
+   */
   public static AzureTablesServer start(Database db, AzureOptions options) {
     AzureApi api = new AzureApi(db, options);
-    HttpListener listener = HttpListener.start("viewbase-azure", options.bindAddress(), options.port(),
-        options.ioThreads(), options.workerThreads(), options.maxRequestBytes(), options.connections(),
-        new AzureDialect(api));
-    LOG.info("Azure Tables dialect listening on http://{}:{}", options.bindAddress(), listener.port());
+    HttpListener listener =
+        HttpListener.start(
+            "viewbase-azure",
+            options.bindAddress(),
+            options.port(),
+            options.ioThreads(),
+            options.workerThreads(),
+            options.maxRequestBytes(),
+            options.connections(),
+            new AzureDialect(api));
+    LOG.info(
+        "Azure Tables dialect listening on http://{}:{}", options.bindAddress(), listener.port());
     return new AzureTablesServer(listener);
   }
 
@@ -38,7 +50,10 @@ public final class AzureTablesServer implements AutoCloseable {
     return listener.port();
   }
 
-  /** Stops accepting, lets running requests answer (up to ten seconds), then closes every connection. */
+  /**
+   * Stops accepting, lets running requests answer (up to ten seconds), then closes every
+   * connection.
+   */
   @Override
   public void close() {
     listener.close();

@@ -20,21 +20,25 @@ final class AzureTimes {
       DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH);
 
   private static final long TICKS = Value.DateTime.TICKS_PER_SECOND;
+
   /** Edm.DateTime's range on Azure: 1601-01-01 to 9999-12-31. */
   private static final long MIN_SECOND = LocalDate.of(1601, 1, 1).toEpochDay() * 86_400L;
+
   private static final long MAX_SECOND = LocalDate.of(10_000, 1, 1).toEpochDay() * 86_400L;
 
   /** The last Date header parsed and formatted: most requests in a second carry the same one. */
   private static volatile CachedDate lastParsed = new CachedDate("", 0);
+
   private static volatile CachedDate lastFormatted = new CachedDate("", Long.MIN_VALUE);
 
-  private record CachedDate(String text, long epochSecond) {
-  }
+  private record CachedDate(String text, long epochSecond) {}
 
-  private AzureTimes() {
-  }
+  private AzureTimes() {}
 
-  /** A time as Azure writes it, with exactly seven fractional digits (finer instants are cut to a tick). */
+  /**
+   * A time as Azure writes it, with exactly seven fractional digits (finer instants are cut to a
+   * tick).
+   */
   static String format(Instant instant) {
     return Value.DateTime.of(instant).toIsoString();
   }
@@ -55,7 +59,10 @@ final class AzureTimes {
     return t.ticks() >= MIN_SECOND * TICKS && t.ticks() < MAX_SECOND * TICKS;
   }
 
-  /** A SAS or access-policy time ({@code 2026-01-01T00:00:00Z}, fractions and offsets allowed, or a date); null if malformed. */
+  /**
+   * A SAS or access-policy time ({@code 2026-01-01T00:00:00Z}, fractions and offsets allowed, or a
+   * date); null if malformed.
+   */
   static Instant parseInstant(String text) {
     Value.DateTime t = parseValue(text);
     return t == null ? null : t.toInstant();
@@ -95,6 +102,7 @@ final class AzureTimes {
    * response.
    */
   static String httpDate(long epochSecond) {
-    return HTTP_DATE.format(ZonedDateTime.ofInstant(Instant.ofEpochSecond(epochSecond), ZoneOffset.UTC));
+    return HTTP_DATE.format(
+        ZonedDateTime.ofInstant(Instant.ofEpochSecond(epochSecond), ZoneOffset.UTC));
   }
 }

@@ -59,16 +59,19 @@ final class BatchEndpoint {
   }
 
   /** One parsed sub-request, and the batch operation it becomes. */
-  private record SubRequest(String method, ResourcePath path, Map<String, String> headers, byte[] body) {
-  }
+  private record SubRequest(
+      String method, ResourcePath path, Map<String, String> headers, byte[] body) {}
 
   AzureResponse handle(Call call, String requestId) {
     List<SubRequest> subs = parse(call);
     BatchResponse out = new BatchResponse(call.path().baseUrl());
     try {
       if (subs.size() > Batch.MAX_OPERATIONS) {
-        throw new IndexedFailure(Batch.MAX_OPERATIONS, new ViewbaseException(ErrorCode.InvalidInput,
-            "The batch request operation exceeds the maximum 100 changes per change set."));
+        throw new IndexedFailure(
+            Batch.MAX_OPERATIONS,
+            new ViewbaseException(
+                ErrorCode.InvalidInput,
+                "The batch request operation exceeds the maximum 100 changes per change set."));
       }
       List<Batch.Operation> operations = new ArrayList<>(subs.size());
       List<Boolean> noContent = new ArrayList<>(subs.size());
@@ -83,20 +86,37 @@ final class BatchEndpoint {
             table = op.table();
             partition = op.partitionKey();
           } else if (!table.equalsIgnoreCase(op.table())) {
-            throw ViewbaseException.of(ErrorCode.InvalidInput, "All operations in a batch must address the same "
-                + "table", "table", op.table(), "firstTable", table);
+            throw ViewbaseException.of(
+                ErrorCode.InvalidInput,
+                "All operations in a batch must address the same " + "table",
+                "table",
+                op.table(),
+                "firstTable",
+                table);
           } else if (!partition.equals(op.partitionKey())) {
-            throw ViewbaseException.of(ErrorCode.CommandsInBatchActOnDifferentPartitions,
-                "A batch's operations address more than one partition key", "partitionKey", op.partitionKey(),
-                "firstPartitionKey", partition);
+            throw ViewbaseException.of(
+                ErrorCode.CommandsInBatchActOnDifferentPartitions,
+                "A batch's operations address more than one partition key",
+                "partitionKey",
+                op.partitionKey(),
+                "firstPartitionKey",
+                partition);
           }
           if (!rows.add(op.id())) {
-            throw ViewbaseException.of(ErrorCode.InvalidDuplicateRow, "The batch names an entity twice",
-                "partitionKey", op.partitionKey(), "rowKey", op.id());
+            throw ViewbaseException.of(
+                ErrorCode.InvalidDuplicateRow,
+                "The batch names an entity twice",
+                "partitionKey",
+                op.partitionKey(),
+                "rowKey",
+                op.id());
           }
           operations.add(op);
           String prefer = sub.headers().get("prefer");
-          noContent.add(prefer == null || !prefer.contains("return-content") || prefer.contains("no-content"));
+          noContent.add(
+              prefer == null
+                  || !prefer.contains("return-content")
+                  || prefer.contains("no-content"));
         } catch (ViewbaseException e) {
           throw new IndexedFailure(i, e);
         }
@@ -142,33 +162,51 @@ final class BatchEndpoint {
       AzureKeys.checkWritable("PartitionKey", e.partitionKey());
       AzureKeys.checkWritable("RowKey", e.rowKey());
       grant.checkEntity(Permission.INSERT, path.table(), e.partitionKey(), e.rowKey());
-      return new Batch.Operation(Batch.Kind.INSERT, path.table(),
-          EntityEndpoints.item(e.partitionKey(), e.rowKey(), e), null);
+      return new Batch.Operation(
+          Batch.Kind.INSERT,
+          path.table(),
+          EntityEndpoints.item(e.partitionKey(), e.rowKey(), e),
+          null);
     }
     if (path.kind() != ResourcePath.Kind.ENTITY) {
-      throw ViewbaseException.of(ErrorCode.InvalidInput, "A batch operation must address an entity or, to insert, "
-          + "a table", "method", method, "path", path.signedPath());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A batch operation must address an entity or, to insert, " + "a table",
+          "method",
+          method,
+          "path",
+          path.signedPath());
     }
     switch (method) {
       case "PUT", "MERGE", "PATCH" -> {
         Item item = EntityEndpoints.addressed(path, EntityReader.read(sub.body()));
-        grant.checkEntity(ifMatch == null ? Permission.UPSERT : Permission.UPDATE, path.table(),
-            path.partitionKey(), path.rowKey());
+        grant.checkEntity(
+            ifMatch == null ? Permission.UPSERT : Permission.UPDATE,
+            path.table(),
+            path.partitionKey(),
+            path.rowKey());
         boolean merge = !method.equals("PUT");
-        Batch.Kind kind = ifMatch == null
-            ? (merge ? Batch.Kind.UPSERT_MERGE : Batch.Kind.UPSERT)
-            : (merge ? Batch.Kind.MERGE : Batch.Kind.REPLACE);
+        Batch.Kind kind =
+            ifMatch == null
+                ? (merge ? Batch.Kind.UPSERT_MERGE : Batch.Kind.UPSERT)
+                : (merge ? Batch.Kind.MERGE : Batch.Kind.REPLACE);
         return new Batch.Operation(kind, path.table(), item, ifMatch);
       }
       case "DELETE" -> {
         grant.checkEntity(Permission.DELETE, path.table(), path.partitionKey(), path.rowKey());
-        return new Batch.Operation(Batch.Kind.DELETE, path.table(),
-            Item.of(path.partitionKey(), path.rowKey(), Map.of()), ifMatch);
+        return new Batch.Operation(
+            Batch.Kind.DELETE,
+            path.table(),
+            Item.of(path.partitionKey(), path.rowKey(), Map.of()),
+            ifMatch);
       }
-      case "GET" -> throw new ViewbaseException(ErrorCode.NotImplemented,
-          "A GET inside a batch is not supported; read the entity with its own request.");
-      default -> throw ViewbaseException.of(ErrorCode.InvalidInput, "A batch operation cannot use the method",
-          "method", method);
+      case "GET" ->
+          throw new ViewbaseException(
+              ErrorCode.NotImplemented,
+              "A GET inside a batch is not supported; read the entity with its own request.");
+      default ->
+          throw ViewbaseException.of(
+              ErrorCode.InvalidInput, "A batch operation cannot use the method", "method", method);
     }
   }
 
@@ -180,7 +218,8 @@ final class BatchEndpoint {
     String text = new String(call.request().body(), StandardCharsets.UTF_8);
     List<String> batchParts = Multipart.parts(text, boundary);
     if (batchParts.size() != 1) {
-      throw Multipart.malformed("a batch holds exactly one changeset, found " + batchParts.size() + " parts");
+      throw Multipart.malformed(
+          "a batch holds exactly one changeset, found " + batchParts.size() + " parts");
     }
     Multipart.Split changeset = Multipart.split(batchParts.get(0), false);
     String changesetBoundary = Multipart.boundary(changeset.headers().get("content-type"));
@@ -202,7 +241,9 @@ final class BatchEndpoint {
       String url = line.substring(sp1 + 1, sp2);
       AzureRequest inner = new AzureRequest(method, url, http.headers(), null, null);
       ResourcePath path = subPath(url, inner.rawPath(), host, call.path().pathStyle());
-      subs.add(new SubRequest(method, path, http.headers(), http.rest().strip().getBytes(StandardCharsets.UTF_8)));
+      subs.add(
+          new SubRequest(
+              method, path, http.headers(), http.rest().strip().getBytes(StandardCharsets.UTF_8)));
     }
     return subs;
   }

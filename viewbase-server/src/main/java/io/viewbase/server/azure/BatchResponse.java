@@ -10,8 +10,8 @@ import java.util.UUID;
 /**
  * Writes the multipart answer of a batch in the exact shape every Azure client parses: boundaries
  * named {@code batchresponse_…} and {@code changesetresponse_…}, CRLF line ends, the closing
- * delimiters, one part per operation on success, and on failure one part whose JSON error sits on
- * a single line.
+ * delimiters, one part per operation on success, and on failure one part whose JSON error sits on a
+ * single line.
  */
 final class BatchResponse {
   private static final String CRLF = "\r\n";
@@ -26,8 +26,13 @@ final class BatchResponse {
     this.batchBoundary = "batchresponse_" + id;
     this.changesetBoundary = "changesetresponse_" + id;
     this.baseUrl = baseUrl;
-    out.append("--").append(batchBoundary).append(CRLF)
-        .append("Content-Type: multipart/mixed; boundary=").append(changesetBoundary).append(CRLF).append(CRLF);
+    out.append("--")
+        .append(batchBoundary)
+        .append(CRLF)
+        .append("Content-Type: multipart/mixed; boundary=")
+        .append(changesetBoundary)
+        .append(CRLF)
+        .append(CRLF);
   }
 
   String contentType() {
@@ -39,10 +44,19 @@ final class BatchResponse {
     boolean withBody = insert && !noContent;
     partStart(withBody ? 201 : 204, index);
     if (insert) {
-      out.append("Preference-Applied: ").append(noContent ? "return-no-content" : "return-content").append(CRLF);
+      out.append("Preference-Applied: ")
+          .append(noContent ? "return-no-content" : "return-content")
+          .append(CRLF);
     }
-    String address = baseUrl + "/" + op.table() + "(PartitionKey='" + op.partitionKey().replace("'", "''")
-        + "',RowKey='" + op.id().replace("'", "''") + "')";
+    String address =
+        baseUrl
+            + "/"
+            + op.table()
+            + "(PartitionKey='"
+            + op.partitionKey().replace("'", "''")
+            + "',RowKey='"
+            + op.id().replace("'", "''")
+            + "')";
     if (insert) {
       out.append("Location: ").append(address).append(CRLF);
       out.append("DataServiceId: ").append(address).append(CRLF);
@@ -52,36 +66,69 @@ final class BatchResponse {
     }
     if (withBody) {
       out.append("Content-Type: ").append(call.level().contentType()).append(CRLF).append(CRLF);
-      out.append(new String(EntityWriter.single(stored,
-          EntityEndpoints.shape(call, op.table(), null)), StandardCharsets.UTF_8)).append(CRLF);
+      out.append(
+              new String(
+                  EntityWriter.single(stored, EntityEndpoints.shape(call, op.table(), null)),
+                  StandardCharsets.UTF_8))
+          .append(CRLF);
     } else {
       out.append(CRLF);
     }
   }
 
-  /** The failing operation's part: its error by the error table, the message led by the operation's index. */
+  /**
+   * The failing operation's part: its error by the error table, the message led by the operation's
+   * index.
+   */
   void failure(int index, ViewbaseException failure, String requestId) {
     ErrorCode.AzureError azure = failure.code().azure();
     partStart(azure.status(), index);
     out.append("Content-Type: ").append(AzureErrors.JSON_ERROR_TYPE).append(CRLF).append(CRLF);
-    out.append(new String(AzureErrors.json(azure.code(), index + ":" + AzureErrors.message(failure), requestId,
-        AzureTimes.format(java.time.Instant.now())), StandardCharsets.UTF_8)).append(CRLF);
+    out.append(
+            new String(
+                AzureErrors.json(
+                    azure.code(),
+                    index + ":" + AzureErrors.message(failure),
+                    requestId,
+                    AzureTimes.format(java.time.Instant.now())),
+                StandardCharsets.UTF_8))
+        .append(CRLF);
   }
 
   private void partStart(int status, int index) {
-    out.append("--").append(changesetBoundary).append(CRLF)
-        .append("Content-Type: application/http").append(CRLF)
-        .append("Content-Transfer-Encoding: binary").append(CRLF).append(CRLF)
-        .append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append(CRLF)
-        .append("Content-ID: ").append(index + 1).append(CRLF)
-        .append("X-Content-Type-Options: nosniff").append(CRLF)
-        .append("Cache-Control: no-cache").append(CRLF)
-        .append("DataServiceVersion: 3.0;").append(CRLF);
+    out.append("--")
+        .append(changesetBoundary)
+        .append(CRLF)
+        .append("Content-Type: application/http")
+        .append(CRLF)
+        .append("Content-Transfer-Encoding: binary")
+        .append(CRLF)
+        .append(CRLF)
+        .append("HTTP/1.1 ")
+        .append(status)
+        .append(' ')
+        .append(reason(status))
+        .append(CRLF)
+        .append("Content-ID: ")
+        .append(index + 1)
+        .append(CRLF)
+        .append("X-Content-Type-Options: nosniff")
+        .append(CRLF)
+        .append("Cache-Control: no-cache")
+        .append(CRLF)
+        .append("DataServiceVersion: 3.0;")
+        .append(CRLF);
   }
 
   byte[] finish() {
-    out.append("--").append(changesetBoundary).append("--").append(CRLF)
-        .append("--").append(batchBoundary).append("--").append(CRLF);
+    out.append("--")
+        .append(changesetBoundary)
+        .append("--")
+        .append(CRLF)
+        .append("--")
+        .append(batchBoundary)
+        .append("--")
+        .append(CRLF);
     return out.toString().getBytes(StandardCharsets.UTF_8);
   }
 

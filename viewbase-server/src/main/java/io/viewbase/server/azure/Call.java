@@ -1,16 +1,17 @@
 package io.viewbase.server.azure;
 
 /**
- * One request on its way through the dialect: what it addresses, its parameters, what it may do
- * and how its answer is formatted.
+ * One request on its way through the dialect: what it addresses, its parameters, what it may do and
+ * how its answer is formatted.
  *
- * @param request   the request
- * @param path      what the path addresses
- * @param query     the decoded query parameters
- * @param grant     what the request may do
- * @param level     the metadata level of JSON answers
+ * @param request the request
+ * @param path what the path addresses
+ * @param query the decoded query parameters
+ * @param grant what the request may do
+ * @param level the metadata level of JSON answers
  */
-record Call(AzureRequest request, ResourcePath path, QueryString query, Grant grant, MetadataLevel level) {
+record Call(
+    AzureRequest request, ResourcePath path, QueryString query, Grant grant, MetadataLevel level) {
 
   String header(String lowerCaseName) {
     return request.header(lowerCaseName);

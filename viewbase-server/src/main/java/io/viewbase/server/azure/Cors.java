@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * other answer (errors included). CORS is no authorization: a preflight is answered without one,
  * and the request it announces must be signed as any other.
  *
- * <p>Preflight ({@code OPTIONS} on any path, signed or not; the first rule whose origins and methods
- * match decides, as on Azure, so a later rule is never tried for the headers):
+ * <p>Preflight ({@code OPTIONS} on any path, signed or not; the first rule whose origins and
+ * methods match decides, as on Azure, so a later rule is never tried for the headers):
+ *
  * <pre>
  * request                                     | answer
  * --------------------------------------------+----------------------------------------------------------
@@ -31,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *                                             |   Allow-Credentials: true
  * </pre>
  *
- * <p>Any other request, when rules exist (none: no header is added), by the first rule matching
- * its origin and method:
+ * <p>Any other request, when rules exist (none: no header is added), by the first rule matching its
+ * origin and method:
+ *
  * <pre>
  * Origin | rule matched        | headers added
  * -------+---------------------+------------------------------------------------------------------
@@ -49,12 +51,15 @@ import org.slf4j.LoggerFactory;
 final class Cors {
   /** How stale the rules may get when another server sharing the store changes them. */
   static final Duration REFRESH = Duration.ofSeconds(1);
+
   private static final Logger LOG = LoggerFactory.getLogger(Cors.class);
 
   private final Supplier<List<CorsRule>> stored;
   private final AtomicBoolean refreshing = new AtomicBoolean();
+
   /** Counts {@link #changed} calls, so a refresh that read before one does not undo it. */
   private final AtomicLong changes = new AtomicLong();
+
   private volatile List<CorsRule> rules = List.of();
   private volatile long loadedAt;
 
@@ -64,7 +69,8 @@ final class Cors {
     try {
       rules = stored.get();
     } catch (RuntimeException e) {
-      LOG.warn("Could not read the CORS rules; none apply until they can be read: {}", e.toString());
+      LOG.warn(
+          "Could not read the CORS rules; none apply until they can be read: {}", e.toString());
     }
     loadedAt = System.nanoTime();
   }
@@ -96,7 +102,8 @@ final class Cors {
         rules = read;
       }
     } catch (RuntimeException e) {
-      LOG.warn("Could not read the CORS rules again; the last ones read still apply: {}", e.toString());
+      LOG.warn(
+          "Could not read the CORS rules again; the last ones read still apply: {}", e.toString());
     } finally {
       loadedAt = System.nanoTime();
       refreshing.set(false);
@@ -108,8 +115,11 @@ final class Cors {
     String origin = request.header("origin");
     String method = request.header("access-control-request-method");
     if (origin == null || method == null) {
-      throw ViewbaseException.of(ErrorCode.InvalidHeader, "A required CORS header is not present",
-          "header", origin == null ? "Origin" : "Access-Control-Request-Method");
+      throw ViewbaseException.of(
+          ErrorCode.InvalidHeader,
+          "A required CORS header is not present",
+          "header",
+          origin == null ? "Origin" : "Access-Control-Request-Method");
     }
     String headers = request.header("access-control-request-headers");
     for (CorsRule rule : rules()) {
@@ -125,11 +135,18 @@ final class Cors {
             .with("Access-Control-Allow-Credentials", "true");
       }
     }
-    throw ViewbaseException.of(ErrorCode.CorsPreflightFailure, "No CORS rule allows the preflight",
-        "origin", origin, "method", method);
+    throw ViewbaseException.of(
+        ErrorCode.CorsPreflightFailure,
+        "No CORS rule allows the preflight",
+        "origin",
+        origin,
+        "method",
+        method);
   }
 
-  /** Adds the {@code Access-Control-*} headers a non-preflight answer gets (see the table above). */
+  /**
+   * Adds the {@code Access-Control-*} headers a non-preflight answer gets (see the table above).
+   */
   AzureResponse decorate(AzureRequest request, AzureResponse response) {
     if (request.method().equals("OPTIONS")) {
       return response;
@@ -146,10 +163,12 @@ final class Cors {
         String exposed = rule.exposed(headerNames(response));
         exposed = exposed.isEmpty() ? null : exposed;
         if (rule.allowsAllOrigins()) {
-          return response.with("Access-Control-Allow-Origin", "*")
+          return response
+              .with("Access-Control-Allow-Origin", "*")
               .with("Access-Control-Expose-Headers", exposed);
         }
-        return response.with("Access-Control-Allow-Origin", origin)
+        return response
+            .with("Access-Control-Allow-Origin", origin)
             .with("Access-Control-Allow-Credentials", "true")
             .with("Access-Control-Expose-Headers", exposed)
             .with("Vary", cacheable ? "Origin" : null);

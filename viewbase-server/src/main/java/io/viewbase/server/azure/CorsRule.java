@@ -18,8 +18,12 @@ import java.util.Locale;
  * exposedHeaders   | the same forms, over the response's header names               | ignoring case
  * </pre>
  */
-record CorsRule(List<String> allowedOrigins, List<String> allowedMethods, List<String> allowedHeaders,
-    List<String> exposedHeaders, int maxAgeInSeconds) {
+record CorsRule(
+    List<String> allowedOrigins,
+    List<String> allowedMethods,
+    List<String> allowedHeaders,
+    List<String> exposedHeaders,
+    int maxAgeInSeconds) {
 
   CorsRule {
     allowedOrigins = List.copyOf(allowedOrigins);
@@ -88,7 +92,8 @@ record CorsRule(List<String> allowedOrigins, List<String> allowedMethods, List<S
   private static boolean matchesPrefix(List<String> rules, String name) {
     String lower = name.toLowerCase(Locale.ROOT);
     for (String rule : rules) {
-      if (rule.endsWith("*") && lower.startsWith(rule.substring(0, rule.length() - 1).toLowerCase(Locale.ROOT))) {
+      if (rule.endsWith("*")
+          && lower.startsWith(rule.substring(0, rule.length() - 1).toLowerCase(Locale.ROOT))) {
         return true;
       }
     }

@@ -78,11 +78,13 @@ final class EntityEndpoints {
     }
     Boolean noContent = call.prefersNoContent();
     if (Boolean.TRUE.equals(noContent)) {
-      return AzureResponse.empty(204).with("ETag", stored.etag())
+      return AzureResponse.empty(204)
+          .with("ETag", stored.etag())
           .with("Preference-Applied", "return-no-content");
     }
     byte[] body = EntityWriter.single(stored, shape(call, table(call.path().table()).name(), null));
-    return AzureResponse.of(201, call.level().contentType(), body).with("ETag", stored.etag())
+    return AzureResponse.of(201, call.level().contentType(), body)
+        .with("ETag", stored.etag())
         .with("Preference-Applied", noContent == null ? null : "return-content");
   }
 
@@ -90,21 +92,34 @@ final class EntityEndpoints {
     ResourcePath path = call.path();
     call.grant().checkEntity(Permission.READ, path.table(), path.partitionKey(), path.rowKey());
     Table table = table(path.table());
-    Optional<Rendered> entity = table.get(path.partitionKey(), path.rowKey(),
-        new Rendering(shape(call, table.name(), select(call))));
+    Optional<Rendered> entity =
+        table.get(
+            path.partitionKey(),
+            path.rowKey(),
+            new Rendering(shape(call, table.name(), select(call))));
     if (entity.isEmpty()) {
-      throw ViewbaseException.of(ErrorCode.ItemNotFound, "Item not found", "table", table.name(),
-          "partitionKey", path.partitionKey(), "id", path.rowKey());
+      throw ViewbaseException.of(
+          ErrorCode.ItemNotFound,
+          "Item not found",
+          "table",
+          table.name(),
+          "partitionKey",
+          path.partitionKey(),
+          "id",
+          path.rowKey());
     }
-    return AzureResponse.of(200, call.level().contentType(), entity.get().body()).with("ETag", entity.get().etag());
+    return AzureResponse.of(200, call.level().contentType(), entity.get().body())
+        .with("ETag", entity.get().etag());
   }
 
   /**
-   * An entity as Get Entity answers it in one shape; while the database caches the entity, a
-   * repeat read in the same shape sends the bytes rendered the first time.
+   * An entity as Get Entity answers it in one shape; while the database caches the entity, a repeat
+   * read in the same shape sends the bytes rendered the first time.
    */
   private record Rendering(EntityWriter.Shape shape) implements ItemMapping<Rendered> {
-    /** Equal when the shapes are: every cache hit compares them, so not a record's generated equals. */
+    /**
+     * Equal when the shapes are: every cache hit compares them, so not a record's generated equals.
+     */
     @Override
     public boolean equals(Object other) {
       return other instanceof Rendering r && shape.equals(r.shape);
@@ -123,14 +138,22 @@ final class EntityEndpoints {
     @Override
     public long weight(Rendered r) {
       // the record, the body, the ETag string; and this mapping, which the cache keeps with it
-      return 16 + 16 + r.body().length + 40 + r.etag().length()
-          + 16 + 48 + 3 * 40 + shape.table().length() + shape.account().length() + shape.baseUrl().length();
+      return 16
+          + 16
+          + r.body().length
+          + 40
+          + r.etag().length()
+          + 16
+          + 48
+          + 3 * 40
+          + shape.table().length()
+          + shape.account().length()
+          + shape.baseUrl().length();
     }
   }
 
   /** A rendered entity: never changed once made, since the body may go to many connections. */
-  private record Rendered(byte[] body, String etag) {
-  }
+  private record Rendered(byte[] body, String etag) {}
 
   /** PUT: replace (with If-Match) or insert-or-replace (without); the stored entity. */
   CompletableFuture<Item> update(Call call) {
@@ -146,8 +169,12 @@ final class EntityEndpoints {
     ResourcePath path = call.path();
     Item item = addressed(path, EntityReader.read(call.request().body()));
     String ifMatch = AzureKeys.checkIfMatch(call.header("if-match"));
-    call.grant().checkEntity(ifMatch == null ? Permission.UPSERT : Permission.UPDATE, path.table(),
-        path.partitionKey(), path.rowKey());
+    call.grant()
+        .checkEntity(
+            ifMatch == null ? Permission.UPSERT : Permission.UPDATE,
+            path.table(),
+            path.partitionKey(),
+            path.rowKey());
     Table table = table(path.table());
     if (ifMatch == null) {
       return merge ? table.upsertMergeAsync(item) : table.upsertAsync(item);
@@ -161,8 +188,10 @@ final class EntityEndpoints {
     AzureKeys.checkWritable("RowKey", path.rowKey());
     if ((e.partitionKey() != null && !e.partitionKey().equals(path.partitionKey()))
         || (e.rowKey() != null && !e.rowKey().equals(path.rowKey()))) {
-      throw new ViewbaseException(ErrorCode.KeyMismatch, "The PartitionKey and RowKey in the body differ from those "
-          + "in the URL; an entity's keys never change (insert the new entity and delete the old one in a batch).");
+      throw new ViewbaseException(
+          ErrorCode.KeyMismatch,
+          "The PartitionKey and RowKey in the body differ from those "
+              + "in the URL; an entity's keys never change (insert the new entity and delete the old one in a batch).");
     }
     return item(path.partitionKey(), path.rowKey(), e);
   }
@@ -178,7 +207,9 @@ final class EntityEndpoints {
     ResourcePath path = call.path();
     String ifMatch = AzureKeys.checkIfMatch(call.header("if-match"));
     call.grant().checkEntity(Permission.DELETE, path.table(), path.partitionKey(), path.rowKey());
-    return table(path.table()).deleteAsync(path.partitionKey(), path.rowKey(), ifMatch).thenApply(deleted -> null);
+    return table(path.table())
+        .deleteAsync(path.partitionKey(), path.rowKey(), ifMatch)
+        .thenApply(deleted -> null);
   }
 
   AzureResponse query(Call call) {
@@ -188,19 +219,27 @@ final class EntityEndpoints {
     QueryString q = call.query();
     int top = top(q.get("$top"));
     Set<String> select = select(call);
-    // The client's filter and the grant's key range meet as parsed trees, so no text can escape the range.
+    // The client's filter and the grant's key range meet as parsed trees, so no text can escape the
+    // range.
     Filter restricted = call.grant().restrict(PropertyNames.parseFilter(q.get("$filter")));
     String filter = restricted == null ? null : Filters.print(restricted);
     if (top == 0) {
-      return AzureResponse.of(200, call.level().contentType(),
+      return AzureResponse.of(
+          200,
+          call.level().contentType(),
           EntityWriter.page(List.of(), shape(call, table.name(), select)));
     }
-    Query query = Query.all().withFilter(filter).withLimit(top)
-        .withContinuation(emptyToNull(q.get("NextPartitionKey")));
+    Query query =
+        Query.all()
+            .withFilter(filter)
+            .withLimit(top)
+            .withContinuation(emptyToNull(q.get("NextPartitionKey")));
     if (select != null) {
       List<String> properties = new ArrayList<>();
       for (String name : select) {
-        if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")
+        if (!name.equals("PartitionKey")
+            && !name.equals("RowKey")
+            && !name.equals("Timestamp")
             && !name.startsWith(FilterDialect.ESCAPE)) {
           properties.add(PropertyNames.stored(name));
         }
@@ -213,7 +252,8 @@ final class EntityEndpoints {
     byte[] body = EntityWriter.page(page.items(), shape(call, table.name(), select));
     // Viewbase's continuation token is opaque, URL-safe base64 without ';': it travels whole as
     // NextPartitionKey and comes back as that query parameter.
-    return AzureResponse.of(200, call.level().contentType(), body).with(NEXT_PARTITION_KEY, page.continuation());
+    return AzureResponse.of(200, call.level().contentType(), body)
+        .with(NEXT_PARTITION_KEY, page.continuation());
   }
 
   private static String emptyToNull(String s) {
@@ -231,8 +271,13 @@ final class EntityEndpoints {
       }
       return Math.min(top, MAX_PAGE);
     } catch (NumberFormatException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidQuery, "$top must be a whole number from 0 to 1000",
-          "parameter", "$top", "value", text);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidQuery,
+          "$top must be a whole number from 0 to 1000",
+          "parameter",
+          "$top",
+          "value",
+          text);
     }
   }
 
@@ -252,6 +297,7 @@ final class EntityEndpoints {
   }
 
   static EntityWriter.Shape shape(Call call, String table, Set<String> select) {
-    return new EntityWriter.Shape(table, call.path().account(), call.path().baseUrl(), call.level(), select);
+    return new EntityWriter.Shape(
+        table, call.path().account(), call.path().baseUrl(), call.level(), select);
   }
 }

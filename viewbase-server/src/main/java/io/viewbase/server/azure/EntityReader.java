@@ -38,28 +38,27 @@ import java.util.Map;
  * </pre>
  *
  * Properties are stored under {@link PropertyNames#stored} ({@code id} as {@code $id}, a name
- * starting with '$' refused). {@code odata.*} members and {@code Timestamp} are ignored (clients echo them back). Objects and
- * arrays, a property given twice, a value that does not fit its annotation, and Azure's size limits
- * (strings of 32 K UTF-16 units, binaries of 64 KiB, 252 properties, names of 255 characters) are
- * refused with Azure's codes.
+ * starting with '$' refused). {@code odata.*} members and {@code Timestamp} are ignored (clients
+ * echo them back). Objects and arrays, a property given twice, a value that does not fit its
+ * annotation, and Azure's size limits (strings of 32 K UTF-16 units, binaries of 64 KiB, 252
+ * properties, names of 255 characters) are refused with Azure's codes.
  */
 final class EntityReader {
   static final String ANNOTATION = EdmTypes.ANNOTATION;
   static final int MAX_STRING_CHARS = 32 * 1024;
   static final int MAX_BINARY_BYTES = 64 * 1024;
   static final int MAX_PROPERTIES = 252;
+
   /** Azure's longest property name, in characters (a longer one is 400 PropertyNameTooLong). */
   static final int MAX_NAME_LENGTH = 255;
 
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder().disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
 
   /** An entity as sent: its keys (null when the body has none) and its typed properties. */
-  record Entity(String partitionKey, String rowKey, Map<String, Value> properties) {
-  }
+  record Entity(String partitionKey, String rowKey, Map<String, Value> properties) {}
 
-  private EntityReader() {
-  }
+  private EntityReader() {}
 
   static Entity read(byte[] body) {
     return read(body, 0, body.length);
@@ -67,11 +66,13 @@ final class EntityReader {
 
   static Entity read(byte[] body, int offset, int length) {
     if (length == 0) {
-      throw new ViewbaseException(ErrorCode.InvalidJson, "The request body is empty; an entity in JSON was expected");
+      throw new ViewbaseException(
+          ErrorCode.InvalidJson, "The request body is empty; an entity in JSON was expected");
     }
     try (JsonParser p = FACTORY.createParser(body, offset, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new ViewbaseException(ErrorCode.InvalidJson, "The request body must be a JSON object");
+        throw new ViewbaseException(
+            ErrorCode.InvalidJson, "The request body must be a JSON object");
       }
       List<String> names = new ArrayList<>(16);
       List<Object> raw = new ArrayList<>(16);
@@ -83,8 +84,11 @@ final class EntityReader {
         JsonToken t = p.nextToken();
         if (name.endsWith(ANNOTATION)) {
           if (t != JsonToken.VALUE_STRING) {
-            throw ViewbaseException.of(ErrorCode.InvalidValue, "A type annotation must be a string such as "
-                + "\"Edm.Int64\"", "annotation", name);
+            throw ViewbaseException.of(
+                ErrorCode.InvalidValue,
+                "A type annotation must be a string such as " + "\"Edm.Int64\"",
+                "annotation",
+                name);
           }
           if (annotations == null) {
             annotations = new HashMap<>();
@@ -97,12 +101,17 @@ final class EntityReader {
           continue;
         }
         if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-          throw ViewbaseException.of(ErrorCode.InvalidValue, "The property holds a JSON object or array; Azure Tables "
-              + "properties are single values", "property", name);
+          throw ViewbaseException.of(
+              ErrorCode.InvalidValue,
+              "The property holds a JSON object or array; Azure Tables "
+                  + "properties are single values",
+              "property",
+              name);
         }
         if (name.equals("PartitionKey") || name.equals("RowKey")) {
           if (t != JsonToken.VALUE_STRING) {
-            throw ViewbaseException.of(ErrorCode.InvalidKey, "A key must be a string", "property", name);
+            throw ViewbaseException.of(
+                ErrorCode.InvalidKey, "A key must be a string", "property", name);
           }
           if (name.equals("PartitionKey") ? pk != null : rk != null) {
             throw duplicate(name);
@@ -118,20 +127,24 @@ final class EntityReader {
         raw.add(rawValue(p, t));
       }
       if (p.nextToken() != null) {
-        throw new ViewbaseException(ErrorCode.InvalidJson, "Unexpected content after the entity's JSON object");
+        throw new ViewbaseException(
+            ErrorCode.InvalidJson, "Unexpected content after the entity's JSON object");
       }
       return new Entity(pk, rk, resolve(names, raw, annotations));
     } catch (JsonProcessingException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidJson, "The request body is not valid JSON",
-          "reason", e.getOriginalMessage());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidJson,
+          "The request body is not valid JSON",
+          "reason",
+          e.getOriginalMessage());
     } catch (IOException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidJson, "The request body could not be read", "reason", e.getMessage());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidJson, "The request body could not be read", "reason", e.getMessage());
     }
   }
 
   /** A JSON scalar kept in its lexical form until its annotation (which may follow) is known. */
-  private record Raw(JsonToken token, String text) {
-  }
+  private record Raw(JsonToken token, String text) {}
 
   private static Object rawValue(JsonParser p, JsonToken t) throws IOException {
     return switch (t) {
@@ -143,21 +156,32 @@ final class EntityReader {
     };
   }
 
-  private static Map<String, Value> resolve(List<String> names, List<Object> raw, Map<String, String> annotations) {
+  private static Map<String, Value> resolve(
+      List<String> names, List<Object> raw, Map<String, String> annotations) {
     Map<String, Value> properties = new LinkedHashMap<>(names.size() * 2);
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
       if (name.length() > MAX_NAME_LENGTH) {
-        throw ViewbaseException.of(ErrorCode.PropertyNameTooLong, "The property name exceeds the maximum allowed "
-            + "length", "property", name.substring(0, 32) + "…", "maxLength", MAX_NAME_LENGTH);
+        throw ViewbaseException.of(
+            ErrorCode.PropertyNameTooLong,
+            "The property name exceeds the maximum allowed " + "length",
+            "property",
+            name.substring(0, 32) + "…",
+            "maxLength",
+            MAX_NAME_LENGTH);
       }
       Object v = raw.get(i);
       String edm = annotations == null ? null : annotations.get(name);
       if (v == null) {
         if (edm != null) {
-          // A type for a value that is not there: Azure refuses it (as Azurite does for most types).
-          throw badValue(name, "null with the type annotation " + edm + "; leave the property out (or send it "
-              + "without its annotation) to store no value");
+          // A type for a value that is not there: Azure refuses it (as Azurite does for most
+          // types).
+          throw badValue(
+              name,
+              "null with the type annotation "
+                  + edm
+                  + "; leave the property out (or send it "
+                  + "without its annotation) to store no value");
         }
         if (properties.containsKey(PropertyNames.stored(name))) {
           throw duplicate(name);
@@ -170,8 +194,13 @@ final class EntityReader {
       }
     }
     if (properties.size() > MAX_PROPERTIES) {
-      throw ViewbaseException.of(ErrorCode.TooManyProperties, "The entity has too many properties",
-          "properties", properties.size(), "max", MAX_PROPERTIES);
+      throw ViewbaseException.of(
+          ErrorCode.TooManyProperties,
+          "The entity has too many properties",
+          "properties",
+          properties.size(),
+          "max",
+          MAX_PROPERTIES);
     }
     return properties;
   }
@@ -208,13 +237,19 @@ final class EntityReader {
       return string(name, s.value());
     }
     if (value instanceof Value.Binary b && b.length() > MAX_BINARY_BYTES) {
-      throw ViewbaseException.of(ErrorCode.PropertyValueTooLarge, "The property exceeds the maximum "
-          + "allowed size (64KB).", "property", name);
+      throw ViewbaseException.of(
+          ErrorCode.PropertyValueTooLarge,
+          "The property exceeds the maximum " + "allowed size (64KB).",
+          "property",
+          name);
     }
     return value;
   }
 
-  /** A raw value as JSON types it: what {@link EdmTypes#decode} reads (the native API's reader's typing). */
+  /**
+   * A raw value as JSON types it: what {@link EdmTypes#decode} reads (the native API's reader's
+   * typing).
+   */
   private static Value natural(String name, Object v) {
     if (v instanceof String s) {
       return new Value.Str(s);
@@ -226,7 +261,9 @@ final class EntityReader {
     if (r.token == JsonToken.VALUE_NUMBER_INT) {
       try {
         long l = Long.parseLong(r.text);
-        return l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE ? new Value.Int32((int) l) : new Value.Int64(l);
+        return l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE
+            ? new Value.Int32((int) l)
+            : new Value.Int64(l);
       } catch (NumberFormatException beyondInt64) {
         // a double, as below
       }
@@ -236,9 +273,13 @@ final class EntityReader {
 
   private static Value string(String name, String s) {
     if (s.length() > MAX_STRING_CHARS) {
-      throw ViewbaseException.of(ErrorCode.PropertyValueTooLarge, "The property value exceeds the maximum allowed "
-          + "size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of "
-          + "characters should be 32K or less.", "property", name);
+      throw ViewbaseException.of(
+          ErrorCode.PropertyValueTooLarge,
+          "The property value exceeds the maximum allowed "
+              + "size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of "
+              + "characters should be 32K or less.",
+          "property",
+          name);
     }
     return new Value.Str(s);
   }
@@ -257,11 +298,15 @@ final class EntityReader {
   }
 
   private static ViewbaseException badValue(String name, String what) {
-    return ViewbaseException.of(ErrorCode.InvalidValue, "The property holds " + what, "property", name);
+    return ViewbaseException.of(
+        ErrorCode.InvalidValue, "The property holds " + what, "property", name);
   }
 
   private static ViewbaseException duplicate(String name) {
-    return ViewbaseException.of(ErrorCode.DuplicatePropertiesSpecified, "The property is specified twice",
-        "property", name);
+    return ViewbaseException.of(
+        ErrorCode.DuplicatePropertiesSpecified,
+        "The property is specified twice",
+        "property",
+        name);
   }
 }

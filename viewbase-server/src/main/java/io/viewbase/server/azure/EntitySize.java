@@ -21,20 +21,24 @@ import java.util.Map;
  * DateTime | 8                 Guid      | 16
  * </pre>
  *
- * Viewbase's own limit (the encoded item, {@code Limits.maxItemBytes}) still applies after this one.
+ * Viewbase's own limit (the encoded item, {@code Limits.maxItemBytes}) still applies after this
+ * one.
  */
 final class EntitySize {
   static final int MAX_BYTES = 1 << 20;
 
-  private EntitySize() {
-  }
+  private EntitySize() {}
 
   /** Fails with 400 EntityTooLarge when the entity is larger than Azure allows. */
   static void check(String partitionKey, String rowKey, Map<String, Value> storedProperties) {
     long size = of(partitionKey, rowKey, storedProperties);
     if (size > MAX_BYTES) {
-      throw ViewbaseException.of(ErrorCode.ItemTooLarge, "The entity is larger than the maximum allowed size (1MB), "
-          + "as Azure counts it (strings in UTF-16)", "bytes", size);
+      throw ViewbaseException.of(
+          ErrorCode.ItemTooLarge,
+          "The entity is larger than the maximum allowed size (1MB), "
+              + "as Azure counts it (strings in UTF-16)",
+          "bytes",
+          size);
     }
   }
 

@@ -35,8 +35,9 @@ import java.util.Set;
  * </pre>
  *
  * Property names are written in Azure's form ({@link PropertyNames#azure}: a stored {@code $id} is
- * {@code id}). With {@code $select}, the selected properties are written in the order asked, and one the
- * entity lacks is written as {@code null}, as Azure does; without it, every property in stored order.
+ * {@code id}). With {@code $select}, the selected properties are written in the order asked, and
+ * one the entity lacks is written as {@code null}, as Azure does; without it, every property in
+ * stored order.
  */
 final class EntityWriter {
   private static final JsonFactory FACTORY = new JsonFactory();
@@ -53,16 +54,22 @@ final class EntityWriter {
    * a cached rendering's shape is compared on every hit (a record's generated equals measured about
    * 1 us there).
    */
-  record Shape(String table, String account, String baseUrl, MetadataLevel level, Set<String> select) {
+  record Shape(
+      String table, String account, String baseUrl, MetadataLevel level, Set<String> select) {
     @Override
     public boolean equals(Object other) {
-      return other instanceof Shape s && level == s.level && sameInOrder(select, s.select) && table.equals(s.table)
-          && baseUrl.equals(s.baseUrl) && account.equals(s.account);
+      return other instanceof Shape s
+          && level == s.level
+          && sameInOrder(select, s.select)
+          && table.equals(s.table)
+          && baseUrl.equals(s.baseUrl)
+          && account.equals(s.account);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(table, account, baseUrl, level, select == null ? null : List.copyOf(select));
+      return Objects.hash(
+          table, account, baseUrl, level, select == null ? null : List.copyOf(select));
     }
 
     private static boolean sameInOrder(Set<String> a, Set<String> b) {
@@ -73,8 +80,7 @@ final class EntityWriter {
     }
   }
 
-  private EntityWriter() {
-  }
+  private EntityWriter() {}
 
   /** One entity: the answer of Get Entity and of Insert Entity with content. */
   static byte[] single(Item item, Shape shape) {
@@ -88,7 +94,10 @@ final class EntityWriter {
     return out.endObject().toByteArray();
   }
 
-  /** A page of entities: the answer of Query Entities. Azure's clients refuse any other top-level member. */
+  /**
+   * A page of entities: the answer of Query Entities. Azure's clients refuse any other top-level
+   * member.
+   */
   static byte[] page(List<Item> items, Shape shape) {
     JsonBytes out = JsonBytes.scratch().startObject();
     if (shape.level != MetadataLevel.NONE) {
@@ -106,16 +115,21 @@ final class EntityWriter {
   }
 
   /**
-   * Writes an entity's members into the object {@code out} has open; {@code first} says whether
-   * the object has no member yet (the commas are ours to write).
+   * Writes an entity's members into the object {@code out} has open; {@code first} says whether the
+   * object has no member yet (the commas are ours to write).
    */
   private static void writeMembers(JsonBytes out, boolean first, Item item, Shape shape) {
     Members m = new Members(out, first);
     MetadataLevel level = shape.level;
     Set<String> select = shape.select;
     if (level == MetadataLevel.FULL) {
-      String address = shape.table + "(PartitionKey='" + item.partitionKey().replace("'", "''")
-          + "',RowKey='" + item.id().replace("'", "''") + "')";
+      String address =
+          shape.table
+              + "(PartitionKey='"
+              + item.partitionKey().replace("'", "''")
+              + "',RowKey='"
+              + item.id().replace("'", "''")
+              + "')";
       m.name("odata.type").string(shape.account + "." + shape.table);
       m.name("odata.id").string(shape.baseUrl + "/" + address);
       if (item.etag() != null) {
@@ -135,7 +149,8 @@ final class EntityWriter {
       if (level == MetadataLevel.FULL) {
         m.annotated("Timestamp").string("Edm.DateTime");
       }
-      // A stored item's timestamp is its version, in 100 ns ticks: isoTime writes Azure's seven digits.
+      // A stored item's timestamp is its version, in 100 ns ticks: isoTime writes Azure's seven
+      // digits.
       m.name(TIMESTAMP).isoTime(item.timestamp());
     }
     boolean annotate = level != MetadataLevel.NONE;
@@ -147,10 +162,15 @@ final class EntityWriter {
     }
     // With $select, Azure answers every selected property, as null where the entity lacks it.
     for (String name : select) {
-      Value value = name.startsWith(FilterDialect.ESCAPE) ? null : item.properties().get(PropertyNames.stored(name));
+      Value value =
+          name.startsWith(FilterDialect.ESCAPE)
+              ? null
+              : item.properties().get(PropertyNames.stored(name));
       if (value != null) {
         writeProperty(m, name, value, annotate);
-      } else if (!name.equals("PartitionKey") && !name.equals("RowKey") && !name.equals("Timestamp")) {
+      } else if (!name.equals("PartitionKey")
+          && !name.equals("RowKey")
+          && !name.equals("Timestamp")) {
         m.name(name).nullValue();
       }
     }
@@ -161,23 +181,32 @@ final class EntityWriter {
       case STRING -> m.name(name).string(((Value.Str) value).value());
       case BOOLEAN -> m.name(name).bool(((Value.Bool) value).value());
       case INT32 -> m.name(name).number(((Value.Int32) value).value());
-      case INT64 -> m.annotation(name, "Edm.Int64", annotate).name(name)
-          .string(Long.toString(((Value.Int64) value).value()));
+      case INT64 ->
+          m.annotation(name, "Edm.Int64", annotate)
+              .name(name)
+              .string(Long.toString(((Value.Int64) value).value()));
       case DOUBLE -> {
         double d = ((Value.Double) value).value();
         if (Double.isFinite(d)) {
-          // Double.toString always holds '.' or an exponent, so clients read a double, never an int.
+          // Double.toString always holds '.' or an exponent, so clients read a double, never an
+          // int.
           m.name(name).raw(Double.toString(d));
         } else {
-          m.annotation(name, "Edm.Double", annotate).name(name)
+          m.annotation(name, "Edm.Double", annotate)
+              .name(name)
               .string(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
         }
       }
-      case DATETIME -> m.annotation(name, "Edm.DateTime", annotate).name(name).isoTime((Value.DateTime) value);
-      case GUID -> m.annotation(name, "Edm.Guid", annotate).name(name)
-          .string(((Value.Guid) value).value().toString());
-      case BINARY -> m.annotation(name, "Edm.Binary", annotate).name(name)
-          .string(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
+      case DATETIME ->
+          m.annotation(name, "Edm.DateTime", annotate).name(name).isoTime((Value.DateTime) value);
+      case GUID ->
+          m.annotation(name, "Edm.Guid", annotate)
+              .name(name)
+              .string(((Value.Guid) value).value().toString());
+      case BINARY ->
+          m.annotation(name, "Edm.Binary", annotate)
+              .name(name)
+              .string(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));
       default -> {
         // Null, objects and arrays exist only in the native API; Azure has no way to say them.
       }

@@ -22,6 +22,7 @@ final class HeaderView extends AbstractMap<String, String> {
    * map stops growing at {@link #MAX_NAMES} all the same.
    */
   private static final ConcurrentHashMap<String, AsciiString> NAMES = new ConcurrentHashMap<>();
+
   private static final int MAX_NAMES = 256;
 
   private final HttpHeaders headers;

@@ -4,8 +4,7 @@ package io.viewbase.server.azure;
 final class JsonText {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-  private JsonText() {
-  }
+  private JsonText() {}
 
   static StringBuilder quote(StringBuilder sb, String s) {
     sb.append('"');

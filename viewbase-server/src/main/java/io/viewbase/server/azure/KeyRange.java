@@ -22,6 +22,7 @@ final class KeyRange {
   private final String startRowKey;
   private final String endPartitionKey;
   private final String endRowKey;
+
   /** Null when the range is unbounded. */
   private final Filter filter;
 
@@ -30,8 +31,10 @@ final class KeyRange {
     this.startRowKey = startPartitionKey == null ? null : startRowKey;
     this.endPartitionKey = endPartitionKey;
     this.endRowKey = endPartitionKey == null ? null : endRowKey;
-    this.filter = Filters.and(bound(this.startPartitionKey, this.startRowKey, Filter.Op.GT, Filter.Op.GE),
-        bound(this.endPartitionKey, this.endRowKey, Filter.Op.LT, Filter.Op.LE));
+    this.filter =
+        Filters.and(
+            bound(this.startPartitionKey, this.startRowKey, Filter.Op.GT, Filter.Op.GE),
+            bound(this.endPartitionKey, this.endRowKey, Filter.Op.LT, Filter.Op.LE));
   }
 
   /**
@@ -45,8 +48,10 @@ final class KeyRange {
     if (rk == null) {
       return new Filter.Compare("PartitionKey", inclusive, Value.of(pk));
     }
-    return new Filter.Or(new Filter.Compare("PartitionKey", beyond, Value.of(pk)),
-        new Filter.And(new Filter.Compare("PartitionKey", Filter.Op.EQ, Value.of(pk)),
+    return new Filter.Or(
+        new Filter.Compare("PartitionKey", beyond, Value.of(pk)),
+        new Filter.And(
+            new Filter.Compare("PartitionKey", Filter.Op.EQ, Value.of(pk)),
             new Filter.Compare("RowKey", inclusive, Value.of(rk))));
   }
 
@@ -61,8 +66,10 @@ final class KeyRange {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof KeyRange r && Objects.equals(startPartitionKey, r.startPartitionKey)
-        && Objects.equals(startRowKey, r.startRowKey) && Objects.equals(endPartitionKey, r.endPartitionKey)
+    return o instanceof KeyRange r
+        && Objects.equals(startPartitionKey, r.startPartitionKey)
+        && Objects.equals(startRowKey, r.startRowKey)
+        && Objects.equals(endPartitionKey, r.endPartitionKey)
         && Objects.equals(endRowKey, r.endRowKey);
   }
 

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * anything not of that shape            | nothing is moved or dropped: the table is a user's table
  * </pre>
  *
- * Then the old table is dropped and one line logged. It runs each time the dialect starts and
- * finds nothing to do once done; after it, {@value #TABLE} is an ordinary name.
+ * Then the old table is dropped and one line logged. It runs each time the dialect starts and finds
+ * nothing to do once done; after it, {@value #TABLE} is an ordinary name.
  */
 final class LegacyAclTable {
   static final String TABLE = "ViewbaseAzureAcl";
@@ -37,21 +37,22 @@ final class LegacyAclTable {
   private static final String PARTITION = "acl";
   private static final String PROPERTY = "SignedIdentifiers";
 
-  private LegacyAclTable() {
-  }
+  private LegacyAclTable() {}
 
   /** The records of a table the dialect wrote, by table name and XML. */
-  private record Record(String table, String xml) {
-  }
+  private record Record(String table, String xml) {}
 
   static void migrate(Database db) {
-    if (db.listTables().stream().noneMatch(t -> t.name().equalsIgnoreCase(TABLE) && TableInfo.TABLE.equals(t.kind()))) {
+    if (db.listTables().stream()
+        .noneMatch(t -> t.name().equalsIgnoreCase(TABLE) && TableInfo.TABLE.equals(t.kind()))) {
       return;
     }
     try {
       List<Record> records = read(db);
       if (records == null) {
-        LOG.warn("A table named {} holds items the Azure dialect did not write; it is left as it is", TABLE);
+        LOG.warn(
+            "A table named {} holds items the Azure dialect did not write; it is left as it is",
+            TABLE);
         return;
       }
       int moved = 0;
@@ -64,14 +65,21 @@ final class LegacyAclTable {
         }
       }
       db.dropTable(TABLE);
-      LOG.info("Azure access policies moved from table {} into the catalog: {} tables' moved, {} of tables that "
-          + "no longer exist left out; {} dropped", TABLE, moved, orphaned, TABLE);
+      LOG.info(
+          "Azure access policies moved from table {} into the catalog: {} tables' moved, {} of tables that "
+              + "no longer exist left out; {} dropped",
+          TABLE,
+          moved,
+          orphaned,
+          TABLE);
     } catch (ViewbaseException e) {
       if (e.code() == ErrorCode.TableNotFound) {
         return; // another server sharing the store moved them first
       }
       if (e.code() == ErrorCode.NotImplemented) {
-        LOG.warn("The database keeps no settings, so the access policies in {} stay there unused", TABLE);
+        LOG.warn(
+            "The database keeps no settings, so the access policies in {} stay there unused",
+            TABLE);
         return;
       }
       throw e;
@@ -84,7 +92,8 @@ final class LegacyAclTable {
     try (ItemCursor items = db.table(TABLE).cursor(Query.all())) {
       while (items.hasNext()) {
         Item item = items.next();
-        if (!PARTITION.equals(item.partitionKey()) || item.properties().size() != 1
+        if (!PARTITION.equals(item.partitionKey())
+            || item.properties().size() != 1
             || !(item.properties().get(PROPERTY) instanceof Value.Str xml)) {
           return null;
         }

@@ -14,8 +14,7 @@ import java.util.Map;
  * CRLF (every current client) or a bare LF.
  */
 final class Multipart {
-  private Multipart() {
-  }
+  private Multipart() {}
 
   /** The {@code boundary} parameter of a multipart Content-Type, or null. */
   static String boundary(String contentType) {
@@ -35,7 +34,10 @@ final class Multipart {
     return b.isEmpty() ? null : b;
   }
 
-  /** The parts between {@code --boundary} lines, up to {@code --boundary--}, without their framing line breaks. */
+  /**
+   * The parts between {@code --boundary} lines, up to {@code --boundary--}, without their framing
+   * line breaks.
+   */
   static List<String> parts(String text, String boundary) {
     String delimiter = "--" + boundary;
     List<String> parts = new ArrayList<>();
@@ -67,8 +69,7 @@ final class Multipart {
   }
 
   /** Headers of a part or message, and the text after the blank line that ends them. */
-  record Split(String firstLine, Map<String, String> headers, String rest) {
-  }
+  record Split(String firstLine, Map<String, String> headers, String rest) {}
 
   /**
    * Splits text into lines up to the first blank one. With {@code requestLine}, the first line is
@@ -87,7 +88,9 @@ final class Multipart {
     while (pos < text.length()) {
       int nl = text.indexOf('\n', pos);
       int lineEnd = nl < 0 ? text.length() : nl;
-      String line = text.substring(pos, lineEnd > pos && text.charAt(lineEnd - 1) == '\r' ? lineEnd - 1 : lineEnd);
+      String line =
+          text.substring(
+              pos, lineEnd > pos && text.charAt(lineEnd - 1) == '\r' ? lineEnd - 1 : lineEnd);
       pos = nl < 0 ? text.length() : nl + 1;
       if (line.isEmpty()) {
         if (requestLine && first == null) {
@@ -103,13 +106,18 @@ final class Multipart {
       if (colon <= 0) {
         throw malformed("a header line has no name: " + line);
       }
-      headers.putIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+      headers.putIfAbsent(
+          line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+          line.substring(colon + 1).trim());
     }
     return new Split(first, headers, "");
   }
 
   static ViewbaseException malformed(String why) {
-    return ViewbaseException.of(ErrorCode.InvalidInput, "The batch request body is not a valid multipart/mixed "
-        + "message", "reason", why);
+    return ViewbaseException.of(
+        ErrorCode.InvalidInput,
+        "The batch request body is not a valid multipart/mixed " + "message",
+        "reason",
+        why);
   }
 }

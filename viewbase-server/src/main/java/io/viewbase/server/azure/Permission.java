@@ -43,7 +43,9 @@ enum Permission {
     this.accountRule = accountRule;
   }
 
-  /** Whether a service (table) SAS can ever grant this: table-level operations need the account key. */
+  /**
+   * Whether a service (table) SAS can ever grant this: table-level operations need the account key.
+   */
   boolean allowedForServiceSas() {
     return serviceLetters != null;
   }
@@ -62,7 +64,10 @@ enum Permission {
     return resourceType;
   }
 
-  /** Whether an account SAS with these permission letters grants this operation: every group needs one letter. */
+  /**
+   * Whether an account SAS with these permission letters grants this operation: every group needs
+   * one letter.
+   */
   boolean grantedByAccount(String sp) {
     for (String group : accountRule.split(",")) {
       boolean any = false;

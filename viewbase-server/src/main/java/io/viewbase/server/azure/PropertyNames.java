@@ -7,8 +7,8 @@ import io.viewbase.filter.FilterDialect;
 import io.viewbase.filter.Filters;
 
 /**
- * How Azure property names map onto stored Viewbase names, on every write and every read, and how
- * a {@code $filter} written in Azure's names becomes the native filter the query runs.
+ * How Azure property names map onto stored Viewbase names, on every write and every read, and how a
+ * {@code $filter} written in Azure's names becomes the native filter the query runs.
  *
  * <pre>
  * Azure name                         | stored as       | why
@@ -20,18 +20,23 @@ import io.viewbase.filter.Filters;
  * anything else                      | unchanged       |
  * </pre>
  *
- * A stored {@code $x} that is not an escape (written through the native API) reads back as is.
- * The rule is {@link FilterDialect#AZURE}'s, so filters and entities agree on every name.
+ * A stored {@code $x} that is not an escape (written through the native API) reads back as is. The
+ * rule is {@link FilterDialect#AZURE}'s, so filters and entities agree on every name.
  */
 final class PropertyNames {
-  private PropertyNames() {
-  }
+  private PropertyNames() {}
 
-  /** The stored name of a property an Azure client names, refusing names no Azure client may use. */
+  /**
+   * The stored name of a property an Azure client names, refusing names no Azure client may use.
+   */
   static String stored(String azureName) {
     if (azureName.startsWith(FilterDialect.ESCAPE)) {
-      throw ViewbaseException.of(ErrorCode.InvalidPropertyName, "The property name is invalid: Azure property names "
-          + "are identifiers and may not start with '$'", "property", azureName);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidPropertyName,
+          "The property name is invalid: Azure property names "
+              + "are identifiers and may not start with '$'",
+          "property",
+          azureName);
     }
     return FilterDialect.AZURE.storedName(azureName);
   }
@@ -42,9 +47,10 @@ final class PropertyNames {
   }
 
   /**
-   * A {@code $filter} in Azure's names, parsed: its tree holds stored names ({@code id eq 'x'} reads
-   * {@code $id}), so {@link Filters#print} hands it on as native text with the same meaning; null or
-   * blank is null. A filter that does not parse fails here, with positions in the client's own text.
+   * A {@code $filter} in Azure's names, parsed: its tree holds stored names ({@code id eq 'x'}
+   * reads {@code $id}), so {@link Filters#print} hands it on as native text with the same meaning;
+   * null or blank is null. A filter that does not parse fails here, with positions in the client's
+   * own text.
    */
   static Filter parseFilter(String azureFilter) {
     if (azureFilter == null || azureFilter.isBlank()) {

@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The decoded parameters of a request's query string. Names are case-sensitive as on Azure
- * ({@code $filter}, {@code NextPartitionKey}, {@code sig}); a name given twice is refused (400
+ * The decoded parameters of a request's query string. Names are case-sensitive as on Azure ({@code
+ * $filter}, {@code NextPartitionKey}, {@code sig}); a name given twice is refused (400
  * InvalidQueryParameterValue); names Azure ignores (such as {@code timeout}) are kept and simply
  * never read.
  */
@@ -35,12 +35,20 @@ final class QueryString {
         int eq = pair.indexOf('=');
         String name = PercentDecoding.queryComponent(eq < 0 ? pair : pair.substring(0, eq));
         String value = eq < 0 ? "" : pair.substring(eq + 1);
-        // A SAS signature is base64: a client that left its '+' unencoded still means '+', not a space.
-        String decoded = name.equals("sig") ? PercentDecoding.segment(value) : PercentDecoding.queryComponent(value);
+        // A SAS signature is base64: a client that left its '+' unencoded still means '+', not a
+        // space.
+        String decoded =
+            name.equals("sig")
+                ? PercentDecoding.segment(value)
+                : PercentDecoding.queryComponent(value);
         if (values.putIfAbsent(name, decoded) != null) {
-          // First-wins would let a proxy and the server read different values (two sig, two $filter).
-          throw ViewbaseException.of(ErrorCode.InvalidQueryParameterValue, "A query parameter is given more than "
-              + "once", "parameter", name);
+          // First-wins would let a proxy and the server read different values (two sig, two
+          // $filter).
+          throw ViewbaseException.of(
+              ErrorCode.InvalidQueryParameterValue,
+              "A query parameter is given more than " + "once",
+              "parameter",
+              name);
         }
       }
       if (amp < 0) {

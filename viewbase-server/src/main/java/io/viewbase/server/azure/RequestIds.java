@@ -17,8 +17,7 @@ final class RequestIds {
     PREFIX = hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-";
   }
 
-  private RequestIds() {
-  }
+  private RequestIds() {}
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 

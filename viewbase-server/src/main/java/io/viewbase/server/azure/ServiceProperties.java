@@ -22,7 +22,8 @@ import java.util.Optional;
  * The properties are the database's setting {@value #SETTING} (the whole document, as Get answers
  * it), so they survive restarts and every server of a shared store reads the same. Two Sets at once
  * through this server are applied one after the other; through two servers, the later write wins
- * whole. Logging and metrics are kept and returned only: Viewbase logs and measures nothing for them.
+ * whole. Logging and metrics are kept and returned only: Viewbase logs and measures nothing for
+ * them.
  */
 final class ServiceProperties {
   static final String SETTING = "azure.service.properties";
@@ -35,9 +36,13 @@ final class ServiceProperties {
     this.cors = cors;
   }
 
-  /** The stored properties, or Azure's defaults if none were set (or the database keeps no settings). */
+  /**
+   * The stored properties, or Azure's defaults if none were set (or the database keeps no
+   * settings).
+   */
   static StorageServiceProperties stored(Database db) {
-    return storedXml(db).map(xml -> ServicePropertiesXml.read(xml.getBytes(StandardCharsets.UTF_8)))
+    return storedXml(db)
+        .map(xml -> ServicePropertiesXml.read(xml.getBytes(StandardCharsets.UTF_8)))
         .orElse(StorageServiceProperties.DEFAULTS);
   }
 
@@ -57,8 +62,10 @@ final class ServiceProperties {
     if ("properties".equals(comp)) {
       if (method.equals("GET")) {
         call.grant().check(Permission.SERVICE, null);
-        byte[] xml = storedXml(db).map(s -> s.getBytes(StandardCharsets.UTF_8))
-            .orElseGet(() -> ServicePropertiesXml.write(StorageServiceProperties.DEFAULTS));
+        byte[] xml =
+            storedXml(db)
+                .map(s -> s.getBytes(StandardCharsets.UTF_8))
+                .orElseGet(() -> ServicePropertiesXml.write(StorageServiceProperties.DEFAULTS));
         return AzureResponse.of(200, AzureErrors.XML_TYPE, xml);
       }
       if (method.equals("PUT")) {
@@ -70,22 +77,39 @@ final class ServiceProperties {
     if ("stats".equals(comp) && method.equals("GET")) {
       call.grant().check(Permission.SERVICE, null);
       if (!call.path().secondary()) {
-        throw ViewbaseException.of(ErrorCode.InvalidQueryParameterValue, "Get Table Service Stats is answered by "
-            + "the secondary endpoint only", "endpoint", call.path().account() + ResourcePath.SECONDARY);
+        throw ViewbaseException.of(
+            ErrorCode.InvalidQueryParameterValue,
+            "Get Table Service Stats is answered by " + "the secondary endpoint only",
+            "endpoint",
+            call.path().account() + ResourcePath.SECONDARY);
       }
       String now = AzureTimes.httpDateNow();
-      return AzureResponse.of(200, AzureErrors.XML_TYPE, ("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-          + "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>" + now
-          + "</LastSyncTime></GeoReplication></StorageServiceStats>").getBytes(StandardCharsets.UTF_8));
+      return AzureResponse.of(
+          200,
+          AzureErrors.XML_TYPE,
+          ("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+                  + "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>"
+                  + now
+                  + "</LastSyncTime></GeoReplication></StorageServiceStats>")
+              .getBytes(StandardCharsets.UTF_8));
     }
-    throw ViewbaseException.of(ErrorCode.InvalidQueryParameterValue,
-        "The service root answers only ?restype=service&comp=properties or comp=stats", "method", method, "comp", comp);
+    throw ViewbaseException.of(
+        ErrorCode.InvalidQueryParameterValue,
+        "The service root answers only ?restype=service&comp=properties or comp=stats",
+        "method",
+        method,
+        "comp",
+        comp);
   }
 
-  /** Merges a checked document over the stored one and stores the whole; serialized so no part is lost. */
+  /**
+   * Merges a checked document over the stored one and stores the whole; serialized so no part is
+   * lost.
+   */
   private synchronized void set(StorageServiceProperties update) {
     StorageServiceProperties merged = update.over(stored(db));
-    db.putSetting(null, SETTING, new String(ServicePropertiesXml.write(merged), StandardCharsets.UTF_8));
+    db.putSetting(
+        null, SETTING, new String(ServicePropertiesXml.write(merged), StandardCharsets.UTF_8));
     cors.changed(merged.cors());
   }
 }

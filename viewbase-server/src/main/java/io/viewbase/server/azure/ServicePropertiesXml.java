@@ -39,33 +39,38 @@ import java.util.Set;
 final class ServicePropertiesXml {
   /** A Set request's largest body; the document Azure accepts is far smaller. */
   static final int MAX_BYTES = 64 * 1024;
+
   static final int MAX_RULES = 5;
   static final int MAX_VALUE_LENGTH = 256;
   static final int MAX_LITERAL_HEADERS = 64;
   static final int MAX_PREFIXED_HEADERS = 2;
   static final int MAX_CORS_CHARACTERS = 2048;
-  static final Set<String> METHODS = Set.of("DELETE", "GET", "HEAD", "MERGE", "POST", "OPTIONS", "PUT", "PATCH");
+  static final Set<String> METHODS =
+      Set.of("DELETE", "GET", "HEAD", "MERGE", "POST", "OPTIONS", "PUT", "PATCH");
 
-  private ServicePropertiesXml() {
-  }
+  private ServicePropertiesXml() {}
 
   /** The parts a document gives (null for each it leaves out), checked. */
   static StorageServiceProperties read(byte[] xml) {
     Element root = XmlTree.parse(xml, MAX_BYTES);
     if (!root.name().equals("StorageServiceProperties")) {
-      throw XmlTree.invalid("The root element must be StorageServiceProperties", "root", root.name());
+      throw XmlTree.invalid(
+          "The root element must be StorageServiceProperties", "root", root.name());
     }
     Element logging = root.child("Logging");
     Element hour = root.child("HourMetrics");
     Element minute = root.child("MinuteMetrics");
     Element cors = root.child("Cors");
-    return new StorageServiceProperties(logging == null ? null : logging(logging),
-        hour == null ? null : metrics(hour), minute == null ? null : metrics(minute),
+    return new StorageServiceProperties(
+        logging == null ? null : logging(logging),
+        hour == null ? null : metrics(hour),
+        minute == null ? null : metrics(minute),
         cors == null ? null : cors(cors));
   }
 
   private static Logging logging(Element e) {
-    return new Logging(version(e), bool(e, "Delete"), bool(e, "Read"), bool(e, "Write"), retention(e));
+    return new Logging(
+        version(e), bool(e, "Delete"), bool(e, "Read"), bool(e, "Write"), retention(e));
   }
 
   private static Metrics metrics(Element e) {
@@ -77,7 +82,8 @@ final class ServicePropertiesXml {
   private static String version(Element parent) {
     String version = required(parent, "Version").text();
     if (!version.equals("1.0")) {
-      throw invalidValue("Version must be 1.0", "element", parent.name() + "/Version", "value", version);
+      throw invalidValue(
+          "Version must be 1.0", "element", parent.name() + "/Version", "value", version);
     }
     return version;
   }
@@ -96,14 +102,19 @@ final class ServicePropertiesXml {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw invalidValue("RetentionPolicy/Days must be a whole number from 1 to 365",
-        "element", parent.name() + "/RetentionPolicy/Days", "value", days);
+    throw invalidValue(
+        "RetentionPolicy/Days must be a whole number from 1 to 365",
+        "element",
+        parent.name() + "/RetentionPolicy/Days",
+        "value",
+        days);
   }
 
   private static List<CorsRule> cors(Element cors) {
     List<Element> rules = cors.children("CorsRule");
     if (rules.size() > MAX_RULES) {
-      throw XmlTree.invalid("The document has too many CorsRule elements", "rules", rules.size(), "max", MAX_RULES);
+      throw XmlTree.invalid(
+          "The document has too many CorsRule elements", "rules", rules.size(), "max", MAX_RULES);
     }
     List<CorsRule> out = new ArrayList<>();
     int characters = 0;
@@ -113,13 +124,27 @@ final class ServicePropertiesXml {
       Element maxAge = required(rule, "MaxAgeInSeconds");
       Element allowed = optional(rule, "AllowedHeaders");
       Element exposed = optional(rule, "ExposedHeaders");
-      characters += origins.text().length() + methods.text().length() + allowed.text().length()
-          + exposed.text().length() + maxAge.text().length();
-      out.add(new CorsRule(origins(origins), methods(methods), headers(allowed), headers(exposed), maxAge(maxAge)));
+      characters +=
+          origins.text().length()
+              + methods.text().length()
+              + allowed.text().length()
+              + exposed.text().length()
+              + maxAge.text().length();
+      out.add(
+          new CorsRule(
+              origins(origins),
+              methods(methods),
+              headers(allowed),
+              headers(exposed),
+              maxAge(maxAge)));
     }
     if (characters > MAX_CORS_CHARACTERS) {
-      throw invalidValue("The CORS rules hold too many characters of values", "characters", characters,
-          "max", MAX_CORS_CHARACTERS);
+      throw invalidValue(
+          "The CORS rules hold too many characters of values",
+          "characters",
+          characters,
+          "max",
+          MAX_CORS_CHARACTERS);
     }
     return out;
   }
@@ -142,8 +167,10 @@ final class ServicePropertiesXml {
     }
     for (String method : methods) {
       if (!METHODS.contains(method)) {
-        throw invalidValue("AllowedMethods may name only DELETE, GET, HEAD, MERGE, POST, OPTIONS, PUT, PATCH",
-            "method", method);
+        throw invalidValue(
+            "AllowedMethods may name only DELETE, GET, HEAD, MERGE, POST, OPTIONS, PUT, PATCH",
+            "method",
+            method);
       }
     }
     return methods;
@@ -159,8 +186,14 @@ final class ServicePropertiesXml {
       }
     }
     if (prefixed > MAX_PREFIXED_HEADERS || headers.size() - prefixed > MAX_LITERAL_HEADERS) {
-      throw invalidValue("A header list names too many headers or prefixes (such as x-ms-meta*)",
-          "element", e.name(), "maxHeaders", MAX_LITERAL_HEADERS, "maxPrefixes", MAX_PREFIXED_HEADERS);
+      throw invalidValue(
+          "A header list names too many headers or prefixes (such as x-ms-meta*)",
+          "element",
+          e.name(),
+          "maxHeaders",
+          MAX_LITERAL_HEADERS,
+          "maxPrefixes",
+          MAX_PREFIXED_HEADERS);
     }
     return headers;
   }
@@ -179,8 +212,7 @@ final class ServicePropertiesXml {
 
   private static void checkLength(String element, String value) {
     if (value.length() > MAX_VALUE_LENGTH) {
-      throw invalidValue("A value is too long", "element", element,
-          "max", MAX_VALUE_LENGTH);
+      throw invalidValue("A value is too long", "element", element, "max", MAX_VALUE_LENGTH);
     }
   }
 
@@ -189,8 +221,13 @@ final class ServicePropertiesXml {
     return switch (text) {
       case "true" -> true;
       case "false" -> false;
-      default -> throw invalidValue("The value must be true or false", "element", parent.name() + "/" + name,
-          "value", text);
+      default ->
+          throw invalidValue(
+              "The value must be true or false",
+              "element",
+              parent.name() + "/" + name,
+              "value",
+              text);
     };
   }
 
@@ -212,18 +249,25 @@ final class ServicePropertiesXml {
     return e != null ? e : new Element(name, "", List.of());
   }
 
-  /** An {@link ErrorCode#InvalidXmlNodeValue} error, with context as alternating names and values. */
+  /**
+   * An {@link ErrorCode#InvalidXmlNodeValue} error, with context as alternating names and values.
+   */
   private static ViewbaseException invalidValue(String why, Object... context) {
     return ViewbaseException.of(ErrorCode.InvalidXmlNodeValue, why, context);
   }
 
   /** The whole document, every part given, as Get Table Service Properties answers it. */
   static byte[] write(StorageServiceProperties p) {
-    StringBuilder sb = new StringBuilder(512).append("<?xml version=\"1.0\" encoding=\"utf-8\"?>")
-        .append("<StorageServiceProperties>");
+    StringBuilder sb =
+        new StringBuilder(512)
+            .append("<?xml version=\"1.0\" encoding=\"utf-8\"?>")
+            .append("<StorageServiceProperties>");
     Logging l = p.logging();
-    sb.append("<Logging>").append(element("Version", l.version())).append(element("Delete", l.delete()))
-        .append(element("Read", l.read())).append(element("Write", l.write()));
+    sb.append("<Logging>")
+        .append(element("Version", l.version()))
+        .append(element("Delete", l.delete()))
+        .append(element("Read", l.read()))
+        .append(element("Write", l.write()));
     retention(sb, l.retentionPolicy()).append("</Logging>");
     metrics(sb, "HourMetrics", p.hourMetrics());
     metrics(sb, "MinuteMetrics", p.minuteMetrics());
@@ -232,11 +276,13 @@ final class ServicePropertiesXml {
     } else {
       sb.append("<Cors>");
       for (CorsRule r : p.cors()) {
-        sb.append("<CorsRule>").append(element("AllowedOrigins", String.join(",", r.allowedOrigins())))
+        sb.append("<CorsRule>")
+            .append(element("AllowedOrigins", String.join(",", r.allowedOrigins())))
             .append(element("AllowedMethods", String.join(",", r.allowedMethods())))
             .append(element("MaxAgeInSeconds", r.maxAgeInSeconds()))
             .append(element("ExposedHeaders", String.join(",", r.exposedHeaders())))
-            .append(element("AllowedHeaders", String.join(",", r.allowedHeaders()))).append("</CorsRule>");
+            .append(element("AllowedHeaders", String.join(",", r.allowedHeaders())))
+            .append("</CorsRule>");
       }
       sb.append("</Cors>");
     }
@@ -244,7 +290,10 @@ final class ServicePropertiesXml {
   }
 
   private static void metrics(StringBuilder sb, String name, Metrics m) {
-    sb.append('<').append(name).append('>').append(element("Version", m.version()))
+    sb.append('<')
+        .append(name)
+        .append('>')
+        .append(element("Version", m.version()))
         .append(element("Enabled", m.enabled()));
     if (m.includeApis() != null) {
       sb.append(element("IncludeAPIs", m.includeApis()));

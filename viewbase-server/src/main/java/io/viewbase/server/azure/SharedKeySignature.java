@@ -1,8 +1,8 @@
 package io.viewbase.server.azure;
 
 /**
- * The strings Azure's Table clients sign with the account key (Authorize with Shared Key, the
- * Table service format). There are no canonicalized headers, unlike Blob and Queue.
+ * The strings Azure's Table clients sign with the account key (Authorize with Shared Key, the Table
+ * service format). There are no canonicalized headers, unlike Blob and Queue.
  *
  * <pre>
  * scheme        | string to sign
@@ -15,15 +15,22 @@ package io.viewbase.server.azure;
  * twice), plus {@code "?comp=" + value} when the query has {@code comp}.
  */
 final class SharedKeySignature {
-  private SharedKeySignature() {
-  }
+  private SharedKeySignature() {}
 
   static String canonicalizedResource(String signedPath, String comp) {
     return comp == null ? signedPath : signedPath + "?comp=" + comp;
   }
 
-  static String sharedKey(String verb, String contentMd5, String contentType, String date, String resource) {
-    return verb + '\n' + nullToEmpty(contentMd5) + '\n' + nullToEmpty(contentType) + '\n' + nullToEmpty(date) + '\n'
+  static String sharedKey(
+      String verb, String contentMd5, String contentType, String date, String resource) {
+    return verb
+        + '\n'
+        + nullToEmpty(contentMd5)
+        + '\n'
+        + nullToEmpty(contentType)
+        + '\n'
+        + nullToEmpty(date)
+        + '\n'
         + resource;
   }
 

@@ -21,8 +21,7 @@ final class SignedIdentifiersXml {
 
   private static final XMLInputFactory FACTORY = XmlTree.FACTORY;
 
-  private SignedIdentifiersXml() {
-  }
+  private SignedIdentifiersXml() {}
 
   static List<AccessPolicy> read(byte[] xml) {
     List<AccessPolicy> policies = new ArrayList<>();
@@ -61,11 +60,11 @@ final class SignedIdentifiersXml {
               }
               policies.add(new AccessPolicy(id, start, expiry, permissions));
               if (policies.size() > MAX_IDENTIFIERS) {
-                throw XmlTree.invalid("The table would have too many stored access policies", "max", MAX_IDENTIFIERS);
+                throw XmlTree.invalid(
+                    "The table would have too many stored access policies", "max", MAX_IDENTIFIERS);
               }
             }
-            default -> {
-            }
+            default -> {}
           }
           text.setLength(0);
         }
@@ -82,15 +81,19 @@ final class SignedIdentifiersXml {
     }
     Instant t = AzureTimes.parseInstant(value);
     if (t == null) {
-      throw XmlTree.invalid("A time is not an ISO-8601 UTC time", "element", element, "value", value);
+      throw XmlTree.invalid(
+          "A time is not an ISO-8601 UTC time", "element", element, "value", value);
     }
     return t;
   }
 
   static byte[] write(List<AccessPolicy> policies) {
-    StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers>");
+    StringBuilder sb =
+        new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers>");
     for (AccessPolicy p : policies) {
-      sb.append("<SignedIdentifier><Id>").append(XmlText.escape(p.id())).append("</Id><AccessPolicy>");
+      sb.append("<SignedIdentifier><Id>")
+          .append(XmlText.escape(p.id()))
+          .append("</Id><AccessPolicy>");
       if (p.start() != null) {
         sb.append("<Start>").append(AzureTimes.format(p.start())).append("</Start>");
       }

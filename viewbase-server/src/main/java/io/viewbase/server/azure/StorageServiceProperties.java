@@ -10,19 +10,21 @@ import java.util.List;
  * <p>In a Set request a null part was left out, and keeps its stored value ({@link #over}); a
  * stored or default document has every part.
  *
- * @param logging       the {@code Logging} element
- * @param hourMetrics   the {@code HourMetrics} element
+ * @param logging the {@code Logging} element
+ * @param hourMetrics the {@code HourMetrics} element
  * @param minuteMetrics the {@code MinuteMetrics} element
- * @param cors          the {@code Cors} element's rules, in order (empty: CORS is off)
+ * @param cors the {@code Cors} element's rules, in order (empty: CORS is off)
  */
-record StorageServiceProperties(Logging logging, Metrics hourMetrics, Metrics minuteMetrics, List<CorsRule> cors) {
+record StorageServiceProperties(
+    Logging logging, Metrics hourMetrics, Metrics minuteMetrics, List<CorsRule> cors) {
 
   /** What Azure answers before any Set: everything off. */
-  static final StorageServiceProperties DEFAULTS = new StorageServiceProperties(
-      new Logging("1.0", false, false, false, RetentionPolicy.OFF),
-      new Metrics("1.0", false, null, RetentionPolicy.OFF),
-      new Metrics("1.0", false, null, RetentionPolicy.OFF),
-      List.of());
+  static final StorageServiceProperties DEFAULTS =
+      new StorageServiceProperties(
+          new Logging("1.0", false, false, false, RetentionPolicy.OFF),
+          new Metrics("1.0", false, null, RetentionPolicy.OFF),
+          new Metrics("1.0", false, null, RetentionPolicy.OFF),
+          List.of());
 
   StorageServiceProperties {
     cors = cors == null ? null : List.copyOf(cors);
@@ -30,7 +32,8 @@ record StorageServiceProperties(Logging logging, Metrics hourMetrics, Metrics mi
 
   /** This Set request's parts, with the stored value for each part it left out. */
   StorageServiceProperties over(StorageServiceProperties stored) {
-    return new StorageServiceProperties(logging != null ? logging : stored.logging,
+    return new StorageServiceProperties(
+        logging != null ? logging : stored.logging,
         hourMetrics != null ? hourMetrics : stored.hourMetrics,
         minuteMetrics != null ? minuteMetrics : stored.minuteMetrics,
         cors != null ? cors : stored.cors);
@@ -41,10 +44,14 @@ record StorageServiceProperties(Logging logging, Metrics hourMetrics, Metrics mi
     static final RetentionPolicy OFF = new RetentionPolicy(false, null);
   }
 
-  record Logging(String version, boolean delete, boolean read, boolean write, RetentionPolicy retentionPolicy) {
-  }
+  record Logging(
+      String version,
+      boolean delete,
+      boolean read,
+      boolean write,
+      RetentionPolicy retentionPolicy) {}
 
   /** {@code includeApis} is null when metrics are off (Azure then neither needs nor returns it). */
-  record Metrics(String version, boolean enabled, Boolean includeApis, RetentionPolicy retentionPolicy) {
-  }
+  record Metrics(
+      String version, boolean enabled, Boolean includeApis, RetentionPolicy retentionPolicy) {}
 }

@@ -52,7 +52,8 @@ final class TableEndpoints {
       throw ViewbaseException.of(ErrorCode.InvalidTableName, "The name is reserved", "table", name);
     }
     if (name.length() < 3 || name.length() > 63) {
-      throw new ViewbaseException(ErrorCode.OutOfRangeInput,
+      throw new ViewbaseException(
+          ErrorCode.OutOfRangeInput,
           "The specified resource name length is not within the permissible limits (3 to 63 characters).");
     }
     TableInfo created = db.createTable(name);
@@ -60,14 +61,17 @@ final class TableEndpoints {
     if (Boolean.TRUE.equals(noContent)) {
       return AzureResponse.empty(204).with("Preference-Applied", "return-no-content");
     }
-    byte[] body = EntityWriter.write(g -> {
-      g.writeStartObject();
-      if (call.level() != MetadataLevel.NONE) {
-        g.writeStringField("odata.metadata", call.path().baseUrl() + "/$metadata#Tables/@Element");
-      }
-      writeTable(g, call, created.name());
-      g.writeEndObject();
-    });
+    byte[] body =
+        EntityWriter.write(
+            g -> {
+              g.writeStartObject();
+              if (call.level() != MetadataLevel.NONE) {
+                g.writeStringField(
+                    "odata.metadata", call.path().baseUrl() + "/$metadata#Tables/@Element");
+              }
+              writeTable(g, call, created.name());
+              g.writeEndObject();
+            });
     return AzureResponse.of(201, call.level().contentType(), body)
         .with("Preference-Applied", noContent == null ? null : "return-content");
   }
@@ -85,8 +89,9 @@ final class TableEndpoints {
     try (JsonParser p = FACTORY.createParser(body)) {
       String name = null;
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new ViewbaseException(ErrorCode.InvalidJson, "Create Table needs a JSON body such as "
-            + "{\"TableName\":\"mytable\"}");
+        throw new ViewbaseException(
+            ErrorCode.InvalidJson,
+            "Create Table needs a JSON body such as " + "{\"TableName\":\"mytable\"}");
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
@@ -98,16 +103,20 @@ final class TableEndpoints {
         }
       }
       if (p.nextToken() != null) {
-        throw new ViewbaseException(ErrorCode.InvalidJson, "Unexpected content after the JSON object of Create Table");
+        throw new ViewbaseException(
+            ErrorCode.InvalidJson, "Unexpected content after the JSON object of Create Table");
       }
       if (name == null) {
-        throw ViewbaseException.of(ErrorCode.PropertiesNeedValue, "Create Table needs the TableName property",
-            "property", "TableName");
+        throw ViewbaseException.of(
+            ErrorCode.PropertiesNeedValue,
+            "Create Table needs the TableName property",
+            "property",
+            "TableName");
       }
       return name;
     } catch (IOException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidJson, "The request body is not valid JSON",
-          "reason", e.getMessage());
+      throw ViewbaseException.of(
+          ErrorCode.InvalidJson, "The request body is not valid JSON", "reason", e.getMessage());
     }
   }
 
@@ -119,8 +128,12 @@ final class TableEndpoints {
       throw notFoundOnDelete(name);
     }
     if (TableInfo.VIEW.equals(info.kind())) {
-      throw ViewbaseException.of(ErrorCode.ViewIsReadOnly, "The Azure dialect cannot drop a view: drop it with the "
-          + "native API (DELETE /v1/views/{view}) or the viewbase CLI", "view", info.name());
+      throw ViewbaseException.of(
+          ErrorCode.ViewIsReadOnly,
+          "The Azure dialect cannot drop a view: drop it with the "
+              + "native API (DELETE /v1/views/{view}) or the viewbase CLI",
+          "view",
+          info.name());
     }
     try {
       db.dropTable(info.name());
@@ -133,7 +146,9 @@ final class TableEndpoints {
     return AzureResponse.empty(204); // its access policies went with it (a table setting)
   }
 
-  /** Delete Table of a missing table: Azure answers for the addressed resource (ResourceNotFound). */
+  /**
+   * Delete Table of a missing table: Azure answers for the addressed resource (ResourceNotFound).
+   */
   private static ViewbaseException notFoundOnDelete(String name) {
     return ViewbaseException.of(ErrorCode.TableNotFoundOnDelete, "Table not found", "table", name);
   }
@@ -158,29 +173,31 @@ final class TableEndpoints {
     String next = call.query().get("NextTableName");
     List<String> names = new ArrayList<>();
     for (TableInfo info : db.listTables()) {
-      if (filter.test(info.name())
-          && (next == null || ORDER.compare(info.name(), next) >= 0)) {
+      if (filter.test(info.name()) && (next == null || ORDER.compare(info.name(), next) >= 0)) {
         names.add(info.name());
       }
     }
     names.sort(ORDER);
     String continuation = names.size() > top ? names.get(top) : null;
     List<String> page = names.subList(0, Math.min(top, names.size()));
-    byte[] body = EntityWriter.write(g -> {
-      g.writeStartObject();
-      if (call.level() != MetadataLevel.NONE) {
-        g.writeStringField("odata.metadata", call.path().baseUrl() + "/$metadata#Tables");
-      }
-      g.writeArrayFieldStart("value");
-      for (String name : page) {
-        g.writeStartObject();
-        writeTable(g, call, name);
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    });
-    return AzureResponse.of(200, call.level().contentType(), body).with(NEXT_TABLE_NAME, continuation);
+    byte[] body =
+        EntityWriter.write(
+            g -> {
+              g.writeStartObject();
+              if (call.level() != MetadataLevel.NONE) {
+                g.writeStringField("odata.metadata", call.path().baseUrl() + "/$metadata#Tables");
+              }
+              g.writeArrayFieldStart("value");
+              for (String name : page) {
+                g.writeStartObject();
+                writeTable(g, call, name);
+                g.writeEndObject();
+              }
+              g.writeEndArray();
+              g.writeEndObject();
+            });
+    return AzureResponse.of(200, call.level().contentType(), body)
+        .with(NEXT_TABLE_NAME, continuation);
   }
 
   /**
@@ -208,8 +225,13 @@ final class TableEndpoints {
       }
       return Math.min(top, EntityEndpoints.MAX_PAGE);
     } catch (NumberFormatException e) {
-      throw ViewbaseException.of(ErrorCode.InvalidQuery, "$top must be a whole number from 1 to 1000",
-          "parameter", "$top", "value", text);
+      throw ViewbaseException.of(
+          ErrorCode.InvalidQuery,
+          "$top must be a whole number from 1 to 1000",
+          "parameter",
+          "$top",
+          "value",
+          text);
     }
   }
 }

@@ -14,8 +14,8 @@ import javax.xml.stream.XMLStreamReader;
 
 /**
  * A small XML document from a client, read into a tree of elements: safely (no DTD, no external
- * entity is ever resolved) and bounded (bytes, depth and element count), so a hostile body costs
- * at most what its size allows. Enough for Azure's settings documents, which are a few levels of
+ * entity is ever resolved) and bounded (bytes, depth and element count), so a hostile body costs at
+ * most what its size allows. Enough for Azure's settings documents, which are a few levels of
  * elements holding text; attributes, comments and namespaces are ignored.
  */
 final class XmlTree {
@@ -25,10 +25,11 @@ final class XmlTree {
   /** The factory every XML reader of the dialect uses: DTDs and external entities are off. */
   static final XMLInputFactory FACTORY = newFactory();
 
-  private XmlTree() {
-  }
+  private XmlTree() {}
 
-  /** An element: its local name, its text (trimmed; empty when it has children), its child elements. */
+  /**
+   * An element: its local name, its text (trimmed; empty when it has children), its child elements.
+   */
   record Element(String name, String text, List<Element> children) {
     /** The first child of this name, or null. */
     Element child(String childName) {
@@ -56,13 +57,16 @@ final class XmlTree {
    * The document's root element.
    *
    * @throws ViewbaseException {@link ErrorCode#RequestTooLarge} over {@code maxBytes}; {@link
-   *         ErrorCode#InvalidXmlDocument} for XML that is not well-formed, has no root, or goes deeper
-   *         or wider than the bounds
+   *     ErrorCode#InvalidXmlDocument} for XML that is not well-formed, has no root, or goes deeper
+   *     or wider than the bounds
    */
   static Element parse(byte[] xml, int maxBytes) {
     if (xml.length > maxBytes) {
-      throw ViewbaseException.of(ErrorCode.RequestTooLarge, "The document is larger than the operation accepts",
-          "maxBytes", maxBytes);
+      throw ViewbaseException.of(
+          ErrorCode.RequestTooLarge,
+          "The document is larger than the operation accepts",
+          "maxBytes",
+          maxBytes);
     }
     try {
       XMLStreamReader r = FACTORY.createXMLStreamReader(new ByteArrayInputStream(xml));
@@ -89,8 +93,12 @@ final class XmlTree {
             throw invalid("The document has more than one root element");
           }
           if (++elements > MAX_ELEMENTS || names.size() >= MAX_DEPTH) {
-            throw invalid("The document has too many elements or levels", "maxElements", MAX_ELEMENTS,
-                "maxDepth", MAX_DEPTH);
+            throw invalid(
+                "The document has too many elements or levels",
+                "maxElements",
+                MAX_ELEMENTS,
+                "maxDepth",
+                MAX_DEPTH);
           }
           names.push(r.getLocalName());
           children.push(new ArrayList<>());
@@ -101,8 +109,11 @@ final class XmlTree {
             texts.peek().append(r.getText());
           }
         }
-        case XMLStreamConstants.ENTITY_REFERENCE -> throw invalid("The document refers to an entity it does not "
-            + "define", "entity", r.getLocalName());
+        case XMLStreamConstants.ENTITY_REFERENCE ->
+            throw invalid(
+                "The document refers to an entity it does not " + "define",
+                "entity",
+                r.getLocalName());
         case XMLStreamConstants.END_ELEMENT -> {
           List<Element> mine = children.pop();
           String text = mine.isEmpty() ? texts.pop().toString().trim() : discard(texts);
@@ -113,8 +124,7 @@ final class XmlTree {
             children.peek().add(e);
           }
         }
-        default -> {
-        }
+        default -> {}
       }
     }
     if (root == null) {
@@ -128,7 +138,9 @@ final class XmlTree {
     return "";
   }
 
-  /** An {@link ErrorCode#InvalidXmlDocument} error, with context as alternating names and values. */
+  /**
+   * An {@link ErrorCode#InvalidXmlDocument} error, with context as alternating names and values.
+   */
   static ViewbaseException invalid(String why, Object... context) {
     return ViewbaseException.of(ErrorCode.InvalidXmlDocument, why, context);
   }

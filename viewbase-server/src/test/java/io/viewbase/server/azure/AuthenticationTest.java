@@ -32,13 +32,23 @@ class AuthenticationTest {
   private static final AzureNamedKeyCredential CREDENTIAL =
       new AzureNamedKeyCredential(AzureOptions.DEV_ACCOUNT, AzureOptions.DEV_KEY);
   private final Authenticator auth =
-      new Authenticator(Map.of(AzureOptions.DEV_ACCOUNT, AzureOptions.DEV_KEY), false,
-          (table, id) -> id.equals("readonly") ? java.util.Optional.of(new AccessPolicy("readonly", null,
-              OffsetDateTime.now(ZoneOffset.UTC).plusHours(1).toInstant(), "r")) : java.util.Optional.empty());
+      new Authenticator(
+          Map.of(AzureOptions.DEV_ACCOUNT, AzureOptions.DEV_KEY),
+          false,
+          (table, id) ->
+              id.equals("readonly")
+                  ? java.util.Optional.of(
+                      new AccessPolicy(
+                          "readonly",
+                          null,
+                          OffsetDateTime.now(ZoneOffset.UTC).plusHours(1).toInstant(),
+                          "r"))
+                  : java.util.Optional.empty());
 
   private Grant authenticate(String method, String target, Map<String, String> headers) {
     AzureRequest r = new AzureRequest(method, target, headers, null, "127.0.0.1");
-    return auth.authenticate(r, ResourcePath.parse(r.rawPath(), "127.0.0.1:10002"), QueryString.parse(r.rawQuery()));
+    return auth.authenticate(
+        r, ResourcePath.parse(r.rawPath(), "127.0.0.1:10002"), QueryString.parse(r.rawQuery()));
   }
 
   private static Map<String, String> dated(String name, String value) {
@@ -65,10 +75,14 @@ class AuthenticationTest {
   void sharedKeyLiteWithXmsDateAcceptsJavasEmptyDateToo() {
     String date = now();
     Map<String, String> h = dated("x-ms-date", date);
-    h.put("authorization", "SharedKeyLite devstoreaccount1:"
-        + SignedRequests.KEY.sign("\n/devstoreaccount1/devstoreaccount1/t(PartitionKey='a',RowKey='b')"));
+    h.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:"
+            + SignedRequests.KEY.sign(
+                "\n/devstoreaccount1/devstoreaccount1/t(PartitionKey='a',RowKey='b')"));
 
-    assertThat(authenticate("GET", "/devstoreaccount1/t(PartitionKey='a',RowKey='b')", h)).isSameAs(Grant.FULL);
+    assertThat(authenticate("GET", "/devstoreaccount1/t(PartitionKey='a',RowKey='b')", h))
+        .isSameAs(Grant.FULL);
   }
 
   @Test
@@ -77,42 +91,57 @@ class AuthenticationTest {
     String path = "/devstoreaccount1/t(PartitionKey='a',RowKey='b')";
     String resource = "/devstoreaccount1/devstoreaccount1/t(PartitionKey='a',RowKey='b')";
     Map<String, String> javaSdk = dated("x-ms-date", date);
-    javaSdk.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign("\n" + resource));
+    javaSdk.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign("\n" + resource));
     Map<String, String> others = dated("x-ms-date", date);
-    others.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign(date + "\n" + resource));
+    others.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign(date + "\n" + resource));
     Map<String, String> dateOnly = dated("date", date);
-    dateOnly.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign(date + "\n" + resource));
+    dateOnly.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign(date + "\n" + resource));
     Map<String, String> wrong = dated("x-ms-date", date);
-    wrong.put("authorization", "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign("x\n" + resource));
+    wrong.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:" + SignedRequests.KEY.sign("x\n" + resource));
 
     // The server tries the date that matched last first: every order must still accept each form.
-    for (Map<String, String> h : List.of(javaSdk, javaSdk, others, dateOnly, javaSdk, others, others, dateOnly)) {
+    for (Map<String, String> h :
+        List.of(javaSdk, javaSdk, others, dateOnly, javaSdk, others, others, dateOnly)) {
       assertThat(authenticate("GET", path, h)).isSameAs(Grant.FULL);
     }
-    ViewbaseException refused = catchThrowableOfType(ViewbaseException.class, () -> authenticate("GET", path, wrong));
+    ViewbaseException refused =
+        catchThrowableOfType(ViewbaseException.class, () -> authenticate("GET", path, wrong));
     assertThat(refused.code().azure().code()).isEqualTo("AuthenticationFailed");
   }
 
   @Test
   void sharedKeySignsVerbMd5ContentTypeDateAndResourceWithComp() {
     String date = now();
-    String toSign = "PUT\n\napplication/xml\n" + date + "\n/devstoreaccount1/devstoreaccount1/t?comp=acl";
+    String toSign =
+        "PUT\n\napplication/xml\n" + date + "\n/devstoreaccount1/devstoreaccount1/t?comp=acl";
     Map<String, String> h = dated("x-ms-date", date);
     h.put("content-type", "application/xml");
     h.put("authorization", "SharedKey devstoreaccount1:" + SignedRequests.KEY.sign(toSign));
 
-    assertThat(authenticate("PUT", "/devstoreaccount1/t?comp=acl&timeout=30", h)).isSameAs(Grant.FULL);
+    assertThat(authenticate("PUT", "/devstoreaccount1/t?comp=acl&timeout=30", h))
+        .isSameAs(Grant.FULL);
   }
 
   @Test
   void aSignatureOverAnotherPathFailsWithAuthenticationFailed() {
     String date = now();
     Map<String, String> h = dated("date", date);
-    h.put("authorization", "SharedKeyLite devstoreaccount1:"
-        + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Other"));
+    h.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:"
+            + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Other"));
 
-    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h),
-        ViewbaseException.class);
+    ViewbaseException f =
+        catchThrowableOfType(
+            () -> authenticate("GET", "/devstoreaccount1/Tables", h), ViewbaseException.class);
 
     assertThat(f.code().azure().status()).isEqualTo(403);
     assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
@@ -120,13 +149,18 @@ class AuthenticationTest {
 
   @Test
   void aDateOlderThanFifteenMinutesFails() {
-    String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(16));
+    String date =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(16));
     Map<String, String> h = dated("date", date);
-    h.put("authorization", "SharedKeyLite devstoreaccount1:"
-        + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Tables"));
+    h.put(
+        "authorization",
+        "SharedKeyLite devstoreaccount1:"
+            + SignedRequests.KEY.sign(date + "\n/devstoreaccount1/devstoreaccount1/Tables"));
 
-    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", h),
-        ViewbaseException.class);
+    ViewbaseException f =
+        catchThrowableOfType(
+            () -> authenticate("GET", "/devstoreaccount1/Tables", h), ViewbaseException.class);
 
     assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
     assertThat(AzureErrors.message(f)).contains("too old");
@@ -134,21 +168,28 @@ class AuthenticationTest {
 
   @Test
   void noCredentialsAtAllFailUnlessAnonymousAccessWasAskedFor() {
-    ViewbaseException f = catchThrowableOfType(() -> authenticate("GET", "/devstoreaccount1/Tables", Map.of()),
-        ViewbaseException.class);
+    ViewbaseException f =
+        catchThrowableOfType(
+            () -> authenticate("GET", "/devstoreaccount1/Tables", Map.of()),
+            ViewbaseException.class);
     Authenticator anonymous = new Authenticator(Map.of(), true, null);
     AzureRequest r = new AzureRequest("GET", "/devstoreaccount1/Tables", Map.of(), null, null);
 
     assertThat(f.code().azure().code()).isEqualTo("AuthenticationFailed");
-    assertThat(anonymous.authenticate(r, ResourcePath.parse(r.rawPath(), null), QueryString.parse("")))
+    assertThat(
+            anonymous.authenticate(r, ResourcePath.parse(r.rawPath(), null), QueryString.parse("")))
         .isSameAs(Grant.FULL);
   }
 
   private static String accountSas(String permissions, String resourceTypes) {
-    return new TableAccountSasGenerator(new TableAccountSasSignatureValues(
-        OffsetDateTime.now(ZoneOffset.UTC).plusHours(1), TableAccountSasPermission.parse(permissions),
-        new TableAccountSasService().setTableAccess(true), TableAccountSasResourceType.parse(resourceTypes)),
-        CREDENTIAL).getSas();
+    return new TableAccountSasGenerator(
+            new TableAccountSasSignatureValues(
+                OffsetDateTime.now(ZoneOffset.UTC).plusHours(1),
+                    TableAccountSasPermission.parse(permissions),
+                new TableAccountSasService().setTableAccess(true),
+                    TableAccountSasResourceType.parse(resourceTypes)),
+            CREDENTIAL)
+        .getSas();
   }
 
   @Test
@@ -157,10 +198,11 @@ class AuthenticationTest {
 
     grant.check(Permission.READ, "t");
     grant.check(Permission.LIST_TABLES, null);
-    ViewbaseException write = catchThrowableOfType(() -> grant.checkEntity(Permission.INSERT, "t", "p", "r"),
-        ViewbaseException.class);
-    ViewbaseException service = catchThrowableOfType(() -> grant.check(Permission.SERVICE, null),
-        ViewbaseException.class);
+    ViewbaseException write =
+        catchThrowableOfType(
+            () -> grant.checkEntity(Permission.INSERT, "t", "p", "r"), ViewbaseException.class);
+    ViewbaseException service =
+        catchThrowableOfType(() -> grant.check(Permission.SERVICE, null), ViewbaseException.class);
 
     assertThat(write.code().azure().code()).isEqualTo("AuthorizationPermissionMismatch");
     assertThat(service.code().azure().code()).isEqualTo("AuthorizationResourceTypeMismatch");
@@ -168,57 +210,96 @@ class AuthenticationTest {
 
   @Test
   void tableSasFromTheSdkIsBoundToItsTableAndKeyRange() {
-    TableSasSignatureValues values = new TableSasSignatureValues(OffsetDateTime.now(ZoneOffset.UTC).plusHours(1),
-        TableSasPermission.parse("raud")).setStartPartitionKey("b").setStartRowKey("1")
-        .setEndPartitionKey("d").setEndRowKey("9");
+    TableSasSignatureValues values =
+        new TableSasSignatureValues(
+                OffsetDateTime.now(ZoneOffset.UTC).plusHours(1), TableSasPermission.parse("raud"))
+            .setStartPartitionKey("b")
+            .setStartRowKey("1")
+            .setEndPartitionKey("d")
+            .setEndRowKey("9");
     String sas = new TableSasGenerator(values, "People", CREDENTIAL).getSas();
 
     Grant grant = authenticate("GET", "/devstoreaccount1/People()?" + sas, Map.of());
 
     grant.checkEntity(Permission.UPSERT, "people", "c", "anything");
-    assertThat(catchThrowableOfType(() -> grant.checkEntity(Permission.READ, "People", "b", "0"),
-        ViewbaseException.class).code().azure().code()).isEqualTo("AuthorizationPermissionMismatch");
-    assertThat(catchThrowableOfType(() -> grant.check(Permission.READ, "Other"), ViewbaseException.class)
-        .code().azure().code()).isEqualTo("AuthenticationFailed");
+    assertThat(
+            catchThrowableOfType(
+                    () -> grant.checkEntity(Permission.READ, "People", "b", "0"),
+                    ViewbaseException.class)
+                .code()
+                .azure()
+                .code())
+        .isEqualTo("AuthorizationPermissionMismatch");
+    assertThat(
+            catchThrowableOfType(
+                    () -> grant.check(Permission.READ, "Other"), ViewbaseException.class)
+                .code()
+                .azure()
+                .code())
+        .isEqualTo("AuthenticationFailed");
     assertThat(Filters.print(grant.restrict(Filters.parse("age gt 3 or x", FilterDialect.AZURE))))
-        .isEqualTo("(age gt 3 or x) and ((PartitionKey gt 'b' or PartitionKey eq 'b' and RowKey ge '1') "
-            + "and (PartitionKey lt 'd' or PartitionKey eq 'd' and RowKey le '9'))");
+        .isEqualTo(
+            "(age gt 3 or x) and ((PartitionKey gt 'b' or PartitionKey eq 'b' and RowKey ge '1') "
+                + "and (PartitionKey lt 'd' or PartitionKey eq 'd' and RowKey le '9'))");
   }
 
   @Test
   void tableSasNamingAStoredPolicyTakesItsPermissions() {
-    String sas = new TableSasGenerator(new TableSasSignatureValues("readonly"), "People", CREDENTIAL).getSas();
+    String sas =
+        new TableSasGenerator(new TableSasSignatureValues("readonly"), "People", CREDENTIAL)
+            .getSas();
 
     Grant grant = authenticate("GET", "/devstoreaccount1/People()?" + sas, Map.of());
 
     grant.check(Permission.READ, "People");
-    assertThat(catchThrowableOfType(() -> grant.check(Permission.DELETE, "People"), ViewbaseException.class)
-        .code().azure().code()).isEqualTo("AuthorizationPermissionMismatch");
+    assertThat(
+            catchThrowableOfType(
+                    () -> grant.check(Permission.DELETE, "People"), ViewbaseException.class)
+                .code()
+                .azure()
+                .code())
+        .isEqualTo("AuthorizationPermissionMismatch");
   }
 
   @Test
   void alteredOrExpiredSasFailsWithAuthenticationFailed() {
-    String sas = new TableSasGenerator(new TableSasSignatureValues(OffsetDateTime.now(ZoneOffset.UTC).plusHours(1),
-        TableSasPermission.parse("r")), "People", CREDENTIAL).getSas();
-    String expired = new TableSasGenerator(new TableSasSignatureValues(
-        OffsetDateTime.now(ZoneOffset.UTC).minusMinutes(1), TableSasPermission.parse("r")), "People", CREDENTIAL)
-        .getSas();
+    String sas =
+        new TableSasGenerator(
+                new TableSasSignatureValues(
+                    OffsetDateTime.now(ZoneOffset.UTC).plusHours(1), TableSasPermission.parse("r")),
+                "People",
+                CREDENTIAL)
+            .getSas();
+    String expired =
+        new TableSasGenerator(
+                new TableSasSignatureValues(
+                    OffsetDateTime.now(ZoneOffset.UTC).minusMinutes(1),
+                    TableSasPermission.parse("r")),
+                "People",
+                CREDENTIAL)
+            .getSas();
 
     for (String token : List.of(sas.replace("sp=r", "sp=rd"), expired)) {
-      ViewbaseException f = catchThrowableOfType(
-          () -> authenticate("GET", "/devstoreaccount1/People()?" + token, Map.of()), ViewbaseException.class);
+      ViewbaseException f =
+          catchThrowableOfType(
+              () -> authenticate("GET", "/devstoreaccount1/People()?" + token, Map.of()),
+              ViewbaseException.class);
       assertThat(f.code().azure().code()).as(token).isEqualTo("AuthenticationFailed");
     }
   }
 
   @Test
   void sasLimitedToAnIpRangeRefusesOtherAddresses() {
-    TableSasSignatureValues values = new TableSasSignatureValues(OffsetDateTime.now(ZoneOffset.UTC).plusHours(1),
-        TableSasPermission.parse("r")).setSasIpRange(com.azure.data.tables.sas.TableSasIpRange.parse("10.0.0.1-10.0.0.9"));
+    TableSasSignatureValues values =
+        new TableSasSignatureValues(
+                OffsetDateTime.now(ZoneOffset.UTC).plusHours(1), TableSasPermission.parse("r"))
+            .setSasIpRange(com.azure.data.tables.sas.TableSasIpRange.parse("10.0.0.1-10.0.0.9"));
     String sas = new TableSasGenerator(values, "People", CREDENTIAL).getSas();
 
-    ViewbaseException f = catchThrowableOfType(
-        () -> authenticate("GET", "/devstoreaccount1/People()?" + sas, Map.of()), ViewbaseException.class);
+    ViewbaseException f =
+        catchThrowableOfType(
+            () -> authenticate("GET", "/devstoreaccount1/People()?" + sas, Map.of()),
+            ViewbaseException.class);
 
     assertThat(f.code().azure().code()).isEqualTo("AuthorizationSourceIPMismatch");
   }

@@ -36,8 +36,11 @@ class AzureApiTest {
   @Test
   void insertThenGetRoundTripsTypesAndTiesTheEtagToTheTimestamp() {
     db.createTable("People");
-    AzureResponse inserted = send(SignedRequests.of("POST", "/People").body(
-        "{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"n\":1,\"big@odata.type\":\"Edm.Int64\",\"big\":\"9\",\"d\":2.0}"));
+    AzureResponse inserted =
+        send(
+            SignedRequests.of("POST", "/People")
+                .body(
+                    "{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"n\":1,\"big@odata.type\":\"Edm.Int64\",\"big\":\"9\",\"d\":2.0}"));
 
     assertThat(inserted.status()).isEqualTo(201);
     AzureResponse read = send(SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='r')"));
@@ -45,19 +48,28 @@ class AzureApiTest {
     assertThat(read.status()).isEqualTo(200);
     assertThat(read.header("ETag")).isEqualTo(inserted.header("ETag"));
     String timestamp = read.bodyText().replaceAll(".*\"Timestamp\":\"([^\"]+)\".*", "$1");
-    assertThat(read.header("ETag")).isEqualTo("W/\"datetime'" + timestamp.replace(":", "%3A") + "'\"");
-    assertThat(read.bodyText()).contains("\"n\":1", "\"big@odata.type\":\"Edm.Int64\",\"big\":\"9\"", "\"d\":2.0",
-        "\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#People/@Element\"");
+    assertThat(read.header("ETag"))
+        .isEqualTo("W/\"datetime'" + timestamp.replace(":", "%3A") + "'\"");
+    assertThat(read.bodyText())
+        .contains(
+            "\"n\":1",
+            "\"big@odata.type\":\"Edm.Int64\",\"big\":\"9\"",
+            "\"d\":2.0",
+            "\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#People/@Element\"");
     assertThat(db.table("People").get("p", "r").orElseThrow().properties())
-        .containsEntry("big", new Value.Int64(9)).containsEntry("d", new Value.Double(2.0));
+        .containsEntry("big", new Value.Int64(9))
+        .containsEntry("d", new Value.Double(2.0));
   }
 
   @Test
   void insertWithReturnNoContentAnswers204WithPreferenceApplied() {
     db.createTable("People");
 
-    AzureResponse r = send(SignedRequests.of("POST", "/People").header("Prefer", "return-no-content")
-        .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}"));
+    AzureResponse r =
+        send(
+            SignedRequests.of("POST", "/People")
+                .header("Prefer", "return-no-content")
+                .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}"));
 
     assertThat(r.status()).isEqualTo(204);
     assertThat(r.header("Preference-Applied")).isEqualTo("return-no-content");
@@ -66,10 +78,12 @@ class AzureApiTest {
 
   @Test
   void everyAnswerCarriesRequestIdVersionDateAndTheClientIdVerbatim() {
-    AzureResponse r = send(SignedRequests.of("GET", "/Tables").header("x-ms-client-request-id", "a b;c=d"));
+    AzureResponse r =
+        send(SignedRequests.of("GET", "/Tables").header("x-ms-client-request-id", "a b;c=d"));
 
     assertThat(r.header("x-ms-client-request-id")).isEqualTo("a b;c=d");
-    assertThat(r.header("x-ms-request-id")).matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    assertThat(r.header("x-ms-request-id"))
+        .matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     assertThat(r.header("x-ms-version")).isEqualTo("2019-02-02");
     assertThat(r.header("Date")).endsWith("GMT");
   }
@@ -78,13 +92,19 @@ class AzureApiTest {
   void missingEntityAnswersResourceNotFoundAndMissingTableTableNotFound() {
     db.createTable("People");
 
-    AzureResponse noEntity = send(SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='nobody')"));
-    AzureResponse noTable = send(SignedRequests.of("POST", "/Nowhere").body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}"));
+    AzureResponse noEntity =
+        send(SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='nobody')"));
+    AzureResponse noTable =
+        send(
+            SignedRequests.of("POST", "/Nowhere")
+                .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}"));
 
     assertThat(noEntity.status()).isEqualTo(404);
     assertThat(noEntity.header("x-ms-error-code")).isEqualTo("ResourceNotFound");
-    assertThat(noEntity.bodyText()).startsWith("{\"odata.error\":{\"code\":\"ResourceNotFound\",\"message\":"
-        + "{\"lang\":\"en-US\",\"value\":\"The specified resource does not exist.\\nRequestId:");
+    assertThat(noEntity.bodyText())
+        .startsWith(
+            "{\"odata.error\":{\"code\":\"ResourceNotFound\",\"message\":"
+                + "{\"lang\":\"en-US\",\"value\":\"The specified resource does not exist.\\nRequestId:");
     assertThat(noTable.status()).isEqualTo(404);
     assertThat(noTable.header("x-ms-error-code")).isEqualTo("TableNotFound");
   }
@@ -95,8 +115,11 @@ class AzureApiTest {
     Item first = db.table("People").insert(Item.builder("p", "r").put("v", 1).build());
     db.table("People").upsert(Item.builder("p", "r").put("v", 2).build());
 
-    AzureResponse r = send(SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')")
-        .header("If-Match", first.etag()).body("{\"v\":3}"));
+    AzureResponse r =
+        send(
+            SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')")
+                .header("If-Match", first.etag())
+                .body("{\"v\":3}"));
 
     assertThat(r.status()).isEqualTo(412);
     assertThat(r.header("x-ms-error-code")).isEqualTo("UpdateConditionNotSatisfied");
@@ -108,12 +131,17 @@ class AzureApiTest {
     db.createTable("People");
     db.table("People").insert(Item.builder("p", "r").put("a", 1).put("b", 2).build());
 
-    AzureResponse r = send(SignedRequests.of("POST", "/People(PartitionKey='p',RowKey='r')")
-        .header("X-HTTP-Method", "MERGE").header("If-Match", "*").body("{\"a\":10}"));
+    AzureResponse r =
+        send(
+            SignedRequests.of("POST", "/People(PartitionKey='p',RowKey='r')")
+                .header("X-HTTP-Method", "MERGE")
+                .header("If-Match", "*")
+                .body("{\"a\":10}"));
 
     assertThat(r.status()).isEqualTo(204);
     assertThat(db.table("People").get("p", "r").orElseThrow().properties())
-        .containsEntry("a", Value.of(10)).containsEntry("b", Value.of(2));
+        .containsEntry("a", Value.of(10))
+        .containsEntry("b", Value.of(2));
   }
 
   @Test
@@ -121,8 +149,10 @@ class AzureApiTest {
     db.createTable("People");
     db.table("People").insert(Item.builder("p", "r").build());
 
-    AzureResponse r = send(SignedRequests.of("DELETE", "/People(PartitionKey='p',RowKey='r')")
-        .header("If-Match", "yesterday"));
+    AzureResponse r =
+        send(
+            SignedRequests.of("DELETE", "/People(PartitionKey='p',RowKey='r')")
+                .header("If-Match", "yesterday"));
 
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.header("x-ms-error-code")).isEqualTo("InvalidInput");
@@ -133,7 +163,10 @@ class AzureApiTest {
   void keysWithCharactersAzureForbidsAreRefusedOnWrite() {
     db.createTable("People");
 
-    AzureResponse r = send(SignedRequests.of("POST", "/People").body("{\"PartitionKey\":\"a/b\",\"RowKey\":\"r\"}"));
+    AzureResponse r =
+        send(
+            SignedRequests.of("POST", "/People")
+                .body("{\"PartitionKey\":\"a/b\",\"RowKey\":\"r\"}"));
 
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.bodyText()).contains("U+002F");
@@ -148,11 +181,16 @@ class AzureApiTest {
 
     AzureResponse first = send(SignedRequests.of("GET", "/People()?$top=3"));
     String token = first.header(EntityEndpoints.NEXT_PARTITION_KEY);
-    AzureResponse second = send(SignedRequests.of("GET", "/People()?$top=3&NextPartitionKey=" + token));
+    AzureResponse second =
+        send(SignedRequests.of("GET", "/People()?$top=3&NextPartitionKey=" + token));
 
-    assertThat(first.bodyText()).contains("\"RowKey\":\"r0\"", "\"RowKey\":\"r2\"").doesNotContain("\"r3\"");
+    assertThat(first.bodyText())
+        .contains("\"RowKey\":\"r0\"", "\"RowKey\":\"r2\"")
+        .doesNotContain("\"r3\"");
     assertThat(token).isNotNull().doesNotContain(";");
-    assertThat(second.bodyText()).contains("\"RowKey\":\"r3\"", "\"RowKey\":\"r4\"").doesNotContain("\"r2\"");
+    assertThat(second.bodyText())
+        .contains("\"RowKey\":\"r3\"", "\"RowKey\":\"r4\"")
+        .doesNotContain("\"r2\"");
     assertThat(second.header(EntityEndpoints.NEXT_PARTITION_KEY)).isNull();
   }
 
@@ -162,12 +200,19 @@ class AzureApiTest {
       db.createTable(name);
     }
 
-    AzureResponse page = send(SignedRequests.of("GET", "/Tables?$top=2&$filter=TableName%20ne%20'Beta'"));
-    AzureResponse rest = send(SignedRequests.of("GET",
-        "/Tables?$top=2&$filter=TableName%20ne%20'Beta'&NextTableName=" + page.header(TableEndpoints.NEXT_TABLE_NAME)));
+    AzureResponse page =
+        send(SignedRequests.of("GET", "/Tables?$top=2&$filter=TableName%20ne%20'Beta'"));
+    AzureResponse rest =
+        send(
+            SignedRequests.of(
+                "GET",
+                "/Tables?$top=2&$filter=TableName%20ne%20'Beta'&NextTableName="
+                    + page.header(TableEndpoints.NEXT_TABLE_NAME)));
 
-    assertThat(page.bodyText()).isEqualTo("{\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables\","
-        + "\"value\":[{\"TableName\":\"Alpha\"},{\"TableName\":\"Delta\"}]}");
+    assertThat(page.bodyText())
+        .isEqualTo(
+            "{\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables\","
+                + "\"value\":[{\"TableName\":\"Alpha\"},{\"TableName\":\"Delta\"}]}");
     assertThat(page.header(TableEndpoints.NEXT_TABLE_NAME)).isEqualTo("Gamma");
     assertThat(rest.bodyText()).contains("Gamma").doesNotContain("Alpha");
     assertThat(rest.header(TableEndpoints.NEXT_TABLE_NAME)).isNull();
@@ -178,13 +223,19 @@ class AzureApiTest {
     db.createTable("People");
     db.table("People").insert(Item.builder("o'k", "r").build());
 
-    AzureResponse r = send(SignedRequests.of("GET",
-        "/People(PartitionKey='o''k',RowKey='r')?$format=application/json;odata=fullmetadata"));
+    AzureResponse r =
+        send(
+            SignedRequests.of(
+                "GET",
+                "/People(PartitionKey='o''k',RowKey='r')?$format=application/json;odata=fullmetadata"));
 
     assertThat(r.contentType()).startsWith("application/json;odata=fullmetadata");
-    assertThat(r.bodyText()).contains("\"odata.type\":\"devstoreaccount1.People\"",
-        "\"odata.id\":\"http://127.0.0.1:10002/devstoreaccount1/People(PartitionKey='o''k',RowKey='r')\"",
-        "\"odata.editLink\":\"People(PartitionKey='o''k',RowKey='r')\"", "\"Timestamp@odata.type\":\"Edm.DateTime\"");
+    assertThat(r.bodyText())
+        .contains(
+            "\"odata.type\":\"devstoreaccount1.People\"",
+            "\"odata.id\":\"http://127.0.0.1:10002/devstoreaccount1/People(PartitionKey='o''k',RowKey='r')\"",
+            "\"odata.editLink\":\"People(PartitionKey='o''k',RowKey='r')\"",
+            "\"Timestamp@odata.type\":\"Edm.DateTime\"");
   }
 
   @Test
@@ -195,9 +246,12 @@ class AzureApiTest {
     awaitReady("PeopleByEmail");
 
     AzureResponse tables = send(SignedRequests.of("GET", "/Tables"));
-    AzureResponse read = send(SignedRequests.of("GET", "/PeopleByEmail(PartitionKey='all',RowKey='ann%40x.org')"));
-    AzureResponse write = send(SignedRequests.of("POST", "/PeopleByEmail")
-        .body("{\"PartitionKey\":\"all\",\"RowKey\":\"bob@x.org\"}"));
+    AzureResponse read =
+        send(SignedRequests.of("GET", "/PeopleByEmail(PartitionKey='all',RowKey='ann%40x.org')"));
+    AzureResponse write =
+        send(
+            SignedRequests.of("POST", "/PeopleByEmail")
+                .body("{\"PartitionKey\":\"all\",\"RowKey\":\"bob@x.org\"}"));
     AzureResponse drop = send(SignedRequests.of("DELETE", "/Tables('PeopleByEmail')"));
 
     assertThat(tables.bodyText()).contains("\"PeopleByEmail\"", "\"People\"");
@@ -223,22 +277,32 @@ class AzureApiTest {
   @Test
   void aclRoundTripsAsXmlAndIsKeptAsATableSettingNotATable() {
     db.createTable("People");
-    String xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers><SignedIdentifier><Id>ro</Id>"
-        + "<AccessPolicy><Start>2026-01-01T00:00:00Z</Start><Expiry>2036-01-01T00:00:00Z</Expiry>"
-        + "<Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>";
+    String xml =
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers><SignedIdentifier><Id>ro</Id>"
+            + "<AccessPolicy><Start>2026-01-01T00:00:00Z</Start><Expiry>2036-01-01T00:00:00Z</Expiry>"
+            + "<Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>";
 
-    AzureResponse set = send(SignedRequests.of("PUT", "/People?comp=acl").body(xml).header("content-type",
-        "application/xml"));
+    AzureResponse set =
+        send(
+            SignedRequests.of("PUT", "/People?comp=acl")
+                .body(xml)
+                .header("content-type", "application/xml"));
     AzureResponse get = send(SignedRequests.of("GET", "/People?comp=acl"));
     AzureResponse tables = send(SignedRequests.of("GET", "/Tables"));
 
     assertThat(set.status()).isEqualTo(204);
-    assertThat(get.bodyText()).contains("<Id>ro</Id>", "<Start>2026-01-01T00:00:00.0000000Z</Start>",
-        "<Permission>r</Permission>");
-    assertThat(tables.bodyText()).isEqualTo("{\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata"
-        + "#Tables\",\"value\":[{\"TableName\":\"People\"}]}");
+    assertThat(get.bodyText())
+        .contains(
+            "<Id>ro</Id>",
+            "<Start>2026-01-01T00:00:00.0000000Z</Start>",
+            "<Permission>r</Permission>");
+    assertThat(tables.bodyText())
+        .isEqualTo(
+            "{\"odata.metadata\":\"http://127.0.0.1:10002/devstoreaccount1/$metadata"
+                + "#Tables\",\"value\":[{\"TableName\":\"People\"}]}");
     assertThat(db.listTables()).extracting(t -> t.name()).containsExactly("People");
-    assertThat(db.setting("People", AclStore.SETTING)).hasValueSatisfying(v -> assertThat(v).contains("<Id>ro</Id>"));
+    assertThat(db.setting("People", AclStore.SETTING))
+        .hasValueSatisfying(v -> assertThat(v).contains("<Id>ro</Id>"));
   }
 
   @Test
@@ -252,13 +316,21 @@ class AzureApiTest {
 
   @Test
   void aCorsPreflightIsAnsweredWithoutAuthenticationAlikeSignedUnsignedAndInAnonymousMode() {
-    AzureRequest unsigned = SignedRequests.of("OPTIONS", "/Tables").header("origin", "http://localhost:3000")
-        .header("access-control-request-method", "GET").unsigned().build();
-    AzureRequest signed = SignedRequests.of("OPTIONS", "/Tables").header("origin", "http://localhost:3000")
-        .header("access-control-request-method", "GET").build();
+    AzureRequest unsigned =
+        SignedRequests.of("OPTIONS", "/Tables")
+            .header("origin", "http://localhost:3000")
+            .header("access-control-request-method", "GET")
+            .unsigned()
+            .build();
+    AzureRequest signed =
+        SignedRequests.of("OPTIONS", "/Tables")
+            .header("origin", "http://localhost:3000")
+            .header("access-control-request-method", "GET")
+            .build();
     AzureApi anonymous = new AzureApi(db, AzureOptions.defaults().withAnonymousAccess(true));
 
-    for (AzureResponse r : List.of(api.handle(unsigned), api.handle(signed), anonymous.handle(unsigned))) {
+    for (AzureResponse r :
+        List.of(api.handle(unsigned), api.handle(signed), anonymous.handle(unsigned))) {
       // no CORS rules are set: Azure's refusal, in XML
       assertThat(r.status()).isEqualTo(403);
       assertThat(r.header("x-ms-error-code")).isEqualTo("CorsPreflightFailure");
@@ -270,21 +342,40 @@ class AzureApiTest {
   @Test
   void singleEntityWritesAndOnlyThoseAreServedAsynchronously() {
     assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/People").build())).isTrue();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')").build())).isTrue();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("MERGE", "/People(PartitionKey='p',RowKey='r')").build()))
+    assertThat(
+            AzureApi.isEntityWrite(
+                SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')").build()))
         .isTrue();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("PATCH", "/People(PartitionKey='p',RowKey='r')").build()))
+    assertThat(
+            AzureApi.isEntityWrite(
+                SignedRequests.of("MERGE", "/People(PartitionKey='p',RowKey='r')").build()))
         .isTrue();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("DELETE", "/People(PartitionKey='p',RowKey='r')").build()))
+    assertThat(
+            AzureApi.isEntityWrite(
+                SignedRequests.of("PATCH", "/People(PartitionKey='p',RowKey='r')").build()))
         .isTrue();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/People(PartitionKey='p',RowKey='r')")
-        .header("X-HTTP-Method", "MERGE").build())).isTrue();
+    assertThat(
+            AzureApi.isEntityWrite(
+                SignedRequests.of("DELETE", "/People(PartitionKey='p',RowKey='r')").build()))
+        .isTrue();
+    assertThat(
+            AzureApi.isEntityWrite(
+                SignedRequests.of("POST", "/People(PartitionKey='p',RowKey='r')")
+                    .header("X-HTTP-Method", "MERGE")
+                    .build()))
+        .isTrue();
 
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/Tables").build())).as("create table").isFalse();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("DELETE", "/Tables('People')").build())).isFalse();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/Tables").build()))
+        .as("create table")
+        .isFalse();
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("DELETE", "/Tables('People')").build()))
+        .isFalse();
     assertThat(AzureApi.isEntityWrite(SignedRequests.of("POST", "/$batch").build())).isFalse();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("PUT", "/People?comp=acl").build())).isFalse();
-    assertThat(AzureApi.isEntityWrite(SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='r')").build()))
+    assertThat(AzureApi.isEntityWrite(SignedRequests.of("PUT", "/People?comp=acl").build()))
+        .isFalse();
+    assertThat(
+            AzureApi.isEntityWrite(
+                SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='r')").build()))
         .isFalse();
     assertThat(AzureApi.isEntityWrite(SignedRequests.of("GET", "/People()").build())).isFalse();
   }
@@ -293,14 +384,31 @@ class AzureApiTest {
   void handleAsyncAnswersAWriteWhenItIsDoneAndItsErrorsAsAnswers() {
     db.createTable("People");
 
-    AzureResponse created = api.handleAsync(SignedRequests.of("POST", "/People")
-        .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}").build()).join();
-    AzureResponse again = api.handleAsync(SignedRequests.of("POST", "/People")
-        .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}").build()).join();
-    AzureResponse stale = api.handleAsync(SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')")
-        .header("If-Match", "W/\"datetime'2020-01-01T00%3A00%3A00.0000000Z'\"").body("{}").build()).join();
-    AzureResponse noTable = api.handleAsync(SignedRequests.of("DELETE", "/Nobody(PartitionKey='p',RowKey='r')")
-        .header("If-Match", "*").build()).join();
+    AzureResponse created =
+        api.handleAsync(
+                SignedRequests.of("POST", "/People")
+                    .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}")
+                    .build())
+            .join();
+    AzureResponse again =
+        api.handleAsync(
+                SignedRequests.of("POST", "/People")
+                    .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}")
+                    .build())
+            .join();
+    AzureResponse stale =
+        api.handleAsync(
+                SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')")
+                    .header("If-Match", "W/\"datetime'2020-01-01T00%3A00%3A00.0000000Z'\"")
+                    .body("{}")
+                    .build())
+            .join();
+    AzureResponse noTable =
+        api.handleAsync(
+                SignedRequests.of("DELETE", "/Nobody(PartitionKey='p',RowKey='r')")
+                    .header("If-Match", "*")
+                    .build())
+            .join();
 
     assertThat(created.status()).isEqualTo(201);
     assertThat(created.header("x-ms-request-id")).isNotBlank();
@@ -309,6 +417,7 @@ class AzureApiTest {
     assertThat(stale.status()).isEqualTo(412);
     assertThat(noTable.status()).isEqualTo(404);
     assertThat(noTable.header("x-ms-error-code")).isEqualTo("TableNotFound");
-    assertThat(db.table("People").get("p", "r").orElseThrow().etag()).isEqualTo(created.header("ETag"));
+    assertThat(db.table("People").get("p", "r").orElseThrow().etag())
+        .isEqualTo(created.header("ETag"));
   }
 }

@@ -16,7 +16,7 @@ class AzureHttpDateTest {
   @Test
   void whatItWritesReadsBack() {
     assertThat(AzureTimes.parseHttpDate(AzureTimes.httpDate(1796115148L))).isEqualTo(1796115148L);
-    assertThat(AzureTimes.parseHttpDate(AzureTimes.httpDateNow())).isCloseTo(System.currentTimeMillis() / 1000,
-        offset(2L));
+    assertThat(AzureTimes.parseHttpDate(AzureTimes.httpDateNow()))
+        .isCloseTo(System.currentTimeMillis() / 1000, offset(2L));
   }
 }

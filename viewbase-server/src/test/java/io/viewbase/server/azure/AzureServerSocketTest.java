@@ -24,8 +24,13 @@ class AzureServerSocketTest {
   @BeforeEach
   void start() {
     db = Viewbase.open(OpenOptions.inMemory());
-    server = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0).withMaxRequestBytes(1024)
-        .withAccount("myacct", AzureOptions.DEV_KEY));
+    server =
+        AzureTablesServer.start(
+            db,
+            AzureOptions.defaults()
+                .withPort(0)
+                .withMaxRequestBytes(1024)
+                .withAccount("myacct", AzureOptions.DEV_KEY));
   }
 
   @AfterEach
@@ -34,7 +39,9 @@ class AzureServerSocketTest {
     db.close();
   }
 
-  /** Sends raw requests on one connection and reads until {@code answers} responses have arrived. */
+  /**
+   * Sends raw requests on one connection and reads until {@code answers} responses have arrived.
+   */
   private String exchange(String requests, int answers) throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
       s.setSoTimeout(10_000);
@@ -55,7 +62,9 @@ class AzureServerSocketTest {
     }
   }
 
-  /** Whether fewer than {@code answers} complete responses (status line and body) have been read. */
+  /**
+   * Whether fewer than {@code answers} complete responses (status line and body) have been read.
+   */
   private static boolean count(String text, int answers) {
     int complete = 0;
     int at = 0;
@@ -67,7 +76,10 @@ class AzureServerSocketTest {
       }
       String headers = text.substring(head, end).toLowerCase(java.util.Locale.ROOT);
       int cl = headers.indexOf("content-length: ");
-      int length = cl < 0 ? 0 : Integer.parseInt(headers.substring(cl + 16, headers.indexOf('\r', cl)).trim());
+      int length =
+          cl < 0
+              ? 0
+              : Integer.parseInt(headers.substring(cl + 16, headers.indexOf('\r', cl)).trim());
       if (text.length() < end + 4 + length) {
         return complete < answers;
       }
@@ -80,8 +92,18 @@ class AzureServerSocketTest {
     String date = SignedRequests.now();
     String sig = SignedRequests.KEY.sign("GET\n\n\n" + date + "\n" + signedResource);
     String account = signedResource.substring(1, signedResource.indexOf('/', 1));
-    return "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nx-ms-date: " + date + "\r\nAccept: application/json\r\n"
-        + "Authorization: SharedKey " + account + ":" + sig + "\r\n\r\n";
+    return "GET "
+        + path
+        + " HTTP/1.1\r\nHost: "
+        + host
+        + "\r\nx-ms-date: "
+        + date
+        + "\r\nAccept: application/json\r\n"
+        + "Authorization: SharedKey "
+        + account
+        + ":"
+        + sig
+        + "\r\n\r\n";
   }
 
   @Test
@@ -89,10 +111,17 @@ class AzureServerSocketTest {
     db.createTable("First");
     String host = "127.0.0.1:" + server.port();
 
-    String answers = exchange(signedGet(host, "/devstoreaccount1/Tables", "/devstoreaccount1/devstoreaccount1/Tables")
-        + signedGet(host, "/devstoreaccount1/First()", "/devstoreaccount1/devstoreaccount1/First()"), 2);
+    String answers =
+        exchange(
+            signedGet(host, "/devstoreaccount1/Tables", "/devstoreaccount1/devstoreaccount1/Tables")
+                + signedGet(
+                    host,
+                    "/devstoreaccount1/First()",
+                    "/devstoreaccount1/devstoreaccount1/First()"),
+            2);
 
-    assertThat(answers.indexOf("\"TableName\":\"First\"")).isPositive()
+    assertThat(answers.indexOf("\"TableName\":\"First\""))
+        .isPositive()
         .isLessThan(answers.indexOf("$metadata#First\",\"value\":[]"));
     assertThat(answers).contains("x-ms-request-id: ", "x-ms-version: 2019-02-02");
   }
@@ -101,7 +130,9 @@ class AzureServerSocketTest {
   void productionStyleHostNamesTheAccount() throws IOException {
     String answer = exchange(signedGet("myacct.table.localhost", "/Tables", "/myacct/Tables"), 1);
 
-    assertThat(answer).startsWith("HTTP/1.1 200 OK").contains("http://myacct.table.localhost/$metadata#Tables");
+    assertThat(answer)
+        .startsWith("HTTP/1.1 200 OK")
+        .contains("http://myacct.table.localhost/$metadata#Tables");
   }
 
   /** The listener reads no more of a body over the limit: the request after it is never read. */
@@ -110,19 +141,33 @@ class AzureServerSocketTest {
     String big = "{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"s\":\"" + "x".repeat(2000) + "\"}";
     String host = "127.0.0.1:" + server.port();
 
-    String answers = exchange("POST /devstoreaccount1/T HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json"
-        + "\r\nContent-Length: " + big.length() + "\r\n\r\n" + big
-        + signedGet(host, "/devstoreaccount1/Tables", "/devstoreaccount1/devstoreaccount1/Tables"), 2);
+    String answers =
+        exchange(
+            "POST /devstoreaccount1/T HTTP/1.1\r\nHost: "
+                + host
+                + "\r\nContent-Type: application/json"
+                + "\r\nContent-Length: "
+                + big.length()
+                + "\r\n\r\n"
+                + big
+                + signedGet(
+                    host, "/devstoreaccount1/Tables", "/devstoreaccount1/devstoreaccount1/Tables"),
+            2);
 
-    assertThat(answers).startsWith("HTTP/1.1 413").contains("x-ms-error-code: RequestBodyTooLarge",
-        "connection: close").doesNotContain("HTTP/1.1 200");
+    assertThat(answers)
+        .startsWith("HTTP/1.1 413")
+        .contains("x-ms-error-code: RequestBodyTooLarge", "connection: close")
+        .doesNotContain("HTTP/1.1 200");
   }
 
   @Test
   void anUnsignedRequestIsRefusedWithAJsonAuthenticationFailed() throws IOException {
     String answer = exchange("GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\n\r\n", 1);
 
-    assertThat(answer).startsWith("HTTP/1.1 403").contains("x-ms-error-code: AuthenticationFailed",
-        "{\"odata.error\":{\"code\":\"AuthenticationFailed\"");
+    assertThat(answer)
+        .startsWith("HTTP/1.1 403")
+        .contains(
+            "x-ms-error-code: AuthenticationFailed",
+            "{\"odata.error\":{\"code\":\"AuthenticationFailed\"");
   }
 }

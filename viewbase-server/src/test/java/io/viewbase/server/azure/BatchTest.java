@@ -11,7 +11,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Entity group transactions: the multipart request each SDK sends, and the exact answer they parse. */
+/**
+ * Entity group transactions: the multipart request each SDK sends, and the exact answer they parse.
+ */
 class BatchTest {
   private Database db;
   private AzureApi api;
@@ -30,41 +32,64 @@ class BatchTest {
 
   /** A batch body with one changeset holding these operations, joined with the given line end. */
   private static String batch(String eol, List<String> operations) {
-    StringBuilder sb = new StringBuilder("--batch_B" + eol + "Content-Type: multipart/mixed; boundary=changeset_C"
-        + eol + eol);
+    StringBuilder sb =
+        new StringBuilder(
+            "--batch_B" + eol + "Content-Type: multipart/mixed; boundary=changeset_C" + eol + eol);
     for (String op : operations) {
-      sb.append("--changeset_C").append(eol).append("Content-Type: application/http").append(eol)
-          .append("Content-Transfer-Encoding: binary").append(eol).append(eol).append(op.replace("\n", eol))
+      sb.append("--changeset_C")
+          .append(eol)
+          .append("Content-Type: application/http")
+          .append(eol)
+          .append("Content-Transfer-Encoding: binary")
+          .append(eol)
+          .append(eol)
+          .append(op.replace("\n", eol))
           .append(eol);
     }
     return sb.append("--changeset_C--").append(eol).append("--batch_B--").append(eol).toString();
   }
 
   private AzureResponse send(String body) {
-    return api.handle(SignedRequests.of("POST", "/$batch")
-        .header("content-type", "multipart/mixed; boundary=batch_B").body(body).build());
+    return api.handle(
+        SignedRequests.of("POST", "/$batch")
+            .header("content-type", "multipart/mixed; boundary=batch_B")
+            .body(body)
+            .build());
   }
 
   private static String insert(String rk) {
     return "POST http://127.0.0.1:10002/devstoreaccount1/Tab HTTP/1.1\nAccept: application/json;odata=minimalmetadata\n"
         + "Content-Type: application/json\nPrefer: return-no-content\nDataServiceVersion: 3.0;\n\n"
-        + "{\"PartitionKey\":\"p\",\"RowKey\":\"" + rk + "\",\"v\":1}";
+        + "{\"PartitionKey\":\"p\",\"RowKey\":\""
+        + rk
+        + "\",\"v\":1}";
   }
 
   @Test
   void successAnswersOnePartPerOperationInTheFramingClientsParse() {
     db.table("Tab").insert(Item.builder("p", "m").put("keep", 1).build());
-    AzureResponse r = send(batch("\r\n", List.of(insert("a"),
-        "MERGE /devstoreaccount1/Tab(PartitionKey=%27p%27,RowKey=%27m%27) HTTP/1.1\nif-match: *\n\n{\"v\":2}",
-        "DELETE /devstoreaccount1/Tab(PartitionKey='p',RowKey='m2') HTTP/1.1\nIf-Match: *\n\n")));
+    AzureResponse r =
+        send(
+            batch(
+                "\r\n",
+                List.of(
+                    insert("a"),
+                    "MERGE /devstoreaccount1/Tab(PartitionKey=%27p%27,RowKey=%27m%27) HTTP/1.1\nif-match: *\n\n{\"v\":2}",
+                    "DELETE /devstoreaccount1/Tab(PartitionKey='p',RowKey='m2') HTTP/1.1\nIf-Match: *\n\n")));
 
     assertThat(r.status()).isEqualTo(202);
     assertThat(r.contentType()).startsWith("multipart/mixed; boundary=batchresponse_");
     String text = r.bodyText();
     // One failure is the whole answer; here the delete of a missing entity fails at index 2.
-    assertThat(text).startsWith("--batchresponse_").contains("HTTP/1.1 404 Not Found", "\"value\":\"2:")
-        .endsWith("--changesetresponse_" + r.contentType().substring(r.contentType().indexOf('_') + 1)
-            + "--\r\n--" + r.contentType().substring(r.contentType().indexOf("batchresponse_")) + "--\r\n");
+    assertThat(text)
+        .startsWith("--batchresponse_")
+        .contains("HTTP/1.1 404 Not Found", "\"value\":\"2:")
+        .endsWith(
+            "--changesetresponse_"
+                + r.contentType().substring(r.contentType().indexOf('_') + 1)
+                + "--\r\n--"
+                + r.contentType().substring(r.contentType().indexOf("batchresponse_"))
+                + "--\r\n");
     assertThat(db.table("Tab").get("p", "a")).isEmpty();
     assertThat(db.table("Tab").get("p", "m").orElseThrow().properties()).doesNotContainKey("v");
   }
@@ -72,26 +97,38 @@ class BatchTest {
   @Test
   void allOperationsCommitTogetherWithEtagsAndLfLineEndsAndALeadingBlankLine() {
     db.table("Tab").insert(Item.builder("p", "m").put("keep", 1).build());
-    AzureResponse r = send(batch("\n", List.of(insert("a"),
-        "PATCH /devstoreaccount1/Tab(PartitionKey='p',RowKey='m') HTTP/1.1\nif-match: *\n\n\n{\"v\":2}")));
+    AzureResponse r =
+        send(
+            batch(
+                "\n",
+                List.of(
+                    insert("a"),
+                    "PATCH /devstoreaccount1/Tab(PartitionKey='p',RowKey='m') HTTP/1.1\nif-match: *\n\n\n{\"v\":2}")));
 
     assertThat(r.status()).isEqualTo(202);
     assertThat(r.bodyText().split("HTTP/1.1 204 No Content", -1)).hasSize(3);
-    assertThat(r.bodyText()).contains("ETag: " + db.table("Tab").get("p", "a").orElseThrow().etag(),
-        "ETag: " + db.table("Tab").get("p", "m").orElseThrow().etag(), "Content-ID: 2",
-        "Location: http://127.0.0.1:10002/devstoreaccount1/Tab(PartitionKey='p',RowKey='a')");
+    assertThat(r.bodyText())
+        .contains(
+            "ETag: " + db.table("Tab").get("p", "a").orElseThrow().etag(),
+            "ETag: " + db.table("Tab").get("p", "m").orElseThrow().etag(),
+            "Content-ID: 2",
+            "Location: http://127.0.0.1:10002/devstoreaccount1/Tab(PartitionKey='p',RowKey='a')");
     assertThat(db.table("Tab").get("p", "m").orElseThrow().properties()).containsKeys("keep", "v");
   }
 
   @Test
   void twoPartitionsFailAtTheFirstOffenderWithAzuresCodeOnOneLine() {
-    AzureResponse r = send(batch("\r\n", List.of(insert("a"), insert("b").replace("\"p\"", "\"q\""))));
+    AzureResponse r =
+        send(batch("\r\n", List.of(insert("a"), insert("b").replace("\"p\"", "\"q\""))));
 
     String text = r.bodyText();
     assertThat(r.status()).isEqualTo(202);
-    assertThat(text).contains("HTTP/1.1 400 Bad Request", "Content-ID: 2",
-        "{\"odata.error\":{\"code\":\"CommandsInBatchActOnDifferentPartitions\",\"message\":{\"lang\":\"en-US\","
-            + "\"value\":\"1:All commands in a batch must operate on same entity group.");
+    assertThat(text)
+        .contains(
+            "HTTP/1.1 400 Bad Request",
+            "Content-ID: 2",
+            "{\"odata.error\":{\"code\":\"CommandsInBatchActOnDifferentPartitions\",\"message\":{\"lang\":\"en-US\","
+                + "\"value\":\"1:All commands in a batch must operate on same entity group.");
     assertThat(text.lines().filter(l -> l.startsWith("{")).toList()).hasSize(1);
     assertThat(db.table("Tab").get("p", "a")).isEmpty();
   }
@@ -104,7 +141,8 @@ class BatchTest {
     AzureResponse exists = send(batch("\r\n", List.of(insert("a"), insert("b"), insert("x"))));
 
     assertThat(dup.bodyText()).contains("\"code\":\"InvalidDuplicateRow\"", "\"value\":\"1:");
-    assertThat(exists.bodyText()).contains("HTTP/1.1 409 Conflict", "\"code\":\"EntityAlreadyExists\"", "\"value\":\"2:");
+    assertThat(exists.bodyText())
+        .contains("HTTP/1.1 409 Conflict", "\"code\":\"EntityAlreadyExists\"", "\"value\":\"2:");
     assertThat(db.table("Tab").get("p", "a")).isEmpty();
   }
 
@@ -112,7 +150,8 @@ class BatchTest {
   void aMissingTableIsTableNotFoundAtIndexZero() {
     AzureResponse r = send(batch("\r\n", List.of(insert("a").replace("/Tab ", "/Nowhere "))));
 
-    assertThat(r.bodyText()).contains("HTTP/1.1 404 Not Found", "\"code\":\"TableNotFound\"", "\"value\":\"0:");
+    assertThat(r.bodyText())
+        .contains("HTTP/1.1 404 Not Found", "\"code\":\"TableNotFound\"", "\"value\":\"0:");
   }
 
   @Test
@@ -132,9 +171,11 @@ class BatchTest {
   void aSecondTableInOneBatchIsRefusedAtItsIndexAndNothingIsWritten() {
     db.createTable("Other");
 
-    AzureResponse r = send(batch("\r\n", List.of(insert("a"), insert("b").replace("/Tab ", "/Other "))));
+    AzureResponse r =
+        send(batch("\r\n", List.of(insert("a"), insert("b").replace("/Tab ", "/Other "))));
 
-    assertThat(r.bodyText()).contains("HTTP/1.1 400 Bad Request", "\"code\":\"InvalidInput\"", "\"value\":\"1:");
+    assertThat(r.bodyText())
+        .contains("HTTP/1.1 400 Bad Request", "\"code\":\"InvalidInput\"", "\"value\":\"1:");
     assertThat(db.table("Tab").get("p", "a")).isEmpty();
     assertThat(db.table("Other").get("p", "b")).isEmpty();
   }
@@ -143,21 +184,37 @@ class BatchTest {
   void aReadInsideTheChangesetIsNotImplementedAndNothingIsWritten() {
     db.table("Tab").insert(Item.builder("p", "m").build());
 
-    AzureResponse r = send(batch("\r\n", List.of(insert("a"),
-        "GET /devstoreaccount1/Tab(PartitionKey='p',RowKey='m') HTTP/1.1\nAccept: application/json;odata=minimalmetadata\n\n")));
+    AzureResponse r =
+        send(
+            batch(
+                "\r\n",
+                List.of(
+                    insert("a"),
+                    "GET /devstoreaccount1/Tab(PartitionKey='p',RowKey='m') HTTP/1.1\nAccept: application/json;odata=minimalmetadata\n\n")));
 
-    assertThat(r.bodyText()).contains("HTTP/1.1 501 Not Implemented", "\"code\":\"NotImplemented\"");
+    assertThat(r.bodyText())
+        .contains("HTTP/1.1 501 Not Implemented", "\"code\":\"NotImplemented\"");
     assertThat(db.table("Tab").get("p", "a")).isEmpty();
   }
 
   @Test
   void anInsertThatAsksForContentAnswers201WithTheEntity() {
     // Azurite answers 201 without a body; no Java SDK call asks, other clients may.
-    AzureResponse r = send(batch("\r\n", List.of(insert("a").replace("Prefer: return-no-content", "Prefer: return-content"))));
+    AzureResponse r =
+        send(
+            batch(
+                "\r\n",
+                List.of(
+                    insert("a").replace("Prefer: return-no-content", "Prefer: return-content"))));
 
     assertThat(r.status()).isEqualTo(202);
-    assertThat(r.bodyText()).contains("HTTP/1.1 201 Created", "\"PartitionKey\":\"p\"", "\"RowKey\":\"a\"", "\"v\":1",
-        "ETag: " + db.table("Tab").get("p", "a").orElseThrow().etag());
+    assertThat(r.bodyText())
+        .contains(
+            "HTTP/1.1 201 Created",
+            "\"PartitionKey\":\"p\"",
+            "\"RowKey\":\"a\"",
+            "\"v\":1",
+            "ETag: " + db.table("Tab").get("p", "a").orElseThrow().etag());
   }
 
   @Test

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** CORS from the service properties' rules, without a socket: preflights and the headers of other answers. */
+/**
+ * CORS from the service properties' rules, without a socket: preflights and the headers of other
+ * answers.
+ */
 class CorsTest {
   private static final String APP = "http://app.example";
 
@@ -29,16 +32,30 @@ class CorsTest {
   }
 
   private void rules(String... rules) {
-    AzureResponse r = api.handle(SignedRequests.of("PUT", "/?restype=service&comp=properties")
-        .body("<StorageServiceProperties><Cors>" + String.join("", rules) + "</Cors></StorageServiceProperties>")
-        .build());
+    AzureResponse r =
+        api.handle(
+            SignedRequests.of("PUT", "/?restype=service&comp=properties")
+                .body(
+                    "<StorageServiceProperties><Cors>"
+                        + String.join("", rules)
+                        + "</Cors></StorageServiceProperties>")
+                .build());
     assertThat(r.status()).as(r.bodyText()).isEqualTo(202);
   }
 
-  private static String rule(String origins, String methods, String allowedHeaders, String exposedHeaders, int maxAge) {
-    return "<CorsRule><AllowedOrigins>" + origins + "</AllowedOrigins><AllowedMethods>" + methods
-        + "</AllowedMethods><AllowedHeaders>" + allowedHeaders + "</AllowedHeaders><ExposedHeaders>" + exposedHeaders
-        + "</ExposedHeaders><MaxAgeInSeconds>" + maxAge + "</MaxAgeInSeconds></CorsRule>";
+  private static String rule(
+      String origins, String methods, String allowedHeaders, String exposedHeaders, int maxAge) {
+    return "<CorsRule><AllowedOrigins>"
+        + origins
+        + "</AllowedOrigins><AllowedMethods>"
+        + methods
+        + "</AllowedMethods><AllowedHeaders>"
+        + allowedHeaders
+        + "</AllowedHeaders><ExposedHeaders>"
+        + exposedHeaders
+        + "</ExposedHeaders><MaxAgeInSeconds>"
+        + maxAge
+        + "</MaxAgeInSeconds></CorsRule>";
   }
 
   private AzureResponse preflight(String path, String origin, String method, String headers) {
@@ -59,7 +76,8 @@ class CorsTest {
   void aPreflightMatchingARuleAnswers200WithTheAllowHeaders() {
     rules(rule(APP, "GET,PUT,MERGE", "x-ms-*,content-type", "", 300));
 
-    AzureResponse r = preflight("/People(PartitionKey='p',RowKey='r')", APP, "PUT", "x-ms-date,Content-Type");
+    AzureResponse r =
+        preflight("/People(PartitionKey='p',RowKey='r')", APP, "PUT", "x-ms-date,Content-Type");
 
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.body()).isEmpty();
@@ -75,7 +93,10 @@ class CorsTest {
   void aPreflightIsAnsweredOnAnyPathWhetherOrNotItExistsOrParses() {
     rules(rule("*", "GET", "", "", 5));
 
-    for (String path : new String[] {"/Tables", "/Nowhere()", "/?restype=service&comp=properties", "/$batch", "/x(("}) {
+    for (String path :
+        new String[] {
+          "/Tables", "/Nowhere()", "/?restype=service&comp=properties", "/$batch", "/x(("
+        }) {
       assertThat(preflight(path, APP, "GET", null).status()).as(path).isEqualTo(200);
     }
   }
@@ -84,8 +105,10 @@ class CorsTest {
   void aPreflightWithoutOriginOrRequestMethodIs400() {
     rules(rule("*", "GET", "*", "", 5));
 
-    for (AzureResponse r : new AzureResponse[] {preflight("/Tables", null, "GET", null),
-        preflight("/Tables", APP, null, null)}) {
+    for (AzureResponse r :
+        new AzureResponse[] {
+          preflight("/Tables", null, "GET", null), preflight("/Tables", APP, null, null)
+        }) {
       assertThat(r.status()).isEqualTo(400);
       assertThat(r.header("x-ms-error-code")).isEqualTo("InvalidHeaderValue");
       assertThat(r.contentType()).isEqualTo("application/xml");
@@ -99,25 +122,35 @@ class CorsTest {
 
     assertThat(off.status()).as("no rules").isEqualTo(403);
     assertThat(off.header("x-ms-error-code")).isEqualTo("CorsPreflightFailure");
-    assertThat(off.bodyText()).contains("CORS not enabled or no matching rule found for this request.");
+    assertThat(off.bodyText())
+        .contains("CORS not enabled or no matching rule found for this request.");
     assertThat(preflight("/Tables", "http://other.example", "GET", null).status()).isEqualTo(403);
     assertThat(preflight("/Tables", APP, "DELETE", null).status()).isEqualTo(403);
-    assertThat(preflight("/Tables", APP, "GET", "x-ms-date").status()).as("no headers allowed").isEqualTo(403);
-    assertThat(preflight("/Tables", "HTTP://APP.EXAMPLE", "GET", null).status()).as("origins are case-sensitive")
+    assertThat(preflight("/Tables", APP, "GET", "x-ms-date").status())
+        .as("no headers allowed")
+        .isEqualTo(403);
+    assertThat(preflight("/Tables", "HTTP://APP.EXAMPLE", "GET", null).status())
+        .as("origins are case-sensitive")
         .isEqualTo(403);
     assertThat(preflight("/Tables", APP, "GET", null).status()).isEqualTo(200);
   }
 
   @Test
   void theFirstRuleMatchingOriginAndMethodDecidesEvenIfALaterOneAllowsTheHeaders() {
-    // Azure's example: the second rule matches origin and method, refuses the header; the third is never tried
-    rules(rule("http://www.contoso.com", "PUT", "x-ms-meta-*", "", 5),
+    // Azure's example: the second rule matches origin and method, refuses the header; the third is
+    // never tried
+    rules(
+        rule("http://www.contoso.com", "PUT", "x-ms-meta-*", "", 5),
         rule("*", "PUT,GET", "x-ms-meta-target", "", 5),
         rule("*", "GET", "*", "", 5));
 
-    assertThat(preflight("/Tables", "http://www.contoso.com", "PUT", "x-ms-meta-anything").status()).isEqualTo(200);
-    assertThat(preflight("/Tables", "http://www.fabrikam.com", "PUT", "x-ms-meta-target").status()).isEqualTo(200);
-    assertThat(preflight("/Tables", "http://www.fabrikam.com", "GET", "x-ms-client-request-id").status())
+    assertThat(preflight("/Tables", "http://www.contoso.com", "PUT", "x-ms-meta-anything").status())
+        .isEqualTo(200);
+    assertThat(preflight("/Tables", "http://www.fabrikam.com", "PUT", "x-ms-meta-target").status())
+        .isEqualTo(200);
+    assertThat(
+            preflight("/Tables", "http://www.fabrikam.com", "GET", "x-ms-client-request-id")
+                .status())
         .isEqualTo(403);
   }
 
@@ -134,18 +167,27 @@ class CorsTest {
   void aMatchingOriginGetsAllowOriginCredentialsExposeAndVaryOnEveryAnswerErrorsToo() {
     rules(rule(APP, "GET,PUT", "*", "x-ms-request-id,content-type,x-ms-custom", 5));
 
-    AzureResponse tables = api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
-    AzureResponse missing = api.handle(SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='none')")
-        .header("origin", APP).build());
-    AzureResponse put = api.handle(SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')")
-        .header("origin", APP).body("{}").build());
+    AzureResponse tables =
+        api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
+    AzureResponse missing =
+        api.handle(
+            SignedRequests.of("GET", "/People(PartitionKey='p',RowKey='none')")
+                .header("origin", APP)
+                .build());
+    AzureResponse put =
+        api.handle(
+            SignedRequests.of("PUT", "/People(PartitionKey='p',RowKey='r')")
+                .header("origin", APP)
+                .body("{}")
+                .build());
 
     assertThat(tables.status()).isEqualTo(200);
     assertThat(missing.status()).isEqualTo(404);
     for (AzureResponse r : new AzureResponse[] {tables, missing, put}) {
       assertThat(r.header("Access-Control-Allow-Origin")).isEqualTo(APP);
       assertThat(r.header("Access-Control-Allow-Credentials")).isEqualTo("true");
-      assertThat(r.header("Access-Control-Expose-Headers")).isEqualTo("x-ms-request-id,content-type,x-ms-custom");
+      assertThat(r.header("Access-Control-Expose-Headers"))
+          .isEqualTo("x-ms-request-id,content-type,x-ms-custom");
     }
     assertThat(tables.header("Vary")).isEqualTo("Origin");
     assertThat(missing.header("Vary")).isEqualTo("Origin");
@@ -157,26 +199,31 @@ class CorsTest {
   void aRuleForAllOriginsGivesAStarAndNoVaryEvenWithoutAnOrigin() {
     rules(rule("*", "GET", "", "x-ms-*", 5));
 
-    AzureResponse withOrigin = api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
+    AzureResponse withOrigin =
+        api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
     AzureResponse without = api.handle(SignedRequests.of("GET", "/Tables").build());
 
     for (AzureResponse r : new AzureResponse[] {withOrigin, without}) {
       assertThat(r.header("Access-Control-Allow-Origin")).isEqualTo("*");
       assertThat(r.header("Access-Control-Allow-Credentials")).isNull();
       assertThat(r.header("Vary")).isNull();
-      assertThat(r.header("Access-Control-Expose-Headers")).isEqualTo("x-ms-request-id,x-ms-version");
+      assertThat(r.header("Access-Control-Expose-Headers"))
+          .isEqualTo("x-ms-request-id,x-ms-version");
     }
   }
 
   @Test
   void noMatchingRuleGivesOnlyVaryAndNoRulesNothing() {
-    AzureResponse before = api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
+    AzureResponse before =
+        api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
     rules(rule("http://other.example", "GET", "", "", 5));
 
-    AzureResponse after = api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
+    AzureResponse after =
+        api.handle(SignedRequests.of("GET", "/Tables").header("origin", APP).build());
     AzureResponse sdk = api.handle(SignedRequests.of("GET", "/Tables").build());
 
-    assertThat(before.headers()).noneSatisfy(h -> assertThat(h).startsWithIgnoringCase("access-control"))
+    assertThat(before.headers())
+        .noneSatisfy(h -> assertThat(h).startsWithIgnoringCase("access-control"))
         .doesNotContain("Vary");
     assertThat(after.header("Access-Control-Allow-Origin")).isNull();
     assertThat(after.header("Vary")).isEqualTo("Origin");
@@ -190,7 +237,15 @@ class CorsTest {
 
     AzureApi restarted = new AzureApi(db, AzureOptions.defaults());
 
-    assertThat(restarted.handle(SignedRequests.of("OPTIONS", "/Tables").unsigned().header("origin", APP)
-        .header("access-control-request-method", "GET").build()).status()).isEqualTo(200);
+    assertThat(
+            restarted
+                .handle(
+                    SignedRequests.of("OPTIONS", "/Tables")
+                        .unsigned()
+                        .header("origin", APP)
+                        .header("access-control-request-method", "GET")
+                        .build())
+                .status())
+        .isEqualTo(200);
   }
 }

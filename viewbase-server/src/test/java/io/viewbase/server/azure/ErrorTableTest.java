@@ -60,11 +60,17 @@ class ErrorTableTest {
 
     assertThat(answer.status()).isEqualTo(code.azure().status());
     assertThat(answer.contentType()).isEqualTo(AzureErrors.XML_TYPE);
-    assertThat(answer.bodyText()).startsWith("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>"
-        + code.azure().code() + "</Code><Message>");
+    assertThat(answer.bodyText())
+        .startsWith(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>"
+                + code.azure().code()
+                + "</Code><Message>");
   }
 
-  /** A fixed message exactly; Azure's words then the error's; or the error's own, its context after it. */
+  /**
+   * A fixed message exactly; Azure's words then the error's; or the error's own, its context after
+   * it.
+   */
   private static String expectedMessage(ErrorCode code) {
     String own = "What went wrong (table: People, id: a 1)";
     String azure = code.azure().message();

@@ -20,8 +20,12 @@ import org.junit.jupiter.api.Test;
  * colons percent-encoded.
  */
 class IsoTimesAcrossApisTest {
-  private static final List<String> TIMES = List.of("1601-01-01T00:00:00.0000000Z", "1970-01-01T00:00:00.0000000Z",
-      "2026-11-30T12:09:16.1234567Z", "9999-12-31T23:59:59.9999999Z");
+  private static final List<String> TIMES =
+      List.of(
+          "1601-01-01T00:00:00.0000000Z",
+          "1970-01-01T00:00:00.0000000Z",
+          "2026-11-30T12:09:16.1234567Z",
+          "9999-12-31T23:59:59.9999999Z");
 
   private final ThreeApis apis = new ThreeApis();
 
@@ -31,20 +35,25 @@ class IsoTimesAcrossApisTest {
   }
 
   @Test
-  void aDatetimeAndTheTimestampAreTheSameTextInEveryApiAndInViewKeysAndEtags() throws InterruptedException {
+  void aDatetimeAndTheTimestampAreTheSameTextInEveryApiAndInViewKeysAndEtags()
+      throws InterruptedException {
     apis.db.createView(ViewDefinition.of("RulesByTime", ThreeApis.TABLE, "all", "{t}"));
     for (int i = 0; i < 500 && !apis.db.viewStatus("RulesByTime").isReady(); i++) {
       Thread.sleep(10); // bounded: the view over an empty table is ready after one backfill pass
     }
     for (String time : TIMES) {
-      Item written = apis.db.table(ThreeApis.TABLE).upsert(Item.of("p", "r",
-          Map.of("t", Value.of(Instant.parse(time)))));
+      Item written =
+          apis.db
+              .table(ThreeApis.TABLE)
+              .upsert(Item.of("p", "r", Map.of("t", Value.of(Instant.parse(time)))));
       ApiResponse nativeRead = apis.nativeGet();
       AzureResponse azureRead = apis.azureGet();
 
       assertThat(nativeRead.bodyText()).as(time).contains("\"t\":\"" + time + "\"");
       assertThat(azureRead.bodyText()).as(time).contains("\"t\":\"" + time + "\"");
-      assertThat(apis.db.table("RulesByTime").query(Query.all()).items()).as(time).singleElement()
+      assertThat(apis.db.table("RulesByTime").query(Query.all()).items())
+          .as(time)
+          .singleElement()
           .satisfies(entry -> assertThat(entry.id()).isEqualTo(time));
 
       String timestamp = Value.DateTime.of(written.timestamp()).toIsoString();

@@ -13,11 +13,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The move of access policies out of the table the dialect used to keep them in, when the dialect starts. */
+/**
+ * The move of access policies out of the table the dialect used to keep them in, when the dialect
+ * starts.
+ */
 class LegacyAclTableTest {
-  private static final String XML = "<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers><SignedIdentifier>"
-      + "<Id>ro</Id><AccessPolicy><Expiry>2036-01-01T00:00:00.0000000Z</Expiry><Permission>r</Permission>"
-      + "</AccessPolicy></SignedIdentifier></SignedIdentifiers>";
+  private static final String XML =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers><SignedIdentifier>"
+          + "<Id>ro</Id><AccessPolicy><Expiry>2036-01-01T00:00:00.0000000Z</Expiry><Permission>r</Permission>"
+          + "</AccessPolicy></SignedIdentifier></SignedIdentifiers>";
 
   private Database db;
 
@@ -57,7 +61,9 @@ class LegacyAclTableTest {
 
     new AzureApi(db, AzureOptions.defaults());
 
-    assertThat(db.listTables()).extracting(TableInfo::name).containsExactly("People", LegacyAclTable.TABLE);
+    assertThat(db.listTables())
+        .extracting(TableInfo::name)
+        .containsExactly("People", LegacyAclTable.TABLE);
     assertThat(db.setting("People", AclStore.SETTING)).isEmpty();
     assertThat(db.table(LegacyAclTable.TABLE).get("orders", "1")).isPresent();
   }

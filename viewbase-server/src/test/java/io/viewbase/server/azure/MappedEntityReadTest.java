@@ -12,14 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Get Entity on a RocksDB-backed database, whose value cache keeps each entity's rendered answer:
- * a repeat read gets the kept bytes only when it asks for the same shape, and never after a write.
+ * Get Entity on a RocksDB-backed database, whose value cache keeps each entity's rendered answer: a
+ * repeat read gets the kept bytes only when it asks for the same shape, and never after a write.
  */
 class MappedEntityReadTest {
   private static final String ENTITY = "/People(PartitionKey='p',RowKey='r')";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private Database db;
   private AzureApi api;
 
@@ -28,8 +27,11 @@ class MappedEntityReadTest {
     db = Viewbase.open(OpenOptions.at(dir));
     api = new AzureApi(db, AzureOptions.defaults());
     db.createTable("People");
-    assertThat(send(SignedRequests.of("POST", "/People")
-        .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"a\":1,\"b\":2}")).status()).isEqualTo(201);
+    assertThat(
+            send(SignedRequests.of("POST", "/People")
+                    .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"a\":1,\"b\":2}"))
+                .status())
+        .isEqualTo(201);
   }
 
   @AfterEach
@@ -75,12 +77,17 @@ class MappedEntityReadTest {
     AzureResponse before = send(SignedRequests.of("GET", ENTITY));
     assertThat(get("", minimal)).contains("\"a\":1");
 
-    AzureResponse merged = send(SignedRequests.of("MERGE", ENTITY).header("if-match", before.header("ETag"))
-        .body("{\"a\":5}"));
+    AzureResponse merged =
+        send(
+            SignedRequests.of("MERGE", ENTITY)
+                .header("if-match", before.header("ETag"))
+                .body("{\"a\":5}"));
     assertThat(merged.status()).isEqualTo(204);
 
     AzureResponse after = send(SignedRequests.of("GET", ENTITY));
     assertThat(after.bodyText()).contains("\"a\":5", "\"b\":2");
-    assertThat(after.header("ETag")).isEqualTo(merged.header("ETag")).isNotEqualTo(before.header("ETag"));
+    assertThat(after.header("ETag"))
+        .isEqualTo(merged.header("ETag"))
+        .isNotEqualTo(before.header("ETag"));
   }
 }

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 class PropertyNamesAcrossApisTest {
   private static final String INVALID = ErrorCode.InvalidPropertyName.name();
 
-  /** A property name and what each interface answers for it; {@code why} is null when they agree. */
+  /**
+   * A property name and what each interface answers for it; {@code why} is null when they agree.
+   */
   private record Row(String name, String javaApi, String nativeApi, String azure, String why) {
     static Row same(String name, String outcome) {
       String azure = outcome.equals(OK) ? OK : ErrorCode.valueOf(outcome).azure().code();
@@ -30,29 +32,64 @@ class PropertyNamesAcrossApisTest {
     }
   }
 
-  private static final List<Row> ROWS = List.of(
-      Row.same("plain", OK),
-      Row.same("é名_with_underscore", OK),
-      Row.same("x".repeat(255), OK),
-      Row.same("", INVALID),
-      Row.same("a@b", INVALID),
-      Row.same("a@odata.typeX", INVALID),
-      Row.same("tab\tname", INVALID),
-      Row.same("nul\u0000", INVALID),
-      new Row("lone\ud800", INVALID, ErrorCode.InvalidJson.name(), ErrorCode.InvalidJson.azure().code(),
-          "the JSON parser refuses a lone surrogate in a member name before any rule sees it"),
-      new Row("x".repeat(256), INVALID, INVALID, "PropertyNameTooLong",
-          "Azure has its own code for a name over its 255 characters"),
-      new Row("_x", INVALID, INVALID, OK, "on Azure '_x' is an ordinary name: the dialect stores it as '$_x'"),
-      new Row("_" + "x".repeat(254), INVALID, INVALID, ErrorCode.InvalidPropertyName.azure().code(),
-          "the dialect's '$_x...' is one character longer than the limit"),
-      new Row("_etag", INVALID, OK, OK,
-          "a native body may carry the system properties it read (ignored); Azure stores '$_etag'"),
-      new Row("id", INVALID, ErrorCode.KeyMismatch.name(), OK,
-          "in a native body 'id' is the item's identity; Azure stores '$id'"),
-      new Row("partitionKey", INVALID, ErrorCode.KeyMismatch.name(), OK,
-          "in a native body 'partitionKey' is the identity; Azure stores '$partitionKey'"),
-      new Row("$x", OK, OK, "PropertyNameInvalid", "'$' is no identifier character on Azure (and marks its escapes)"));
+  private static final List<Row> ROWS =
+      List.of(
+          Row.same("plain", OK),
+          Row.same("é名_with_underscore", OK),
+          Row.same("x".repeat(255), OK),
+          Row.same("", INVALID),
+          Row.same("a@b", INVALID),
+          Row.same("a@odata.typeX", INVALID),
+          Row.same("tab\tname", INVALID),
+          Row.same("nul\u0000", INVALID),
+          new Row(
+              "lone\ud800",
+              INVALID,
+              ErrorCode.InvalidJson.name(),
+              ErrorCode.InvalidJson.azure().code(),
+              "the JSON parser refuses a lone surrogate in a member name before any rule sees it"),
+          new Row(
+              "x".repeat(256),
+              INVALID,
+              INVALID,
+              "PropertyNameTooLong",
+              "Azure has its own code for a name over its 255 characters"),
+          new Row(
+              "_x",
+              INVALID,
+              INVALID,
+              OK,
+              "on Azure '_x' is an ordinary name: the dialect stores it as '$_x'"),
+          new Row(
+              "_" + "x".repeat(254),
+              INVALID,
+              INVALID,
+              ErrorCode.InvalidPropertyName.azure().code(),
+              "the dialect's '$_x...' is one character longer than the limit"),
+          new Row(
+              "_etag",
+              INVALID,
+              OK,
+              OK,
+              "a native body may carry the system properties it read (ignored); Azure stores '$_etag'"),
+          new Row(
+              "id",
+              INVALID,
+              ErrorCode.KeyMismatch.name(),
+              OK,
+              "in a native body 'id' is the item's identity; Azure stores '$id'"),
+          new Row(
+              "partitionKey",
+              INVALID,
+              ErrorCode.KeyMismatch.name(),
+              OK,
+              "in a native body 'partitionKey' is the identity; Azure stores '$partitionKey'"),
+          new Row(
+              "$x",
+              OK,
+              OK,
+              "PropertyNameInvalid",
+              "'$' is no identifier character on Azure (and marks its escapes)"));
 
   private final ThreeApis apis = new ThreeApis();
 
@@ -64,10 +101,13 @@ class PropertyNamesAcrossApisTest {
   @Test
   void everyInterfaceAnswersEachNameAsItsRowSays() {
     for (Row row : ROWS) {
-      String label = "property name " + json(row.name()) + (row.why() == null ? "" : " (" + row.why() + ")");
+      String label =
+          "property name " + json(row.name()) + (row.why() == null ? "" : " (" + row.why() + ")");
       String body = json(row.name()) + ":\"v\"";
 
-      assertThat(apis.javaApi(Map.of(row.name(), Value.of("v")))).as("Java API, " + label).isEqualTo(row.javaApi());
+      assertThat(apis.javaApi(Map.of(row.name(), Value.of("v"))))
+          .as("Java API, " + label)
+          .isEqualTo(row.javaApi());
       assertThat(apis.nativeApi(body)).as("native API, " + label).isEqualTo(row.nativeApi());
       assertThat(apis.azureApi(body)).as("Azure dialect, " + label).isEqualTo(row.azure());
     }

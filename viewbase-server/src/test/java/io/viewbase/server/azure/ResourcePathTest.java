@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.viewbase.api.ViewbaseException;
 import org.junit.jupiter.api.Test;
 
-/** Reading what a request path addresses: path-style and production-style, keys with quotes and escapes. */
+/**
+ * Reading what a request path addresses: path-style and production-style, keys with quotes and
+ * escapes.
+ */
 class ResourcePathTest {
   @Test
   void pathStyleNamesTheAccountFirstAndSignsItTwice() {
@@ -30,7 +33,8 @@ class ResourcePathTest {
 
   @Test
   void entityKeysUndoubleQuotesAndPercentEncodingAndTolerateASpace() {
-    ResourcePath p = ResourcePath.parse("/a/T(PartitionKey=%27O''Brien%20%26%20co%27,%20RowKey='100%25')", null);
+    ResourcePath p =
+        ResourcePath.parse("/a/T(PartitionKey=%27O''Brien%20%26%20co%27,%20RowKey='100%25')", null);
 
     assertThat(p.kind()).isEqualTo(ResourcePath.Kind.ENTITY);
     assertThat(p.partitionKey()).isEqualTo("O'Brien & co");
@@ -46,8 +50,9 @@ class ResourcePathTest {
 
   @Test
   void malformedKeysAreInvalidInput() {
-    ViewbaseException f = catchThrowableOfType(() -> ResourcePath.parse("/a/T(PartitionKey='p')", null),
-        ViewbaseException.class);
+    ViewbaseException f =
+        catchThrowableOfType(
+            () -> ResourcePath.parse("/a/T(PartitionKey='p')", null), ViewbaseException.class);
 
     assertThat(f.code().azure().status()).isEqualTo(400);
     assertThat(AzureErrors.message(f)).contains("(PartitionKey='p')");

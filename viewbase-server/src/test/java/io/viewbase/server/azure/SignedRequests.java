@@ -7,7 +7,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Builds requests to the dialect as a client would send them: path-style, signed with SharedKeyLite. */
+/**
+ * Builds requests to the dialect as a client would send them: path-style, signed with
+ * SharedKeyLite.
+ */
 final class SignedRequests {
   static final String ACCOUNT = AzureOptions.DEV_ACCOUNT;
   static final AccountKey KEY = new AccountKey(ACCOUNT, AzureOptions.DEV_KEY);
@@ -54,7 +57,8 @@ final class SignedRequests {
     Map<String, String> h = new LinkedHashMap<>(headers);
     if (sign) {
       String path = target.indexOf('?') < 0 ? target : target.substring(0, target.indexOf('?'));
-      java.util.regex.Matcher signed = java.util.regex.Pattern.compile("[?&]comp=([^&]*)").matcher(target);
+      java.util.regex.Matcher signed =
+          java.util.regex.Pattern.compile("[?&]comp=([^&]*)").matcher(target);
       String comp = signed.find() ? "?comp=" + signed.group(1) : "";
       String toSign = h.get("date") + "\n/" + ACCOUNT + path + comp;
       h.put("authorization", "SharedKeyLite " + ACCOUNT + ":" + KEY.sign(toSign));

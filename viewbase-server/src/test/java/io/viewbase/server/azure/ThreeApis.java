@@ -18,8 +18,8 @@ import java.util.Optional;
  * One in-memory database behind its three interfaces, for tests that run the same input through
  * each: the Java API ({@link Database}), the native HTTP API ({@link NativeApi}) and the Azure
  * dialect ({@link AzureApi}), without a socket. Each write answers an outcome: {@link #OK}, or the
- * error code it failed with (an {@code ErrorCode} name for the Java and native APIs, the Azure error
- * code for the dialect).
+ * error code it failed with (an {@code ErrorCode} name for the Java and native APIs, the Azure
+ * error code for the dialect).
  */
 final class ThreeApis implements AutoCloseable {
   static final String OK = "ok";
@@ -45,8 +45,15 @@ final class ThreeApis implements AutoCloseable {
 
   /** PUTs {@code {members}} as the item ("p", "r") through the native API. */
   String nativeApi(String members) {
-    ApiResponse r = nativeApi.handle(new ApiRequest("PUT", "/v1/tables/" + TABLE + "/items/p/r", null, null,
-        "application/json", ("{" + members + "}").getBytes(StandardCharsets.UTF_8)));
+    ApiResponse r =
+        nativeApi.handle(
+            new ApiRequest(
+                "PUT",
+                "/v1/tables/" + TABLE + "/items/p/r",
+                null,
+                null,
+                "application/json",
+                ("{" + members + "}").getBytes(StandardCharsets.UTF_8)));
     if (r.status() == 200) {
       return OK;
     }
@@ -55,8 +62,14 @@ final class ThreeApis implements AutoCloseable {
 
   /** Inserts or replaces the entity ("p", "r") with {@code members} through the Azure dialect. */
   String azureApi(String members) {
-    AzureResponse r = azureApi.handle(SignedRequests.of("PUT", "/" + TABLE + "(PartitionKey='p',RowKey='r')")
-        .body("{\"PartitionKey\":\"p\",\"RowKey\":\"r\"" + (members.isEmpty() ? "" : "," + members) + "}").build());
+    AzureResponse r =
+        azureApi.handle(
+            SignedRequests.of("PUT", "/" + TABLE + "(PartitionKey='p',RowKey='r')")
+                .body(
+                    "{\"PartitionKey\":\"p\",\"RowKey\":\"r\""
+                        + (members.isEmpty() ? "" : "," + members)
+                        + "}")
+                .build());
     if (r.status() == 204) {
       return OK;
     }
@@ -70,7 +83,8 @@ final class ThreeApis implements AutoCloseable {
 
   /** GETs the entity ("p", "r") through the Azure dialect. */
   AzureResponse azureGet() {
-    return azureApi.handle(SignedRequests.of("GET", "/" + TABLE + "(PartitionKey='p',RowKey='r')").build());
+    return azureApi.handle(
+        SignedRequests.of("GET", "/" + TABLE + "(PartitionKey='p',RowKey='r')").build());
   }
 
   /** The stored value of a property of ("p", "r"), as the last successful write left it. */
@@ -78,7 +92,10 @@ final class ThreeApis implements AutoCloseable {
     return db.table(TABLE).get("p", "r").map(i -> i.properties().get(name)).orElse(null);
   }
 
-  /** A JSON string literal in ASCII: every other character escaped, so lone surrogates survive as text. */
+  /**
+   * A JSON string literal in ASCII: every other character escaped, so lone surrogates survive as
+   * text.
+   */
   static String json(String text) {
     StringBuilder sb = new StringBuilder("\"");
     for (char c : text.toCharArray()) {

@@ -24,27 +24,34 @@ import io.viewbase.storage.spi.StorageException;
  * </pre>
  */
 final class CassandraErrors {
-  private CassandraErrors() {
-  }
+  private CassandraErrors() {}
 
   static StorageException translate(String action, DriverException e) {
-    StorageException.Kind kind = e instanceof AllNodesFailedException || e instanceof UnavailableException
-        ? StorageException.Kind.UNREACHABLE
-        : e instanceof DriverTimeoutException || e instanceof QueryConsistencyException ? StorageException.Kind.TIMED_OUT
-        : StorageException.Kind.FAILED;
+    StorageException.Kind kind =
+        e instanceof AllNodesFailedException || e instanceof UnavailableException
+            ? StorageException.Kind.UNREACHABLE
+            : e instanceof DriverTimeoutException || e instanceof QueryConsistencyException
+                ? StorageException.Kind.TIMED_OUT
+                : StorageException.Kind.FAILED;
     return new StorageException("Cassandra failed to " + action + ": " + e.getMessage(), e, kind);
   }
 
   static StorageException closed() {
-    return new StorageException("the Cassandra store is closed", null, StorageException.Kind.CLOSED);
+    return new StorageException(
+        "the Cassandra store is closed", null, StorageException.Kind.CLOSED);
   }
 
-  /** Whether a failed lightweight transaction may still have applied (its Paxos round timed out). */
+  /**
+   * Whether a failed lightweight transaction may still have applied (its Paxos round timed out).
+   */
   static boolean isCasTimeout(Throwable e) {
     return e instanceof WriteTimeoutException w && w.getWriteType() == DefaultWriteType.CAS;
   }
 
-  /** Whether a failed logged batch reached the batchlog, so that Cassandra will still apply all of it. */
+  /**
+   * Whether a failed logged batch reached the batchlog, so that Cassandra will still apply all of
+   * it.
+   */
   static boolean reachedBatchlog(Throwable e) {
     return e instanceof WriteTimeoutException w && w.getWriteType() == DefaultWriteType.BATCH;
   }

@@ -14,7 +14,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Where a Cassandra store lives and how it talks to the cluster, read from {@link StoreConfig#options()}.
+ * Where a Cassandra store lives and how it talks to the cluster, read from {@link
+ * StoreConfig#options()}.
  *
  * <table>
  *   <caption>options</caption>
@@ -32,9 +33,17 @@ import java.util.regex.Pattern;
  *   <tr><td>cassandra.pageSize</td><td>1000</td><td>rows a scan fetches per round trip</td></tr>
  * </table>
  */
-record CassandraSettings(List<InetSocketAddress> contactPoints, String localDatacenter, String keyspace, String table,
-    String replication, ConsistencyLevel consistency, ConsistencyLevel serialConsistency, Duration requestTimeout,
-    Duration claimTtl, int pageSize) {
+record CassandraSettings(
+    List<InetSocketAddress> contactPoints,
+    String localDatacenter,
+    String keyspace,
+    String table,
+    String replication,
+    ConsistencyLevel consistency,
+    ConsistencyLevel serialConsistency,
+    Duration requestTimeout,
+    Duration claimTtl,
+    int pageSize) {
 
   static final String CONTACT_POINTS = "cassandra.contactPoints";
   static final String LOCAL_DATACENTER = "cassandra.localDatacenter";
@@ -46,10 +55,22 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
   static final String REQUEST_TIMEOUT = "cassandra.requestTimeout";
   static final String CLAIM_TTL = "cassandra.claimTtl";
   static final String PAGE_SIZE = "cassandra.pageSize";
-  private static final Set<String> KNOWN = Set.of(CONTACT_POINTS, LOCAL_DATACENTER, KEYSPACE, TABLE, REPLICATION,
-      CONSISTENCY, SERIAL_CONSISTENCY, REQUEST_TIMEOUT, CLAIM_TTL, PAGE_SIZE);
+  private static final Set<String> KNOWN =
+      Set.of(
+          CONTACT_POINTS,
+          LOCAL_DATACENTER,
+          KEYSPACE,
+          TABLE,
+          REPLICATION,
+          CONSISTENCY,
+          SERIAL_CONSISTENCY,
+          REQUEST_TIMEOUT,
+          CLAIM_TTL,
+          PAGE_SIZE);
+
   /** Cassandra's own rule for unquoted keyspace and table names. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,47}");
+
   private static final int DEFAULT_PORT = 9042;
   private static final Duration MIN_DURATION = Duration.ofMillis(1);
   private static final Duration MAX_DURATION = Duration.ofHours(1);
@@ -96,10 +117,12 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
         }
       }
       if (host.isEmpty() || port < 1 || port > 65535) {
-        throw new StoreOptionException(CONTACT_POINTS, CONTACT_POINTS + " must be host[:port],... such as 127.0.0.1:9042, not '"
-            + text + "'");
+        throw new StoreOptionException(
+            CONTACT_POINTS,
+            CONTACT_POINTS + " must be host[:port],... such as 127.0.0.1:9042, not '" + text + "'");
       }
-      // Unresolved: the driver resolves it when it connects, so a bad host is reported as unreachable.
+      // Unresolved: the driver resolves it when it connects, so a bad host is reported as
+      // unreachable.
       out.add(InetSocketAddress.createUnresolved(host, port));
     }
     if (out.isEmpty()) {
@@ -111,8 +134,9 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
   private static String name(StoreOptions given, String option, String defaultValue) {
     String value = given.text(option, defaultValue);
     if (!NAME.matcher(value).matches()) {
-      throw new StoreOptionException(option, option + " must be a letter then up to 47 letters, digits or _, not '"
-          + value + "'");
+      throw new StoreOptionException(
+          option,
+          option + " must be a letter then up to 47 letters, digits or _, not '" + value + "'");
     }
     return value.toLowerCase(Locale.ROOT);
   }
@@ -130,11 +154,17 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     } catch (NumberFormatException e) {
       // fall through to the message below
     }
-    throw new StoreOptionException(REPLICATION, REPLICATION + " must be a replication factor (1 to 32) or a CQL map such as "
-        + "{'class':'NetworkTopologyStrategy','dc1':3}, not '" + text + "'");
+    throw new StoreOptionException(
+        REPLICATION,
+        REPLICATION
+            + " must be a replication factor (1 to 32) or a CQL map such as "
+            + "{'class':'NetworkTopologyStrategy','dc1':3}, not '"
+            + text
+            + "'");
   }
 
-  private static ConsistencyLevel consistency(StoreOptions given, String name, String defaultValue, boolean serial) {
+  private static ConsistencyLevel consistency(
+      StoreOptions given, String name, String defaultValue, boolean serial) {
     String text = given.text(name, defaultValue).toUpperCase(Locale.ROOT);
     try {
       DefaultConsistencyLevel level = DefaultConsistencyLevel.valueOf(text);
@@ -144,7 +174,15 @@ record CassandraSettings(List<InetSocketAddress> contactPoints, String localData
     } catch (IllegalArgumentException e) {
       // fall through to the message below
     }
-    throw new StoreOptionException(name, name + " must be " + (serial ? "SERIAL or LOCAL_SERIAL"
-        : "a consistency level such as ONE, QUORUM, LOCAL_QUORUM or ALL") + ", not '" + text + "'");
+    throw new StoreOptionException(
+        name,
+        name
+            + " must be "
+            + (serial
+                ? "SERIAL or LOCAL_SERIAL"
+                : "a consistency level such as ONE, QUORUM, LOCAL_QUORUM or ALL")
+            + ", not '"
+            + text
+            + "'");
   }
 }

@@ -14,10 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every CQL statement the store runs, prepared once per session, and the bound forms of each
- * mutation. The table is {@code (p blob, k blob, version bigint, value blob, claim text,
- * PRIMARY KEY (p, k))}; a key exists when its {@code version} is set. {@code claim} names the
- * commit that holds the key between its lightweight transaction and its logged batch (see
- * {@link ClaimedCommit}); a claimed absent key is a row with only a claim, which reads skip.
+ * mutation. The table is {@code (p blob, k blob, version bigint, value blob, claim text, PRIMARY
+ * KEY (p, k))}; a key exists when its {@code version} is set. {@code claim} names the commit that
+ * holds the key between its lightweight transaction and its logged batch (see {@link
+ * ClaimedCommit}); a claimed absent key is a row with only a claim, which reads skip.
  *
  * <table>
  *   <caption>how a mutation is written</caption>
@@ -36,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class CassandraStatements {
   /** The columns of {@link #get}'s row, by position. */
   static final int GET_VERSION = 0;
+
   static final int GET_VALUE = 1;
 
   private final CqlSession session;
@@ -47,9 +48,12 @@ final class CassandraStatements {
   private final PreparedStatement deleteRow;
   private final PreparedStatement release;
   private final PreparedStatement releaseOwn;
-  private final Map<Condition.Kind, PreparedStatement> conditionalPut = new EnumMap<>(Condition.Kind.class);
-  private final Map<Condition.Kind, PreparedStatement> conditionalDelete = new EnumMap<>(Condition.Kind.class);
-  private final Map<Condition.Kind, PreparedStatement> conditionalCheck = new EnumMap<>(Condition.Kind.class);
+  private final Map<Condition.Kind, PreparedStatement> conditionalPut =
+      new EnumMap<>(Condition.Kind.class);
+  private final Map<Condition.Kind, PreparedStatement> conditionalDelete =
+      new EnumMap<>(Condition.Kind.class);
+  private final Map<Condition.Kind, PreparedStatement> conditionalCheck =
+      new EnumMap<>(Condition.Kind.class);
   private final Map<Condition.Kind, PreparedStatement> claim = new EnumMap<>(Condition.Kind.class);
   private final PreparedStatement partitionsFromStart;
   private final PreparedStatement liveRowsOfPartition;
@@ -61,24 +65,36 @@ final class CassandraStatements {
     String where = " WHERE p = :p AND k = :k";
     get = prepare("SELECT version, value FROM " + table + where);
     put = prepare("UPDATE " + table + " SET version = :version, value = :value" + where);
-    putReleasing = prepare("UPDATE " + table + " SET version = :version, value = :value, claim = null" + where);
+    putReleasing =
+        prepare(
+            "UPDATE " + table + " SET version = :version, value = :value, claim = null" + where);
     deleteColumns = prepare("DELETE version, value FROM " + table + where);
     deleteRow = prepare("DELETE FROM " + table + where);
     release = prepare("UPDATE " + table + " SET claim = null" + where);
     releaseOwn = prepare("UPDATE " + table + " SET claim = null" + where + " IF claim = :owner");
-    for (Condition.Kind kind : new Condition.Kind[] {Condition.Kind.ABSENT, Condition.Kind.EXISTS,
-        Condition.Kind.VERSION}) {
-      String condition = " IF " + switch (kind) {
-        case ABSENT -> "version = null";
-        case EXISTS -> "version != null";
-        case VERSION -> "version = :expected";
-        case NONE -> throw new IllegalStateException("NONE is written plain");
-      } + " AND claim = null";
-      conditionalPut.put(kind, prepare("UPDATE " + table + " SET version = :version, value = :value" + where
-          + condition));
+    for (Condition.Kind kind :
+        new Condition.Kind[] {
+          Condition.Kind.ABSENT, Condition.Kind.EXISTS, Condition.Kind.VERSION
+        }) {
+      String condition =
+          " IF "
+              + switch (kind) {
+                case ABSENT -> "version = null";
+                case EXISTS -> "version != null";
+                case VERSION -> "version = :expected";
+                case NONE -> throw new IllegalStateException("NONE is written plain");
+              }
+              + " AND claim = null";
+      conditionalPut.put(
+          kind,
+          prepare(
+              "UPDATE " + table + " SET version = :version, value = :value" + where + condition));
       conditionalDelete.put(kind, prepare("DELETE FROM " + table + where + condition));
-      conditionalCheck.put(kind, prepare("UPDATE " + table + " SET claim = null" + where + condition));
-      claim.put(kind, prepare("UPDATE " + table + " USING TTL :ttl SET claim = :owner" + where + condition));
+      conditionalCheck.put(
+          kind, prepare("UPDATE " + table + " SET claim = null" + where + condition));
+      claim.put(
+          kind,
+          prepare("UPDATE " + table + " USING TTL :ttl SET claim = :owner" + where + condition));
     }
     partitionsFromStart = prepare("SELECT p, version FROM " + table + " PER PARTITION LIMIT 1");
     liveRowsOfPartition = prepare("SELECT version FROM " + table + " WHERE p = :p");
@@ -94,15 +110,21 @@ final class CassandraStatements {
    * call, and this is the statement of every point read.
    */
   BoundStatement get(byte[] partition, byte[] key) {
-    return get.boundStatementBuilder().setByteBuffer(0, PartitionBytes.encode(partition))
-        .setByteBuffer(1, PartitionBytes.copy(key)).build();
+    return get.boundStatementBuilder()
+        .setByteBuffer(0, PartitionBytes.encode(partition))
+        .setByteBuffer(1, PartitionBytes.copy(key))
+        .build();
   }
 
-  /** The plain write of a mutation that needs no condition checked, or null if it writes nothing. */
+  /**
+   * The plain write of a mutation that needs no condition checked, or null if it writes nothing.
+   */
   BoundStatement plain(Mutation m) {
     if (m instanceof Mutation.Put p) {
-      return keyed(put, m.partition(), m.key()).setLong("version", p.version())
-          .setByteBuffer("value", PartitionBytes.copy(p.value())).build();
+      return keyed(put, m.partition(), m.key())
+          .setLong("version", p.version())
+          .setByteBuffer("value", PartitionBytes.copy(p.value()))
+          .build();
     }
     if (m instanceof Mutation.Delete) {
       return keyed(deleteColumns, m.partition(), m.key()).build();
@@ -115,8 +137,10 @@ final class CassandraStatements {
     Condition c = m.condition();
     BoundStatementBuilder b;
     if (m instanceof Mutation.Put p) {
-      b = keyed(conditionalPut.get(c.kind()), m.partition(), m.key()).setLong("version", p.version())
-          .setByteBuffer("value", PartitionBytes.copy(p.value()));
+      b =
+          keyed(conditionalPut.get(c.kind()), m.partition(), m.key())
+              .setLong("version", p.version())
+              .setByteBuffer("value", PartitionBytes.copy(p.value()));
     } else if (m instanceof Mutation.Delete && c.kind() != Condition.Kind.ABSENT) {
       b = keyed(conditionalDelete.get(c.kind()), m.partition(), m.key());
     } else {
@@ -125,17 +149,24 @@ final class CassandraStatements {
     return expected(b, c).build();
   }
 
-  /** The lightweight transaction that claims a mutation's key for {@code owner} if its condition holds. */
+  /**
+   * The lightweight transaction that claims a mutation's key for {@code owner} if its condition
+   * holds.
+   */
   BoundStatement claim(Mutation m, String owner, int ttlSeconds) {
     return expected(keyed(claim.get(m.condition().kind()), m.partition(), m.key()), m.condition())
-        .setInt("ttl", ttlSeconds).setString("owner", owner).build();
+        .setInt("ttl", ttlSeconds)
+        .setString("owner", owner)
+        .build();
   }
 
   /** The write of a claimed mutation inside the logged batch; it also drops the claim. */
   BoundStatement applyClaimed(Mutation m) {
     if (m instanceof Mutation.Put p) {
-      return keyed(putReleasing, m.partition(), m.key()).setLong("version", p.version())
-          .setByteBuffer("value", PartitionBytes.copy(p.value())).build();
+      return keyed(putReleasing, m.partition(), m.key())
+          .setLong("version", p.version())
+          .setByteBuffer("value", PartitionBytes.copy(p.value()))
+          .build();
     }
     if (m instanceof Mutation.Delete) {
       return keyed(deleteRow, m.partition(), m.key()).build();
@@ -150,7 +181,8 @@ final class CassandraStatements {
 
   /** One partition's rows in a key range; the range must not be empty. */
   BoundStatement scan(byte[] partition, KeyRange range, boolean reverse, int pageSize) {
-    StringBuilder cql = new StringBuilder("SELECT k, version, value FROM ").append(table).append(" WHERE p = :p");
+    StringBuilder cql =
+        new StringBuilder("SELECT k, version, value FROM ").append(table).append(" WHERE p = :p");
     if (range.lower() != null) {
       cql.append(range.lowerInclusive() ? " AND k >= :lo" : " AND k > :lo");
     }
@@ -159,7 +191,8 @@ final class CassandraStatements {
     }
     cql.append(reverse ? " ORDER BY k DESC" : " ORDER BY k ASC");
     PreparedStatement prepared = scans.computeIfAbsent(cql.toString(), this::prepare);
-    BoundStatementBuilder b = prepared.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(partition));
+    BoundStatementBuilder b =
+        prepared.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(partition));
     if (range.lower() != null) {
       b.setByteBuffer("lo", PartitionBytes.copy(range.lower()));
     }
@@ -169,19 +202,29 @@ final class CassandraStatements {
     return b.setPageSize(pageSize).build();
   }
 
-  /** The first row of every partition, in token order: a walk over the whole table's partition keys. */
+  /**
+   * The first row of every partition, in token order: a walk over the whole table's partition keys.
+   */
   BoundStatement partitions(int pageSize) {
     return partitionsFromStart.boundStatementBuilder().setPageSize(pageSize).build();
   }
 
-  /** The versions of one partition's rows, to tell a live partition from one that holds only claims. */
+  /**
+   * The versions of one partition's rows, to tell a live partition from one that holds only claims.
+   */
   BoundStatement versionsOf(ByteBuffer storedPartition, int pageSize) {
-    return liveRowsOfPartition.boundStatementBuilder().setByteBuffer("p", storedPartition).setPageSize(pageSize)
+    return liveRowsOfPartition
+        .boundStatementBuilder()
+        .setByteBuffer("p", storedPartition)
+        .setPageSize(pageSize)
         .build();
   }
 
-  private static BoundStatementBuilder keyed(PreparedStatement statement, byte[] partition, byte[] key) {
-    return statement.boundStatementBuilder().setByteBuffer("p", PartitionBytes.encode(partition))
+  private static BoundStatementBuilder keyed(
+      PreparedStatement statement, byte[] partition, byte[] key) {
+    return statement
+        .boundStatementBuilder()
+        .setByteBuffer("p", PartitionBytes.encode(partition))
         .setByteBuffer("k", PartitionBytes.copy(key));
   }
 

@@ -4,7 +4,10 @@ import io.viewbase.storage.spi.StorageProvider;
 import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.StoreConfig;
 
-/** Finds the Cassandra backend by the name {@code cassandra}; see {@link CassandraSettings} for its options. */
+/**
+ * Finds the Cassandra backend by the name {@code cassandra}; see {@link CassandraSettings} for its
+ * options.
+ */
 public final class CassandraStorageProvider implements StorageProvider {
   @Override
   public String name() {

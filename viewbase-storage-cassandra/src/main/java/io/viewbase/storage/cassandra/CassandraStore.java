@@ -10,7 +10,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.viewbase.storage.spi.BatchRules;
-import io.viewbase.storage.spi.Bytes;
 import io.viewbase.storage.spi.Capabilities;
 import io.viewbase.storage.spi.ConditionFailedException;
 import io.viewbase.storage.spi.Cursor;
@@ -22,23 +21,23 @@ import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.Versioned;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A Viewbase store in one Cassandra table: a storage partition is a Cassandra partition, a sort
- * key its clustering key. Reads and writes run at the configured consistency; conditions are
+ * A Viewbase store in one Cassandra table: a storage partition is a Cassandra partition, a sort key
+ * its clustering key. Reads and writes run at the configured consistency; conditions are
  * lightweight transactions ({@link PartitionCommit}, {@link ClaimedCommit}).
  *
- * <p>What it guarantees, declared in {@link #capabilities()} and explained in docs/scale-out.md:
- * a batch is all or nothing (a logged batch across partitions), but not isolated: a reader may see
+ * <p>What it guarantees, declared in {@link #capabilities()} and explained in docs/scale-out.md: a
+ * batch is all or nothing (a logged batch across partitions), but not isolated: a reader may see
  * one partition of a batch before another. Partitions enumerate in token order. There are no
  * snapshots: {@link #snapshot()} reads the live data.
  */
 final class CassandraStore implements Store {
   static final Capabilities CAPABILITIES = new Capabilities(true, false, true, false, true, false);
+
   /** Schema changes wait for every node to agree, which takes longer than a request. */
   private static final Duration SCHEMA_TIMEOUT = Duration.ofSeconds(60);
 
@@ -64,12 +63,14 @@ final class CassandraStore implements Store {
     CqlSession session = connect(settings);
     try {
       createSchema(session, settings);
-      return new SharedSessions.Lease(session, new CassandraStatements(session, settings.keyspace(), settings.table()),
+      return new SharedSessions.Lease(
+          session,
+          new CassandraStatements(session, settings.keyspace(), settings.table()),
           settings);
     } catch (DriverException e) {
       session.close();
-      throw CassandraErrors.translate("prepare keyspace " + settings.keyspace() + " at " + settings.contactPointsText(),
-          e);
+      throw CassandraErrors.translate(
+          "prepare keyspace " + settings.keyspace() + " at " + settings.contactPointsText(), e);
     } catch (RuntimeException e) {
       session.close();
       throw e;
@@ -77,24 +78,32 @@ final class CassandraStore implements Store {
   }
 
   private static CqlSession connect(CassandraSettings settings) {
-    DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
-        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, settings.consistency().name())
-        .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, settings.serialConsistency().name())
-        .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, settings.pageSize())
-        // Lightweight transactions take their timestamps from the coordinator's clock; plain
-        // writes must too, or a client clock behind the cluster's would lose writes to older ones.
-        .withString(DefaultDriverOption.TIMESTAMP_GENERATOR_CLASS, "ServerSideTimestampGenerator")
-        // Native protocol v4, not the v5 that driver 4.19 negotiates with Cassandra 5: on v5 its
-        // frame decoder (on the Netty 4.2 we ship) regularly fails under load on a ring
-        // ("readerIndex + length exceeds writerIndex"), closes the connection and fails every
-        // request in flight on it (RingFailoverTest saw 2-5% of operations). v4 has none of it, and
-        // Viewbase uses nothing v5 adds.
-        .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
-        .withStringList(DefaultDriverOption.METADATA_SCHEMA_REFRESHED_KEYSPACES, List.of(settings.keyspace()))
-        .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, SCHEMA_TIMEOUT)
-        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, SCHEMA_TIMEOUT)
-        .build();
+    DriverConfigLoader config =
+        DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, settings.requestTimeout())
+            .withString(DefaultDriverOption.REQUEST_CONSISTENCY, settings.consistency().name())
+            .withString(
+                DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, settings.serialConsistency().name())
+            .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, settings.pageSize())
+            // Lightweight transactions take their timestamps from the coordinator's clock; plain
+            // writes must too, or a client clock behind the cluster's would lose writes to older
+            // ones.
+            .withString(
+                DefaultDriverOption.TIMESTAMP_GENERATOR_CLASS, "ServerSideTimestampGenerator")
+            // Native protocol v4, not the v5 that driver 4.19 negotiates with Cassandra 5: on v5
+            // its
+            // frame decoder (on the Netty 4.2 we ship) regularly fails under load on a ring
+            // ("readerIndex + length exceeds writerIndex"), closes the connection and fails every
+            // request in flight on it (RingFailoverTest saw 2-5% of operations). v4 has none of it,
+            // and
+            // Viewbase uses nothing v5 adds.
+            .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
+            .withStringList(
+                DefaultDriverOption.METADATA_SCHEMA_REFRESHED_KEYSPACES,
+                List.of(settings.keyspace()))
+            .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, SCHEMA_TIMEOUT)
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, SCHEMA_TIMEOUT)
+            .build();
     try {
       return CqlSession.builder()
           .addContactPoints(settings.contactPoints())
@@ -103,25 +112,50 @@ final class CassandraStore implements Store {
           .withClassLoader(CassandraStore.class.getClassLoader())
           .build();
     } catch (DriverException | IllegalStateException e) {
-      throw new StorageException("cannot reach the Cassandra cluster at " + settings.contactPointsText()
-          + " (local datacenter " + settings.localDatacenter() + "): " + e.getMessage(), e,
+      throw new StorageException(
+          "cannot reach the Cassandra cluster at "
+              + settings.contactPointsText()
+              + " (local datacenter "
+              + settings.localDatacenter()
+              + "): "
+              + e.getMessage(),
+          e,
           StorageException.Kind.UNREACHABLE);
     }
   }
 
-  /** Creates the keyspace and table when they are missing; an existing keyspace keeps its replication. */
+  /**
+   * Creates the keyspace and table when they are missing; an existing keyspace keeps its
+   * replication.
+   */
   private static void createSchema(CqlSession session, CassandraSettings settings) {
     String keyspace = settings.keyspace();
-    boolean hasKeyspace = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(keyspace)).isPresent();
+    boolean hasKeyspace =
+        session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(keyspace)).isPresent();
     if (!hasKeyspace) {
-      ddl(session, "CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + settings.replication());
+      ddl(
+          session,
+          "CREATE KEYSPACE IF NOT EXISTS "
+              + keyspace
+              + " WITH replication = "
+              + settings.replication());
     }
-    boolean hasTable = hasKeyspace && session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(keyspace))
-        .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(settings.table()))).isPresent();
+    boolean hasTable =
+        hasKeyspace
+            && session
+                .getMetadata()
+                .getKeyspace(CqlIdentifier.fromInternal(keyspace))
+                .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(settings.table())))
+                .isPresent();
     if (!hasTable) {
-      ddl(session, "CREATE TABLE IF NOT EXISTS " + keyspace + "." + settings.table()
-          + " (p blob, k blob, version bigint, value blob, claim text, PRIMARY KEY (p, k))"
-          + " WITH CLUSTERING ORDER BY (k ASC)");
+      ddl(
+          session,
+          "CREATE TABLE IF NOT EXISTS "
+              + keyspace
+              + "."
+              + settings.table()
+              + " (p blob, k blob, version bigint, value blob, claim text, PRIMARY KEY (p, k))"
+              + " WITH CLUSTERING ORDER BY (k ASC)");
     }
   }
 
@@ -141,8 +175,10 @@ final class CassandraStore implements Store {
     if (row == null || row.isNull(CassandraStatements.GET_VERSION)) {
       return Optional.empty();
     }
-    return Optional.of(new Versioned(row.getLong(CassandraStatements.GET_VERSION),
-        PartitionBytes.array(row.getByteBuffer(CassandraStatements.GET_VALUE))));
+    return Optional.of(
+        new Versioned(
+            row.getLong(CassandraStatements.GET_VERSION),
+            PartitionBytes.array(row.getByteBuffer(CassandraStatements.GET_VALUE))));
   }
 
   @Override
@@ -151,7 +187,8 @@ final class CassandraStore implements Store {
     if (range.isEmpty()) {
       return new RowCursor(this, List.of(), partition.clone(), null);
     }
-    ResultSet rows = execute(statements.scan(partition, range, reverse, settings.pageSize()), "scan");
+    ResultSet rows =
+        execute(statements.scan(partition, range, reverse, settings.pageSize()), "scan");
     return new RowCursor(this, List.of(rows), partition.clone(), null);
   }
 
@@ -163,25 +200,36 @@ final class CassandraStore implements Store {
   @Override
   public Cursor scanAll(byte[] partitionPrefix, byte[] afterPartition, byte[] afterKey) {
     ensureOpen();
-    return new OrderedCursor(this, partitionPrefix.clone(), afterPartition == null ? null : afterPartition.clone(),
-        afterKey == null ? null : afterKey.clone(), settings.pageSize());
+    return new OrderedCursor(
+        this,
+        partitionPrefix.clone(),
+        afterPartition == null ? null : afterPartition.clone(),
+        afterKey == null ? null : afterKey.clone(),
+        settings.pageSize());
   }
 
   /** The partitions under the prefix in byte order; see {@link #scanAll} for what it costs. */
   @Override
   public PartitionCursor partitions(byte[] prefix, byte[] afterPartition) {
     ensureOpen();
-    return new OrderedPartitionCursor(this, prefix.clone(), afterPartition == null ? null : afterPartition.clone());
+    return new OrderedPartitionCursor(
+        this, prefix.clone(), afterPartition == null ? null : afterPartition.clone());
   }
 
-  /** Every partition under the prefix in token order: one walk over the whole table's partition keys. */
+  /**
+   * Every partition under the prefix in token order: one walk over the whole table's partition
+   * keys.
+   */
   PartitionCursor partitionsInTokenOrder(byte[] prefix) {
     ensureOpen();
     ResultSet rows = execute(statements.partitions(settings.pageSize()), "list partitions");
     return new PartitionRowCursor(this, rows, prefix);
   }
 
-  /** Cassandra keeps no point-in-time views: this one reads the live data at the store's consistency. */
+  /**
+   * Cassandra keeps no point-in-time views: this one reads the live data at the store's
+   * consistency.
+   */
   @Override
   public Snapshot snapshot() {
     ensureOpen();

@@ -24,23 +24,22 @@ import java.util.UUID;
  * <ol>
  *   <li><b>claim</b>: for each mutation with a condition, in batch order, one lightweight
  *       transaction sets the key's {@code claim} to this commit's owner id (with a TTL) if the
- *       condition holds and nobody else claims it. A condition that fails releases the claims
- *       taken so far and throws {@link ConditionFailedException} with that mutation's index.</li>
+ *       condition holds and nobody else claims it. A condition that fails releases the claims taken
+ *       so far and throws {@link ConditionFailedException} with that mutation's index.
  *   <li><b>apply</b>: one logged batch writes every mutation and clears every claim. Cassandra's
  *       batchlog makes it all-or-nothing, eventually; it is not isolated, so a reader may see some
- *       partitions written before others.</li>
+ *       partitions written before others.
  * </ol>
  *
  * A claimed key refuses every other conditional write (it sees {@code claim != null}), so no
  * condition checked in step 1 can be broken before step 2; unconditional writes do not wait. A
  * claim that finds the key held by another commit waits a little ({@link Contention}) and then
  * fails as a conflict, reporting the version it found even though that version met the condition. A
- * committer that dies between the steps leaves claims that expire after the claim TTL; until
- * then, conditional writes to those keys fail as conflicts.
+ * committer that dies between the steps leaves claims that expire after the claim TTL; until then,
+ * conditional writes to those keys fail as conflicts.
  */
 final class ClaimedCommit {
-  private ClaimedCommit() {
-  }
+  private ClaimedCommit() {}
 
   static void commit(CassandraStore store, List<Mutation> batch) throws ConditionFailedException {
     CassandraStatements statements = store.statements();
@@ -72,8 +71,12 @@ final class ClaimedCommit {
     // strength of conditions another writer may already be free to break.
     if (System.nanoTime() - started > ttl.toNanos() / 2) {
       release(store, claimOrder, owner);
-      throw new StorageException("a commit across partitions took longer than half the claim TTL (" + ttl
-          + ") to claim its keys; nothing was written", null, StorageException.Kind.CONTENDED);
+      throw new StorageException(
+          "a commit across partitions took longer than half the claim TTL ("
+              + ttl
+              + ") to claim its keys; nothing was written",
+          null,
+          StorageException.Kind.CONTENDED);
     }
     BatchStatementBuilder logged = BatchStatement.builder(BatchType.LOGGED);
     for (Mutation m : batch) {
@@ -94,7 +97,8 @@ final class ClaimedCommit {
     }
   }
 
-  private static void claim(CassandraStore store, Mutation m, int index, String owner, int ttlSeconds)
+  private static void claim(
+      CassandraStore store, Mutation m, int index, String owner, int ttlSeconds)
       throws ConditionFailedException {
     BoundStatement claim = store.statements().claim(m, owner, ttlSeconds);
     for (int attempt = 1; ; attempt++) {
@@ -123,7 +127,9 @@ final class ClaimedCommit {
     }
   }
 
-  /** Drops this commit's claims; best effort, since an unreleased claim expires with its TTL anyway. */
+  /**
+   * Drops this commit's claims; best effort, since an unreleased claim expires with its TTL anyway.
+   */
   private static void release(CassandraStore store, List<Mutation> claimed, String owner) {
     for (Mutation m : claimed) {
       try {

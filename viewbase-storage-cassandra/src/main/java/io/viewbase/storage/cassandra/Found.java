@@ -16,7 +16,8 @@ record Found(Long version, String claim) {
       return ABSENT;
     }
     ColumnDefinitions columns = row.getColumnDefinitions();
-    Long version = columns.contains("version") && !row.isNull("version") ? row.getLong("version") : null;
+    Long version =
+        columns.contains("version") && !row.isNull("version") ? row.getLong("version") : null;
     String claim = columns.contains("claim") ? row.getString("claim") : null;
     return new Found(version, claim);
   }

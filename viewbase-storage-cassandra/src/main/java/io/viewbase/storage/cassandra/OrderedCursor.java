@@ -7,17 +7,16 @@ import java.util.Arrays;
 import java.util.Deque;
 
 /**
- * Every entry under a partition prefix in (partition, key) byte order: the partitions from
- * {@link SortedPartitions}, each read with one clustering-ordered scan. Resumes strictly after an
- * entry, as {@code Store.scanAll} asks: the rest of that entry's partition, then the partitions after it.
+ * Every entry under a partition prefix in (partition, key) byte order: the partitions from {@link
+ * SortedPartitions}, each read with one clustering-ordered scan. Resumes strictly after an entry,
+ * as {@code Store.scanAll} asks: the rest of that entry's partition, then the partitions after it.
  *
  * <p>The first {@code pageSize} entries are read when the cursor opens, so a walk that fits in one
  * page reads the data as it was then (as one page of a plain Cassandra walk would); longer walks
  * read each later partition when they reach it.
  */
 final class OrderedCursor implements Cursor {
-  private record Entry(byte[] partition, byte[] key, long version, byte[] value) {
-  }
+  private record Entry(byte[] partition, byte[] key, long version, byte[] value) {}
 
   private final CassandraStore store;
   private final SortedPartitions partitions;
@@ -28,14 +27,16 @@ final class OrderedCursor implements Cursor {
   private Cursor current;
   private boolean closed;
 
-  OrderedCursor(CassandraStore store, byte[] prefix, byte[] afterPartition, byte[] afterKey, int pageSize) {
+  OrderedCursor(
+      CassandraStore store, byte[] prefix, byte[] afterPartition, byte[] afterKey, int pageSize) {
     this.store = store;
     this.afterPartition = afterPartition;
     this.afterKey = afterKey;
     // With a key, the entry's own partition still has entries after it; without one, it is done.
     this.partitions = new SortedPartitions(store, prefix, afterPartition, afterKey != null);
     while (opening.size() < pageSize && advance()) {
-      opening.add(new Entry(current.partition(), current.key(), current.version(), current.value()));
+      opening.add(
+          new Entry(current.partition(), current.key(), current.version(), current.value()));
     }
   }
 
@@ -57,7 +58,9 @@ final class OrderedCursor implements Cursor {
     return false;
   }
 
-  /** Moves {@link #current} to the next entry, through the partitions in order; false at the end. */
+  /**
+   * Moves {@link #current} to the next entry, through the partitions in order; false at the end.
+   */
   private boolean advance() {
     while (true) {
       if (current != null && current.next()) {

@@ -2,7 +2,10 @@ package io.viewbase.storage.cassandra;
 
 import io.viewbase.storage.spi.PartitionCursor;
 
-/** The partitions under a prefix in byte order, strictly after a given one, from {@link SortedPartitions}. */
+/**
+ * The partitions under a prefix in byte order, strictly after a given one, from {@link
+ * SortedPartitions}.
+ */
 final class OrderedPartitionCursor implements PartitionCursor {
   private final CassandraStore store;
   private final SortedPartitions partitions;

@@ -13,8 +13,7 @@ import java.util.Arrays;
 final class PartitionBytes {
   private static final byte MARKER = 0x01;
 
-  private PartitionBytes() {
-  }
+  private PartitionBytes() {}
 
   static ByteBuffer encode(byte[] partition) {
     byte[] out = new byte[partition.length + 1];
@@ -33,7 +32,9 @@ final class PartitionBytes {
     return out;
   }
 
-  /** A copy of the caller's bytes, so a later change to their array cannot reach a pending request. */
+  /**
+   * A copy of the caller's bytes, so a later change to their array cannot reach a pending request.
+   */
   static ByteBuffer copy(byte[] bytes) {
     return ByteBuffer.wrap(Arrays.copyOf(bytes, bytes.length));
   }

@@ -27,16 +27,17 @@ import java.util.List;
  * </table>
  */
 final class PartitionCommit {
-  private PartitionCommit() {
-  }
+  private PartitionCommit() {}
 
   static void commit(CassandraStore store, List<Mutation> batch) throws ConditionFailedException {
     CassandraStatements statements = store.statements();
     boolean conditional = batch.stream().anyMatch(m -> m.condition().kind() != Condition.Kind.NONE);
     List<BatchableStatement<?>> parts = new ArrayList<>();
     for (Mutation m : batch) {
-      BatchableStatement<?> part = m.condition().kind() != Condition.Kind.NONE ? statements.conditional(m)
-          : statements.plain(m);
+      BatchableStatement<?> part =
+          m.condition().kind() != Condition.Kind.NONE
+              ? statements.conditional(m)
+              : statements.plain(m);
       if (part != null) {
         parts.add(part);
       }
@@ -44,7 +45,8 @@ final class PartitionCommit {
     if (parts.isEmpty()) {
       return; // only unconditional checks
     }
-    Statement<?> statement = parts.size() == 1 ? parts.get(0) : BatchStatement.newInstance(BatchType.UNLOGGED, parts);
+    Statement<?> statement =
+        parts.size() == 1 ? parts.get(0) : BatchStatement.newInstance(BatchType.UNLOGGED, parts);
     if (!conditional) {
       store.execute(statement, "write");
       return;
@@ -62,7 +64,8 @@ final class PartitionCommit {
         if (m.condition().kind() == Condition.Kind.NONE) {
           continue;
         }
-        Found found = parts.size() == 1 ? Found.of(rows.isEmpty() ? null : rows.get(0)) : find(rows, m.key());
+        Found found =
+            parts.size() == 1 ? Found.of(rows.isEmpty() ? null : rows.get(0)) : find(rows, m.key());
         if (!m.condition().isMetBy(found.version())) {
           throw new ConditionFailedException(i, m.condition(), found.version());
         }
@@ -73,14 +76,16 @@ final class PartitionCommit {
       }
       if (attempt >= Contention.ATTEMPTS) {
         int index = held != null ? held : firstConditioned(batch);
-        throw new ConditionFailedException(index, batch.get(index).condition(),
-            heldFound != null ? heldFound.version() : null);
+        throw new ConditionFailedException(
+            index, batch.get(index).condition(), heldFound != null ? heldFound.version() : null);
       }
       Contention.pause(attempt);
     }
   }
 
-  /** The row a conditional batch returned for a key; Cassandra returns none for a key without a row. */
+  /**
+   * The row a conditional batch returned for a key; Cassandra returns none for a key without a row.
+   */
   private static Found find(List<Row> rows, byte[] key) {
     ByteBuffer wanted = ByteBuffer.wrap(key);
     for (Row row : rows) {

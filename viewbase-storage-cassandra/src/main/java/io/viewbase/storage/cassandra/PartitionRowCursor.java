@@ -49,8 +49,9 @@ final class PartitionRowCursor implements PartitionCursor {
   }
 
   private boolean hasLiveRow(ByteBuffer stored) {
-    ResultSet versions = store.execute(store.statements().versionsOf(stored, store.settings().pageSize()),
-        "list partitions");
+    ResultSet versions =
+        store.execute(
+            store.statements().versionsOf(stored, store.settings().pageSize()), "list partitions");
     for (Row row : versions) {
       if (!row.isNull("version")) {
         return true;

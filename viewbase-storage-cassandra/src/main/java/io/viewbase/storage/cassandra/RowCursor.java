@@ -9,9 +9,9 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The live entries among the rows of one or more result sets, read one after the other. The
- * driver fetches each result set's pages as the cursor reaches them, so a long walk holds one page
- * at a time. Rows without a version (a claim on an absent key) are skipped, and so are partitions
+ * The live entries among the rows of one or more result sets, read one after the other. The driver
+ * fetches each result set's pages as the cursor reaches them, so a long walk holds one page at a
+ * time. Rows without a version (a claim on an absent key) are skipped, and so are partitions
  * outside {@code prefix} when one is given.
  */
 final class RowCursor implements Cursor {
@@ -27,8 +27,9 @@ final class RowCursor implements Cursor {
   private boolean closed;
 
   /**
-   * @param fixedPartition the partition of every row (a scan, whose rows carry no partition), or null
-   * @param prefix         the partition prefix to keep (a walk over every partition), or null
+   * @param fixedPartition the partition of every row (a scan, whose rows carry no partition), or
+   *     null
+   * @param prefix the partition prefix to keep (a walk over every partition), or null
    */
   RowCursor(CassandraStore store, List<ResultSet> segments, byte[] fixedPartition, byte[] prefix) {
     this.store = store;
@@ -56,7 +57,8 @@ final class RowCursor implements Cursor {
         if (row.isNull("version")) {
           continue;
         }
-        byte[] p = fixedPartition != null ? fixedPartition : PartitionBytes.decode(row.getByteBuffer("p"));
+        byte[] p =
+            fixedPartition != null ? fixedPartition : PartitionBytes.decode(row.getByteBuffer("p"));
         if (prefix != null && !Bytes.startsWith(p, prefix)) {
           continue;
         }

@@ -7,19 +7,21 @@ import java.util.function.Function;
 
 /**
  * The driver sessions of this process, one per distinct {@link CassandraSettings}, shared by every
- * store opened with those settings. A session holds connection pools, cluster metadata and
- * prepared statements, and opening one takes a second or more, so stores opened again and again
- * on the same cluster (a server reopening a database, tests) reuse it. The session closes with the
- * last store that uses it.
+ * store opened with those settings. A session holds connection pools, cluster metadata and prepared
+ * statements, and opening one takes a second or more, so stores opened again and again on the same
+ * cluster (a server reopening a database, tests) reuse it. The session closes with the last store
+ * that uses it.
  */
 final class SharedSessions {
   private static final Map<CassandraSettings, Shared> OPEN = new HashMap<>();
 
-  private SharedSessions() {
-  }
+  private SharedSessions() {}
 
-  /** A session and its statements for these settings, opened with {@code opener} if none is open. */
-  static synchronized Lease acquire(CassandraSettings settings, Function<CassandraSettings, Lease> opener) {
+  /**
+   * A session and its statements for these settings, opened with {@code opener} if none is open.
+   */
+  static synchronized Lease acquire(
+      CassandraSettings settings, Function<CassandraSettings, Lease> opener) {
     Shared shared = OPEN.get(settings);
     if (shared == null) {
       Lease opened = opener.apply(settings);

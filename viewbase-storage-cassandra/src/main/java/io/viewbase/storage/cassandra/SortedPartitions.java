@@ -7,10 +7,10 @@ import java.util.Deque;
 import java.util.TreeSet;
 
 /**
- * The partitions under a prefix in byte order, which the SPI's walks promise, from Cassandra's
- * walk in token order: each batch walks every partition key of the table once and keeps the
- * {@link #BATCH} smallest after the last one handed out, so memory stays bounded and a walk over
- * P partitions costs about P / BATCH + 1 passes over the partition keys.
+ * The partitions under a prefix in byte order, which the SPI's walks promise, from Cassandra's walk
+ * in token order: each batch walks every partition key of the table once and keeps the {@link
+ * #BATCH} smallest after the last one handed out, so memory stays bounded and a walk over P
+ * partitions costs about P / BATCH + 1 passes over the partition keys.
  */
 final class SortedPartitions {
   static final int BATCH = 4096;
@@ -22,7 +22,10 @@ final class SortedPartitions {
   private boolean afterInclusive;
   private boolean exhausted;
 
-  /** From {@code after} on (null: from the first), including {@code after} itself when {@code inclusive}. */
+  /**
+   * From {@code after} on (null: from the first), including {@code after} itself when {@code
+   * inclusive}.
+   */
   SortedPartitions(CassandraStore store, byte[] prefix, byte[] after, boolean inclusive) {
     this.store = store;
     this.prefix = prefix;

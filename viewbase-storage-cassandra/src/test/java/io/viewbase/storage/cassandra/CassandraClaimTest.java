@@ -37,9 +37,17 @@ class CassandraClaimTest {
 
   @BeforeAll
   static void open() {
-    store = new CassandraStorageProvider().open(new StoreConfig(null, true, Map.of(
-        CassandraSettings.CONTACT_POINTS, CassandraTestCluster.node().contactPoint(),
-        CassandraSettings.KEYSPACE, KEYSPACE)));
+    store =
+        new CassandraStorageProvider()
+            .open(
+                new StoreConfig(
+                    null,
+                    true,
+                    Map.of(
+                        CassandraSettings.CONTACT_POINTS,
+                        CassandraTestCluster.node().contactPoint(),
+                        CassandraSettings.KEYSPACE,
+                        KEYSPACE)));
   }
 
   @AfterAll
@@ -57,8 +65,12 @@ class CassandraClaimTest {
     store.commit(List.of(Mutation.put(b("p"), b("k"), 1, b("one"))));
     foreignClaim("p", "k", 60);
 
-    ConditionFailedException failure = catchThrowableOfType(ConditionFailedException.class,
-        () -> store.commit(List.of(new Mutation.Put(b("p"), b("k"), 2, b("two"), Condition.version(1)))));
+    ConditionFailedException failure =
+        catchThrowableOfType(
+            ConditionFailedException.class,
+            () ->
+                store.commit(
+                    List.of(new Mutation.Put(b("p"), b("k"), 2, b("two"), Condition.version(1)))));
 
     assertThat(failure).isNotNull();
     assertThat(failure.index()).isZero();
@@ -90,15 +102,21 @@ class CassandraClaimTest {
   }
 
   @Test
-  void commitAcrossPartitionsWhoseConditionFailsReleasesItsOwnClaimsAndKeepsOthers() throws Exception {
-    store.commit(List.of(Mutation.put(b("a"), b("k"), 1, b("x")), Mutation.put(b("b"), b("k"), 1, b("y"))));
+  void commitAcrossPartitionsWhoseConditionFailsReleasesItsOwnClaimsAndKeepsOthers()
+      throws Exception {
+    store.commit(
+        List.of(Mutation.put(b("a"), b("k"), 1, b("x")), Mutation.put(b("b"), b("k"), 1, b("y"))));
     foreignClaim("c", "k", 60);
 
-    ConditionFailedException failure = catchThrowableOfType(ConditionFailedException.class,
-        () -> store.commit(List.of(
-            new Mutation.Put(b("a"), b("k"), 2, b("x2"), Condition.version(1)),
-            new Mutation.Put(b("b"), b("k"), 2, b("y2"), Condition.version(1)),
-            new Mutation.Put(b("c"), b("k"), 1, b("z"), Condition.ABSENT))));
+    ConditionFailedException failure =
+        catchThrowableOfType(
+            ConditionFailedException.class,
+            () ->
+                store.commit(
+                    List.of(
+                        new Mutation.Put(b("a"), b("k"), 2, b("x2"), Condition.version(1)),
+                        new Mutation.Put(b("b"), b("k"), 2, b("y2"), Condition.version(1)),
+                        new Mutation.Put(b("c"), b("k"), 1, b("z"), Condition.ABSENT))));
 
     assertThat(failure.index()).isEqualTo(2);
     assertThat(claimOf("a", "k")).isNull();
@@ -112,13 +130,17 @@ class CassandraClaimTest {
   void commitAcrossPartitionsLeavesNoClaimBehind() throws Exception {
     store.commit(List.of(Mutation.put(b("a"), b("k"), 1, b("x"))));
 
-    store.commit(List.of(
-        new Mutation.Put(b("a"), b("k"), 2, b("x2"), Condition.version(1)),
-        new Mutation.Put(b("b"), b("k"), 1, b("y"), Condition.ABSENT),
-        new Mutation.Check(b("c"), b("k"), Condition.ABSENT),
-        new Mutation.Delete(b("d"), b("k"), Condition.NONE)));
+    store.commit(
+        List.of(
+            new Mutation.Put(b("a"), b("k"), 2, b("x2"), Condition.version(1)),
+            new Mutation.Put(b("b"), b("k"), 1, b("y"), Condition.ABSENT),
+            new Mutation.Check(b("c"), b("k"), Condition.ABSENT),
+            new Mutation.Delete(b("d"), b("k"), Condition.NONE)));
 
-    assertThat(admin.execute("SELECT p, k FROM " + KEYSPACE + ".kv WHERE claim > '' ALLOW FILTERING").all())
+    assertThat(
+            admin
+                .execute("SELECT p, k FROM " + KEYSPACE + ".kv WHERE claim > '' ALLOW FILTERING")
+                .all())
         .isEmpty();
     assertThat(store.get(b("a"), b("k")).orElseThrow().version()).isEqualTo(2);
     assertThat(store.get(b("b"), b("k")).orElseThrow().version()).isEqualTo(1);
@@ -145,14 +167,26 @@ class CassandraClaimTest {
   }
 
   private void foreignClaim(String partition, String key, int ttlSeconds) {
-    admin.execute(SimpleStatement.newInstance("UPDATE " + KEYSPACE + ".kv USING TTL " + ttlSeconds
-        + " SET claim = 'crashed-committer' WHERE p = ? AND k = ?", PartitionBytes.encode(b(partition)),
-        ByteBuffer.wrap(b(key))));
+    admin.execute(
+        SimpleStatement.newInstance(
+            "UPDATE "
+                + KEYSPACE
+                + ".kv USING TTL "
+                + ttlSeconds
+                + " SET claim = 'crashed-committer' WHERE p = ? AND k = ?",
+            PartitionBytes.encode(b(partition)),
+            ByteBuffer.wrap(b(key))));
   }
 
   private String claimOf(String partition, String key) {
-    Row row = admin.execute(SimpleStatement.newInstance("SELECT claim FROM " + KEYSPACE + ".kv WHERE p = ? AND k = ?",
-        PartitionBytes.encode(b(partition)), ByteBuffer.wrap(b(key)))).one();
+    Row row =
+        admin
+            .execute(
+                SimpleStatement.newInstance(
+                    "SELECT claim FROM " + KEYSPACE + ".kv WHERE p = ? AND k = ?",
+                    PartitionBytes.encode(b(partition)),
+                    ByteBuffer.wrap(b(key))))
+            .one();
     return row == null ? null : row.getString("claim");
   }
 

@@ -38,10 +38,17 @@ import javax.management.remote.JMXServiceURL;
  * own scripts set it up, for what only JMX can do: {@link #flush}.
  */
 public final class CassandraNode implements AutoCloseable {
-  /** Where the node module writes the classpath; surefire passes it, else it is found from the working directory. */
+  /**
+   * Where the node module writes the classpath; surefire passes it, else it is found from the
+   * working directory.
+   */
   static final String CLASSPATH_PROPERTY = "viewbase.cassandra.classpath";
-  /** Set to true for a node that compiles with C2 as in production (benchmarks); tests run C1 only. */
+
+  /**
+   * Set to true for a node that compiles with C2 as in production (benchmarks); tests run C1 only.
+   */
   public static final String FULL_JIT_PROPERTY = "viewbase.cassandra.fullJit";
+
   private static final long START_TIMEOUT_MS = 180_000;
 
   private final int index;
@@ -53,7 +60,8 @@ public final class CassandraNode implements AutoCloseable {
   private final int jmxPort;
   private Process watchdog;
 
-  private CassandraNode(int index, Path dir, String seeds, int storagePort, int nativePort, int jmxPort) {
+  private CassandraNode(
+      int index, Path dir, String seeds, int storagePort, int nativePort, int jmxPort) {
     this.index = index;
     this.host = "127.0.0." + index;
     this.dir = dir;
@@ -109,8 +117,8 @@ public final class CassandraNode implements AutoCloseable {
 
   /**
    * Writes the memtables of these keyspaces' tables to SSTables and waits until they are written
-   * (nodetool flush), so that reads that follow find every table of them in the same state: on disk,
-   * rather than some in memory and some on disk depending on which memtable filled up first.
+   * (nodetool flush), so that reads that follow find every table of them in the same state: on
+   * disk, rather than some in memory and some on disk depending on which memtable filled up first.
    */
   public void flush(String... keyspaces) {
     JMXServiceURL url;
@@ -123,13 +131,18 @@ public final class CassandraNode implements AutoCloseable {
       MBeanServerConnection server = jmx.getMBeanServerConnection();
       ObjectName storage = new ObjectName("org.apache.cassandra.db:type=StorageService");
       for (String keyspace : keyspaces) {
-        server.invoke(storage, "forceKeyspaceFlush", new Object[] {keyspace, new String[0]},
+        server.invoke(
+            storage,
+            "forceKeyspaceFlush",
+            new Object[] {keyspace, new String[0]},
             new String[] {String.class.getName(), String[].class.getName()});
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot flush " + List.of(keyspaces) + " on " + this + " over JMX", e);
+      throw new UncheckedIOException(
+          "cannot flush " + List.of(keyspaces) + " on " + this + " over JMX", e);
     } catch (JMException e) {
-      throw new IllegalStateException("cannot flush " + List.of(keyspaces) + " on " + this + ": " + e, e);
+      throw new IllegalStateException(
+          "cannot flush " + List.of(keyspaces) + " on " + this + ": " + e, e);
     }
   }
 
@@ -177,32 +190,43 @@ public final class CassandraNode implements AutoCloseable {
 
   private void launch() throws IOException {
     long started = System.nanoTime();
-    List<String> command = new ArrayList<>(List.of("bash", "-c",
-        // Run the node in the background; when our stdin closes (kill(), or this JVM died), SIGKILL it.
-        "\"$@\" & node=$!; read -r _; kill -9 $node 2>/dev/null; wait $node", "cassandra-watchdog"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "bash",
+                "-c",
+                // Run the node in the background; when our stdin closes (kill(), or this JVM died),
+                // SIGKILL it.
+                "\"$@\" & node=$!; read -r _; kill -9 $node 2>/dev/null; wait $node",
+                "cassandra-watchdog"));
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions());
     command.add("-cp");
     command.add(nodeClasspath());
     command.add("org.apache.cassandra.service.CassandraDaemon");
-    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
     watchdog = builder.start();
     awaitNativePort(started);
-    System.out.printf("Cassandra node %s started in %d ms (native port %d, data %s)%n", host,
-        (System.nanoTime() - started) / 1_000_000, nativePort, dir);
+    System.out.printf(
+        "Cassandra node %s started in %d ms (native port %d, data %s)%n",
+        host, (System.nanoTime() - started) / 1_000_000, nativePort, dir);
   }
 
   private void awaitNativePort(long started) {
     long deadline = started + START_TIMEOUT_MS * 1_000_000;
     while (System.nanoTime() < deadline) {
       // The watchdog waits on its stdin even after the node's JVM is gone: look at its child too.
-      boolean nodeGone = watchdog.children().findAny().isEmpty() && System.nanoTime() - started > 2_000_000_000L;
+      boolean nodeGone =
+          watchdog.children().findAny().isEmpty() && System.nanoTime() - started > 2_000_000_000L;
       if (!watchdog.isAlive() || nodeGone) {
         String tail = tail();
         kill();
-        throw new IllegalStateException("Cassandra node " + host + " exited while starting; its log ends with:\n"
-            + tail);
+        throw new IllegalStateException(
+            "Cassandra node " + host + " exited while starting; its log ends with:\n" + tail);
       }
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress(host, nativePort), 500);
@@ -213,46 +237,81 @@ public final class CassandraNode implements AutoCloseable {
     }
     String tail = tail();
     kill();
-    throw new IllegalStateException("Cassandra node " + host + " did not open its native port " + nativePort
-        + " within " + START_TIMEOUT_MS / 1000 + " s; its log ends with:\n" + tail);
+    throw new IllegalStateException(
+        "Cassandra node "
+            + host
+            + " did not open its native port "
+            + nativePort
+            + " within "
+            + START_TIMEOUT_MS / 1000
+            + " s; its log ends with:\n"
+            + tail);
   }
 
-  /** The options of Cassandra's conf/jvm17-server.options that matter here, and test-sized memory. */
+  /**
+   * The options of Cassandra's conf/jvm17-server.options that matter here, and test-sized memory.
+   */
   private List<String> jvmOptions() {
-    List<String> options = new ArrayList<>(List.of(
-        "-Xms256m", "-Xmx768m", "-XX:+UseG1GC", "-XX:+ParallelRefProcEnabled", "-XX:MaxTenuringThreshold=1",
-        "-XX:+ExitOnOutOfMemoryError"));
+    List<String> options =
+        new ArrayList<>(
+            List.of(
+                "-Xms256m",
+                "-Xmx768m",
+                "-XX:+UseG1GC",
+                "-XX:+ParallelRefProcEnabled",
+                "-XX:MaxTenuringThreshold=1",
+                "-XX:+ExitOnOutOfMemoryError"));
     if (!Boolean.getBoolean(FULL_JIT_PROPERTY)) {
       // C1 only: the node lives for one test run, and C2's compile threads compete for two cores.
       options.add("-XX:TieredStopAtLevel=1");
     }
-    options.addAll(List.of(
-        "-Djdk.attach.allowAttachSelf=true",
-        "-Dio.netty.tryReflectionSetAccessible=true",
-        "-Dio.netty.allocator.useCacheForAllThreads=true",
-        "-Dio.netty.allocator.maxOrder=11",
-        "-Dcassandra-foreground=yes",
-        "-Dcassandra.config=" + dir.resolve("cassandra.yaml").toUri(),
-        "-Dcassandra.storagedir=" + dir,
-        "-Dcassandra.logdir=" + dir.resolve("logs"),
-        "-Dlogback.configurationFile=" + dir.resolve("logback.xml"),
-        // A test ring starts empty: nothing to wait for before serving.
-        "-Dcassandra.skip_wait_for_gossip_to_settle=0",
-        "-Dcassandra.ring_delay_ms=1000",
-        "-Dcassandra.load_ring_state=false",
-        "-Dcassandra.superuser_setup_delay_ms=0",
-        "-Dcassandra.jmx.local.port=" + jmxPort));
-    for (String export : List.of("java.base/jdk.internal.misc", "java.management.rmi/com.sun.jmx.remote.internal.rmi",
-        "java.rmi/sun.rmi.registry", "java.rmi/sun.rmi.server", "java.sql/java.sql", "java.base/java.lang.ref",
-        "jdk.unsupported/sun.misc", "jdk.compiler/com.sun.tools.javac.file", "jdk.attach/sun.tools.attach")) {
+    options.addAll(
+        List.of(
+            "-Djdk.attach.allowAttachSelf=true",
+            "-Dio.netty.tryReflectionSetAccessible=true",
+            "-Dio.netty.allocator.useCacheForAllThreads=true",
+            "-Dio.netty.allocator.maxOrder=11",
+            "-Dcassandra-foreground=yes",
+            "-Dcassandra.config=" + dir.resolve("cassandra.yaml").toUri(),
+            "-Dcassandra.storagedir=" + dir,
+            "-Dcassandra.logdir=" + dir.resolve("logs"),
+            "-Dlogback.configurationFile=" + dir.resolve("logback.xml"),
+            // A test ring starts empty: nothing to wait for before serving.
+            "-Dcassandra.skip_wait_for_gossip_to_settle=0",
+            "-Dcassandra.ring_delay_ms=1000",
+            "-Dcassandra.load_ring_state=false",
+            "-Dcassandra.superuser_setup_delay_ms=0",
+            "-Dcassandra.jmx.local.port=" + jmxPort));
+    for (String export :
+        List.of(
+            "java.base/jdk.internal.misc",
+            "java.management.rmi/com.sun.jmx.remote.internal.rmi",
+            "java.rmi/sun.rmi.registry",
+            "java.rmi/sun.rmi.server",
+            "java.sql/java.sql",
+            "java.base/java.lang.ref",
+            "jdk.unsupported/sun.misc",
+            "jdk.compiler/com.sun.tools.javac.file",
+            "jdk.attach/sun.tools.attach")) {
       options.add("--add-exports");
       options.add(export + "=ALL-UNNAMED");
     }
-    for (String open : List.of("java.base/java.lang.module", "java.base/jdk.internal.loader",
-        "java.base/jdk.internal.ref", "java.base/jdk.internal.reflect", "java.base/jdk.internal.math",
-        "java.base/jdk.internal.module", "java.base/jdk.internal.util.jar", "jdk.management/com.sun.management.internal",
-        "java.base/sun.nio.ch", "java.base/java.io", "java.base/java.lang.reflect", "jdk.compiler/com.sun.tools.javac",
-        "java.base/java.lang", "java.base/java.util")) {
+    for (String open :
+        List.of(
+            "java.base/java.lang.module",
+            "java.base/jdk.internal.loader",
+            "java.base/jdk.internal.ref",
+            "java.base/jdk.internal.reflect",
+            "java.base/jdk.internal.math",
+            "java.base/jdk.internal.module",
+            "java.base/jdk.internal.util.jar",
+            "jdk.management/com.sun.management.internal",
+            "java.base/sun.nio.ch",
+            "java.base/java.io",
+            "java.base/java.lang.reflect",
+            "jdk.compiler/com.sun.tools.javac",
+            "java.base/java.lang",
+            "java.base/java.util")) {
       options.add("--add-opens");
       options.add(open + "=ALL-UNNAMED");
     }
@@ -269,60 +328,64 @@ public final class CassandraNode implements AutoCloseable {
     for (String sub : List.of("data", "commitlog", "saved_caches", "hints", "cdc_raw", "logs")) {
       Files.createDirectories(dir.resolve(sub));
     }
-    String yaml = String.join("\n",
-        "cluster_name: viewbase-test",
-        "num_tokens: 4",
-        "allocate_tokens_for_local_replication_factor: 1",
-        "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
-        "endpoint_snitch: SimpleSnitch",
-        "data_file_directories: [" + dir.resolve("data") + "]",
-        "commitlog_directory: " + dir.resolve("commitlog"),
-        "saved_caches_directory: " + dir.resolve("saved_caches"),
-        "hints_directory: " + dir.resolve("hints"),
-        "cdc_raw_directory: " + dir.resolve("cdc_raw"),
-        "commitlog_sync: periodic",
-        "commitlog_sync_period: 10000ms",
-        "seed_provider:",
-        "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
-        "    parameters:",
-        "      - seeds: \"" + seeds + "\"",
-        "listen_address: " + host,
-        "rpc_address: " + host,
-        "storage_port: " + storagePort,
-        "native_transport_port: " + nativePort,
-        "start_native_transport: true",
-        "auto_bootstrap: false",
-        "auto_snapshot: false",
-        "concurrent_reads: 8",
-        "concurrent_writes: 8",
-        "concurrent_counter_writes: 2",
-        "concurrent_compactors: 1",
-        "memtable_heap_space: 64MiB",
-        "memtable_offheap_space: 64MiB",
-        "key_cache_size: 8MiB",
-        // Viewbase items reach 1 MiB and a batch writes an item with its view entries.
-        "batch_size_warn_threshold: 4MiB",
-        "batch_size_fail_threshold: 32MiB",
-        // The machine is shared with builds and other tests: slow is not failed.
-        "read_request_timeout: 10000ms",
-        "range_request_timeout: 20000ms",
-        "write_request_timeout: 10000ms",
-        "cas_contention_timeout: 5000ms",
-        // Paxos v2 (Cassandra 4.1+) needs fewer rounds per lightweight transaction than v1.
-        "paxos_variant: v2",
-        "truncate_request_timeout: 60000ms",
-        "request_timeout: 20000ms",
-        "");
+    String yaml =
+        String.join(
+            "\n",
+            "cluster_name: viewbase-test",
+            "num_tokens: 4",
+            "allocate_tokens_for_local_replication_factor: 1",
+            "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
+            "endpoint_snitch: SimpleSnitch",
+            "data_file_directories: [" + dir.resolve("data") + "]",
+            "commitlog_directory: " + dir.resolve("commitlog"),
+            "saved_caches_directory: " + dir.resolve("saved_caches"),
+            "hints_directory: " + dir.resolve("hints"),
+            "cdc_raw_directory: " + dir.resolve("cdc_raw"),
+            "commitlog_sync: periodic",
+            "commitlog_sync_period: 10000ms",
+            "seed_provider:",
+            "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
+            "    parameters:",
+            "      - seeds: \"" + seeds + "\"",
+            "listen_address: " + host,
+            "rpc_address: " + host,
+            "storage_port: " + storagePort,
+            "native_transport_port: " + nativePort,
+            "start_native_transport: true",
+            "auto_bootstrap: false",
+            "auto_snapshot: false",
+            "concurrent_reads: 8",
+            "concurrent_writes: 8",
+            "concurrent_counter_writes: 2",
+            "concurrent_compactors: 1",
+            "memtable_heap_space: 64MiB",
+            "memtable_offheap_space: 64MiB",
+            "key_cache_size: 8MiB",
+            // Viewbase items reach 1 MiB and a batch writes an item with its view entries.
+            "batch_size_warn_threshold: 4MiB",
+            "batch_size_fail_threshold: 32MiB",
+            // The machine is shared with builds and other tests: slow is not failed.
+            "read_request_timeout: 10000ms",
+            "range_request_timeout: 20000ms",
+            "write_request_timeout: 10000ms",
+            "cas_contention_timeout: 5000ms",
+            // Paxos v2 (Cassandra 4.1+) needs fewer rounds per lightweight transaction than v1.
+            "paxos_variant: v2",
+            "truncate_request_timeout: 60000ms",
+            "request_timeout: 20000ms",
+            "");
     Files.writeString(dir.resolve("cassandra.yaml"), yaml, StandardCharsets.UTF_8);
-    String logback = String.join("\n",
-        "<configuration>",
-        "  <appender name=\"FILE\" class=\"ch.qos.logback.core.FileAppender\">",
-        "    <file>" + dir.resolve("logs").resolve("system.log") + "</file>",
-        "    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{24} %msg%n</pattern></encoder>",
-        "  </appender>",
-        "  <root level=\"INFO\"><appender-ref ref=\"FILE\"/></root>",
-        "</configuration>",
-        "");
+    String logback =
+        String.join(
+            "\n",
+            "<configuration>",
+            "  <appender name=\"FILE\" class=\"ch.qos.logback.core.FileAppender\">",
+            "    <file>" + dir.resolve("logs").resolve("system.log") + "</file>",
+            "    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{24} %msg%n</pattern></encoder>",
+            "  </appender>",
+            "  <root level=\"INFO\"><appender-ref ref=\"FILE\"/></root>",
+            "</configuration>",
+            "");
     Files.writeString(dir.resolve("logback.xml"), logback, StandardCharsets.UTF_8);
   }
 
@@ -341,13 +404,15 @@ public final class CassandraNode implements AutoCloseable {
       return Path.of(configured);
     }
     for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path candidate = d.resolve("viewbase-cassandra-node").resolve("target").resolve("cassandra.classpath");
+      Path candidate =
+          d.resolve("viewbase-cassandra-node").resolve("target").resolve("cassandra.classpath");
       if (Files.isRegularFile(candidate)) {
         return candidate;
       }
     }
-    throw new IllegalStateException("no Cassandra node classpath (viewbase-cassandra-node/target/cassandra.classpath): "
-        + "build it first with mvn -pl viewbase-cassandra-node generate-resources, or test with -am");
+    throw new IllegalStateException(
+        "no Cassandra node classpath (viewbase-cassandra-node/target/cassandra.classpath): "
+            + "build it first with mvn -pl viewbase-cassandra-node generate-resources, or test with -am");
   }
 
   private static int freePort(String host) throws IOException {

@@ -18,8 +18,10 @@ class CassandraNodeTest {
   void flushWritesTheKeyspacesMemtablesToSSTables() throws IOException {
     CassandraNode node = CassandraTestCluster.node();
     CqlSession session = CassandraTesting.admin();
-    ddl(session, "CREATE KEYSPACE IF NOT EXISTS flush_test WITH replication = "
-        + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+    ddl(
+        session,
+        "CREATE KEYSPACE IF NOT EXISTS flush_test WITH replication = "
+            + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
     ddl(session, "CREATE TABLE IF NOT EXISTS flush_test.t (k int PRIMARY KEY, v text)");
     session.execute("INSERT INTO flush_test.t (k, v) VALUES (1, 'one')");
     long before = sstables(node.dataDirectory().resolve("flush_test"));
@@ -27,7 +29,8 @@ class CassandraNodeTest {
     node.flush("flush_test");
 
     assertThat(sstables(node.dataDirectory().resolve("flush_test"))).isEqualTo(before + 1);
-    assertThat(session.execute("SELECT v FROM flush_test.t WHERE k = 1").one().getString("v")).isEqualTo("one");
+    assertThat(session.execute("SELECT v FROM flush_test.t WHERE k = 1").one().getString("v"))
+        .isEqualTo("one");
   }
 
   private static long sstables(Path keyspace) throws IOException {

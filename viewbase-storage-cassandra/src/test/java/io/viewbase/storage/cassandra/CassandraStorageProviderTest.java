@@ -34,29 +34,36 @@ class CassandraStorageProviderTest {
     }
     String contactPoints = "127.0.0.1:" + closedPort;
 
-    StorageException failure = catchThrowableOfType(StorageException.class,
-        () -> open(Map.of(CassandraSettings.CONTACT_POINTS, contactPoints)));
+    StorageException failure =
+        catchThrowableOfType(
+            StorageException.class,
+            () -> open(Map.of(CassandraSettings.CONTACT_POINTS, contactPoints)));
 
     assertThat(failure).isNotNull();
     assertThat(failure.isUnavailable()).isTrue();
     assertThat(failure.kind()).isEqualTo(StorageException.Kind.UNREACHABLE);
-    assertThat(failure.getMessage()).contains("cannot reach the Cassandra cluster at " + contactPoints);
+    assertThat(failure.getMessage())
+        .contains("cannot reach the Cassandra cluster at " + contactPoints);
   }
 
   @Test
   void openWithAnUnknownOptionFailsNamingIt() {
-    assertThatExceptionOfType(StoreOptionException.class).isThrownBy(() -> open(Map.of("cassandra.keySpace", "x")))
+    assertThatExceptionOfType(StoreOptionException.class)
+        .isThrownBy(() -> open(Map.of("cassandra.keySpace", "x")))
         .withMessageContaining("unknown option cassandra.keySpace")
         .satisfies(e -> assertThat(e.option()).isEqualTo("cassandra.keySpace"));
   }
 
   @Test
   void openWithBadValuesFailsNamingTheOption() {
-    assertThatIllegalArgumentException().isThrownBy(() -> open(Map.of(CassandraSettings.CONSISTENCY, "SERIAL")))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> open(Map.of(CassandraSettings.CONSISTENCY, "SERIAL")))
         .withMessageContaining(CassandraSettings.CONSISTENCY);
-    assertThatIllegalArgumentException().isThrownBy(() -> open(Map.of(CassandraSettings.KEYSPACE, "no-dashes")))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> open(Map.of(CassandraSettings.KEYSPACE, "no-dashes")))
         .withMessageContaining(CassandraSettings.KEYSPACE);
-    assertThatIllegalArgumentException().isThrownBy(() -> open(Map.of(CassandraSettings.CONTACT_POINTS, "host:port")))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> open(Map.of(CassandraSettings.CONTACT_POINTS, "host:port")))
         .withMessageContaining(CassandraSettings.CONTACT_POINTS);
     assertThatExceptionOfType(StoreOptionException.class)
         .isThrownBy(() -> open(Map.of(CassandraSettings.REPLICATION, "three")))
@@ -66,14 +73,25 @@ class CassandraStorageProviderTest {
 
   @Test
   void openCreatesKeyspaceAndTableAndDeclaresWhatItGuarantees() {
-    try (Store store = open(Map.of(CassandraSettings.CONTACT_POINTS, CassandraTestCluster.node().contactPoint(),
-        CassandraSettings.KEYSPACE, "created", CassandraSettings.TABLE, "fresh"))) {
+    try (Store store =
+        open(
+            Map.of(
+                CassandraSettings.CONTACT_POINTS,
+                CassandraTestCluster.node().contactPoint(),
+                CassandraSettings.KEYSPACE,
+                "created",
+                CassandraSettings.TABLE,
+                "fresh"))) {
       assertThat(store.capabilities().atomicMultiPartitionBatch()).isTrue();
       assertThat(store.capabilities().isolatedBatches()).isFalse();
       assertThat(store.capabilities().orderedPartitions()).isTrue();
       assertThat(store.capabilities().snapshots()).isFalse();
-      assertThat(CassandraTesting.admin().execute(
-          "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'created'").one().getString(0))
+      assertThat(
+              CassandraTesting.admin()
+                  .execute(
+                      "SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'created'")
+                  .one()
+                  .getString(0))
           .isEqualTo("fresh");
     }
   }

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The conformance suite on one real Cassandra node. Every test gets an empty table: creating a
- * table per test costs seconds of schema agreement, so the tests share one and empty it when a
- * test opens its store for the first time (a reopen, on the same directory, keeps the data).
- * A store that stays open for the whole class keeps the shared driver session alive between
- * tests, as a long-running server would.
+ * table per test costs seconds of schema agreement, so the tests share one and empty it when a test
+ * opens its store for the first time (a reopen, on the same directory, keeps the data). A store
+ * that stays open for the whole class keeps the shared driver session alive between tests, as a
+ * long-running server would.
  */
 class CassandraStoreTest extends StoreConformanceTest {
   private static Store keeper;
@@ -40,9 +40,12 @@ class CassandraStoreTest extends StoreConformanceTest {
   }
 
   private static StoreConfig config(boolean sync) {
-    return new StoreConfig(null, sync, Map.of(
-        CassandraSettings.CONTACT_POINTS, CassandraTestCluster.node().contactPoint(),
-        CassandraSettings.KEYSPACE, "tck",
-        CassandraSettings.CLAIM_TTL, "20s"));
+    return new StoreConfig(
+        null,
+        sync,
+        Map.of(
+            CassandraSettings.CONTACT_POINTS, CassandraTestCluster.node().contactPoint(),
+            CassandraSettings.KEYSPACE, "tck",
+            CassandraSettings.CLAIM_TTL, "20s"));
   }
 }

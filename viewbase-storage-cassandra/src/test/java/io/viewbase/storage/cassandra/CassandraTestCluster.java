@@ -1,12 +1,11 @@
 package io.viewbase.storage.cassandra;
 
 /**
- * The one Cassandra node that every test class of a test run shares: started by the first test
- * that asks for it (which logs how long it took), killed with its data when the JVM exits.
+ * The one Cassandra node that every test class of a test run shares: started by the first test that
+ * asks for it (which logs how long it took), killed with its data when the JVM exits.
  */
 final class CassandraTestCluster {
-  private CassandraTestCluster() {
-  }
+  private CassandraTestCluster() {}
 
   /** The shared node, started on first use. */
   static CassandraNode node() {

@@ -8,8 +8,7 @@ import java.time.Duration;
 
 /** Plain driver sessions for tests that look at the table behind the store. */
 final class CassandraTesting {
-  private CassandraTesting() {
-  }
+  private CassandraTesting() {}
 
   /** The session tests share for looking at tables directly, on the shared node. */
   static CqlSession admin() {
@@ -18,13 +17,17 @@ final class CassandraTesting {
 
   /** A session on the node, closed when the JVM exits. */
   static CqlSession session(CassandraNode node) {
-    CqlSession session = CqlSession.builder()
-        .addContactPoint(new InetSocketAddress(node.host(), node.nativePort()))
-        .withLocalDatacenter("datacenter1")
-        .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60)).build())
-        .build();
-    Runtime.getRuntime().addShutdownHook(new Thread(session::close, "cassandra-test-session-close"));
+    CqlSession session =
+        CqlSession.builder()
+            .addContactPoint(new InetSocketAddress(node.host(), node.nativePort()))
+            .withLocalDatacenter("datacenter1")
+            .withConfigLoader(
+                DriverConfigLoader.programmaticBuilder()
+                    .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
+                    .build())
+            .build();
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(session::close, "cassandra-test-session-close"));
     return session;
   }
 

@@ -45,27 +45,33 @@ final class FrozenView implements ReadView {
     if (reverse) {
       keys = keys.descendingMap();
     }
-    return new MemoryCursor(keys.entrySet().stream().map(e -> new MemoryCursor.Position(p, e)).iterator(), store);
+    return new MemoryCursor(
+        keys.entrySet().stream().map(e -> new MemoryCursor.Position(p, e)).iterator(), store);
   }
 
   @Override
   public Cursor scanAll(byte[] partitionPrefix, byte[] afterPartition, byte[] afterKey) {
     store.ensureOpen();
-    Stream<MemoryCursor.Position> positions = partitionsFrom(partitionPrefix, afterPartition, afterKey != null)
-        .flatMap(p -> {
-          NavigableMap<byte[], Versioned> keys = p.getValue();
-          if (afterKey != null && PartitionedData.UNSIGNED.compare(p.getKey(), afterPartition) == 0) {
-            keys = keys.tailMap(afterKey, false);
-          }
-          return keys.entrySet().stream().map(e -> new MemoryCursor.Position(p.getKey(), e));
-        });
+    Stream<MemoryCursor.Position> positions =
+        partitionsFrom(partitionPrefix, afterPartition, afterKey != null)
+            .flatMap(
+                p -> {
+                  NavigableMap<byte[], Versioned> keys = p.getValue();
+                  if (afterKey != null
+                      && PartitionedData.UNSIGNED.compare(p.getKey(), afterPartition) == 0) {
+                    keys = keys.tailMap(afterKey, false);
+                  }
+                  return keys.entrySet().stream()
+                      .map(e -> new MemoryCursor.Position(p.getKey(), e));
+                });
     return new MemoryCursor(positions.iterator(), store);
   }
 
   @Override
   public PartitionCursor partitions(byte[] prefix, byte[] afterPartition) {
     store.ensureOpen();
-    Iterator<byte[]> names = partitionsFrom(prefix, afterPartition, false).map(Map.Entry::getKey).iterator();
+    Iterator<byte[]> names =
+        partitionsFrom(prefix, afterPartition, false).map(Map.Entry::getKey).iterator();
     return new MemoryPartitionCursor(names, store);
   }
 
@@ -73,8 +79,8 @@ final class FrozenView implements ReadView {
    * The partitions whose name starts with {@code prefix}, from {@code after} on (including it if
    * {@code includeAfter}, to resume inside it).
    */
-  private Stream<Map.Entry<byte[], NavigableMap<byte[], Versioned>>> partitionsFrom(byte[] prefix, byte[] after,
-      boolean includeAfter) {
+  private Stream<Map.Entry<byte[], NavigableMap<byte[], Versioned>>> partitionsFrom(
+      byte[] prefix, byte[] after, boolean includeAfter) {
     NavigableMap<byte[], NavigableMap<byte[], Versioned>> tail = partitions.tailMap(prefix, true);
     if (after != null && PartitionedData.UNSIGNED.compare(after, prefix) >= 0) {
       tail = partitions.tailMap(after, includeAfter);
@@ -82,7 +88,8 @@ final class FrozenView implements ReadView {
     return tail.entrySet().stream().takeWhile(e -> Bytes.startsWith(e.getKey(), prefix));
   }
 
-  private static NavigableMap<byte[], Versioned> inRange(NavigableMap<byte[], Versioned> keys, KeyRange range) {
+  private static NavigableMap<byte[], Versioned> inRange(
+      NavigableMap<byte[], Versioned> keys, KeyRange range) {
     if (range.lower() != null) {
       keys = keys.tailMap(range.lower(), range.lowerInclusive());
     }

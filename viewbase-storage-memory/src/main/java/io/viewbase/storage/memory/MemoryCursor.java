@@ -9,8 +9,7 @@ import java.util.NoSuchElementException;
 /** A cursor over entries of a frozen state of the memory store. */
 final class MemoryCursor implements Cursor {
   /** One entry: its partition, and its key with the versioned value. */
-  record Position(byte[] partition, Map.Entry<byte[], Versioned> entry) {
-  }
+  record Position(byte[] partition, Map.Entry<byte[], Versioned> entry) {}
 
   private final Iterator<Position> positions;
   private final MemoryStore store;
@@ -51,7 +50,8 @@ final class MemoryCursor implements Cursor {
 
   private Position position() {
     if (current == null) {
-      throw new NoSuchElementException("the cursor is not on an entry: call next() first, and only while it returns true");
+      throw new NoSuchElementException(
+          "the cursor is not on an entry: call next() first, and only while it returns true");
     }
     return current;
   }

@@ -17,16 +17,17 @@ import java.util.Optional;
 
 /**
  * The reference store: everything in memory, one lock, readable rather than fast. It is what the
- * conformance suite's expectations were written against, and the backend of in-memory databases
- * and of tests.
+ * conformance suite's expectations were written against, and the backend of in-memory databases and
+ * of tests.
  *
  * <p>Commits check their conditions and apply under one lock, so batches are atomic and isolated.
  * Snapshots and cursors read a frozen copy-on-write state (see {@link PartitionedData}), so taking
- * one is free and the next write to a partition pays for one copy of it. Nothing survives
- * {@link #close()}.
+ * one is free and the next write to a partition pays for one copy of it. Nothing survives {@link
+ * #close()}.
  */
 public final class MemoryStore implements Store {
-  private static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, false, false);
+  private static final Capabilities CAPABILITIES =
+      new Capabilities(true, true, true, true, false, false);
 
   private final Object lock = new Object();
   private final PartitionedData data = new PartitionedData();
@@ -85,7 +86,10 @@ public final class MemoryStore implements Store {
       }
       for (Mutation m : batch) {
         if (m instanceof Mutation.Put put) {
-          data.put(put.partition().clone(), put.key().clone(), new Versioned(put.version(), put.value().clone()));
+          data.put(
+              put.partition().clone(),
+              put.key().clone(),
+              new Versioned(put.version(), put.value().clone()));
         } else if (m instanceof Mutation.Delete) {
           data.remove(m.partition(), m.key());
         }
@@ -113,6 +117,8 @@ public final class MemoryStore implements Store {
 
   /** A copy the caller may change: stored arrays are never handed out. */
   static Optional<Versioned> copyOf(Versioned stored) {
-    return stored == null ? Optional.empty() : Optional.of(new Versioned(stored.version(), stored.value().clone()));
+    return stored == null
+        ? Optional.empty()
+        : Optional.of(new Versioned(stored.version(), stored.value().clone()));
   }
 }

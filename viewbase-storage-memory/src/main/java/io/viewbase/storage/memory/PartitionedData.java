@@ -10,21 +10,25 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The memory store's data: partition to (key to versioned value), both ordered as unsigned
- * bytes, copy-on-write so that freezing it for a snapshot or a cursor costs nothing.
+ * The memory store's data: partition to (key to versioned value), both ordered as unsigned bytes,
+ * copy-on-write so that freezing it for a snapshot or a cursor costs nothing.
  *
- * <p>{@link #freeze()} hands out the current maps and promises never to change them again: the
- * next write copies the partition map, and each partition map it touches, once. Not thread-safe;
- * the store guards it with its lock.
+ * <p>{@link #freeze()} hands out the current maps and promises never to change them again: the next
+ * write copies the partition map, and each partition map it touches, once. Not thread-safe; the
+ * store guards it with its lock.
  */
 final class PartitionedData {
   static final Comparator<byte[]> UNSIGNED = Arrays::compareUnsigned;
 
-  private NavigableMap<byte[], NavigableMap<byte[], Versioned>> partitions = new TreeMap<>(UNSIGNED);
+  private NavigableMap<byte[], NavigableMap<byte[], Versioned>> partitions =
+      new TreeMap<>(UNSIGNED);
+
   /** Whether {@link #partitions} has been handed out by {@link #freeze()} since it was made. */
   private boolean partitionsFrozen;
+
   /** The key maps made since the last freeze: the only ones that may be changed in place. */
-  private final Set<NavigableMap<byte[], Versioned>> writable = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<NavigableMap<byte[], Versioned>> writable =
+      Collections.newSetFromMap(new IdentityHashMap<>());
 
   Versioned get(byte[] partition, byte[] key) {
     NavigableMap<byte[], Versioned> keys = partitions.get(partition);

@@ -13,10 +13,12 @@ class MemoryStorageProviderTest {
 
   @Test
   void serviceLoaderFindsTheProviderByTheNameMemory() {
-    StorageProvider provider = ServiceLoader.load(StorageProvider.class).stream()
-        .map(ServiceLoader.Provider::get)
-        .filter(p -> p.name().equals("memory"))
-        .findFirst().orElseThrow();
+    StorageProvider provider =
+        ServiceLoader.load(StorageProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(p -> p.name().equals("memory"))
+            .findFirst()
+            .orElseThrow();
 
     try (Store store = provider.open(new StoreConfig(null, true, Map.of()))) {
       assertThat(store.capabilities().durableCommits()).isFalse();

@@ -19,8 +19,8 @@ final class BoundedIterator implements AutoCloseable {
   private final RocksIterator iterator;
 
   /**
-   * @param upper     exclusive upper bound, or null for none
-   * @param snapshot  the snapshot to read at, or null for the current state
+   * @param upper exclusive upper bound, or null for none
+   * @param snapshot the snapshot to read at, or null for the current state
    * @param fillCache whether blocks read may enter the block cache
    */
   BoundedIterator(RocksDB db, Snapshot snapshot, byte[] lower, byte[] upper, boolean fillCache) {
@@ -40,7 +40,9 @@ final class BoundedIterator implements AutoCloseable {
     return iterator;
   }
 
-  /** Throws what the iterator failed with, if it stopped because of an error rather than the end. */
+  /**
+   * Throws what the iterator failed with, if it stopped because of an error rather than the end.
+   */
   void checkStatus() throws RocksDBException {
     iterator.status();
   }

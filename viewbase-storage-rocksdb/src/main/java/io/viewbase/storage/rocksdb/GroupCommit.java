@@ -27,19 +27,19 @@ import org.rocksdb.WriteOptions;
  *
  * <p>Leader/follower without a thread of its own (LevelDB's writer queue): a committing thread
  * queues its batch; if no group is being led it leads, else it parks until the leader either
- * decides its outcome or hands it the lead for the next group. The leader takes the
- * queued batches as a group, checks each batch's conditions in queue order against the database
- * plus what the earlier batches of the group will write, writes every batch that passed as one
- * {@link WriteBatch}, and wakes the others with their outcome. While it writes (and syncs), new
- * batches queue up behind it and the next leader takes them all. An uncontended commit is led by
- * its own thread: no hand-off.
+ * decides its outcome or hands it the lead for the next group. The leader takes the queued batches
+ * as a group, checks each batch's conditions in queue order against the database plus what the
+ * earlier batches of the group will write, writes every batch that passed as one {@link
+ * WriteBatch}, and wakes the others with their outcome. While it writes (and syncs), new batches
+ * queue up behind it and the next leader takes them all. An uncontended commit is led by its own
+ * thread: no hand-off.
  *
- * <p>{@link #commitAsync} queues a batch without a thread waiting for it: if no group is being
- * led, the store's committer thread (started on first use) leads, and it keeps leading while
- * batches are queued; a blocking leader that reaches its round limit with an asynchronous batch
- * at the head of the queue hands the lead to the committer. Whoever writes a group completes its
- * asynchronous members' futures, after the write and the cache invalidation, so their dependent
- * actions run on that thread: they must not block (in particular not commit and wait).
+ * <p>{@link #commitAsync} queues a batch without a thread waiting for it: if no group is being led,
+ * the store's committer thread (started on first use) leads, and it keeps leading while batches are
+ * queued; a blocking leader that reaches its round limit with an asynchronous batch at the head of
+ * the queue hands the lead to the committer. Whoever writes a group completes its asynchronous
+ * members' futures, after the write and the cache invalidation, so their dependent actions run on
+ * that thread: they must not block (in particular not commit and wait).
  *
  * <table>
  *   <caption>outcome of a batch in a group</caption>
@@ -56,33 +56,44 @@ import org.rocksdb.WriteOptions;
 final class GroupCommit implements AutoCloseable {
   /** Bounds one group, so that a burst does not build one huge write. */
   private static final int MAX_GROUP_BATCHES = 1024;
+
   private static final long MAX_GROUP_BYTES = 32L << 20;
   private static final long RETAINED_BATCH_BYTES = 4L << 20;
+
   /** Groups one leader runs before it hands over, bounding how long its own caller waits. */
   private static final int MAX_ROUNDS = 8;
+
   /** Keys whose version the leader remembers (about 100 bytes each). */
   private static final int VERSION_CACHE_ENTRIES = 200_000;
 
   private final RocksDB db;
+
   /** The readers' cache, told of every key written before the write is acknowledged; or null. */
   private final ValueCache valueCache;
+
   private final WriteOptions writeOptions;
   private final ReadOptions readOptions;
   private final ReentrantLock queueLock = new ReentrantLock();
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+
   /** Versions of recent keys, so that checking a condition rarely reads RocksDB; leader-only. */
   private final VersionCache versions = new VersionCache(VERSION_CACHE_ENTRIES);
+
   /** Whether a thread is leading (or about to lead) a group; guarded by queueLock. */
   private boolean leaderActive;
+
   // Leader-only state: one leader at a time, and each hands over under queueLock.
   private WriteBatch writeBatch = new WriteBatch();
   private final byte[] versionBuffer = new byte[StoredValue.VERSION_BYTES];
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong writeGroups = new AtomicLong();
+
   /** Leads groups for asynchronous batches; null until the first one. Guarded by queueLock. */
   private Thread committer;
+
   /** Set (under queueLock) when the lead is handed to the committer; it clears it. */
   private volatile boolean committerLeads;
+
   /** Set under queueLock by {@link #close()}; queued batches then fail and no group starts. */
   private boolean closed;
 
@@ -103,13 +114,16 @@ final class GroupCommit implements AutoCloseable {
     return writeGroups.get();
   }
 
-  /** Commits an already validated batch; returns once it is written (and synced if so configured). */
+  /**
+   * Commits an already validated batch; returns once it is written (and synced if so configured).
+   */
   void commit(List<Mutation> batch) throws ConditionFailedException {
     if (Thread.currentThread() == committer) {
       // (read without the lock: only the committer itself can see its own thread here)
-      throw new IllegalStateException("A blocking commit from an action chained to an asynchronous commit runs "
-          + "on the store's committer thread and would wait for itself; chain it with an executor "
-          + "(thenApplyAsync(..., executor)) or use commitAsync");
+      throw new IllegalStateException(
+          "A blocking commit from an action chained to an asynchronous commit runs "
+              + "on the store's committer thread and would wait for itself; chain it with an executor "
+              + "(thenApplyAsync(..., executor)) or use commitAsync");
     }
     Pending pending = new Pending(batch, Thread.currentThread(), null);
     boolean lead;
@@ -142,9 +156,9 @@ final class GroupCommit implements AutoCloseable {
   }
 
   /**
-   * Queues an already validated batch and returns at once. The future completes, on the thread
-   * that writes the batch's group, when {@link #commit} would have returned, or exceptionally
-   * with what it would have thrown.
+   * Queues an already validated batch and returns at once. The future completes, on the thread that
+   * writes the batch's group, when {@link #commit} would have returned, or exceptionally with what
+   * it would have thrown.
    */
   CompletableFuture<Void> commitAsync(List<Mutation> batch) {
     Pending pending = new Pending(batch, null, new CompletableFuture<>());
@@ -192,11 +206,11 @@ final class GroupCommit implements AutoCloseable {
   }
 
   /**
-   * Runs the group headed by {@code self}, then, while batches are queued, the groups after it
-   * (up to {@link #MAX_ROUNDS}), and finally hands leadership to the next queued batch. A leader
-   * that keeps going is already on a CPU; handing off at every group would put each next leader
-   * behind the followers it just woke, and the log would sit idle meanwhile. The committer thread
-   * ({@code self} null) has no caller waiting and leads until the queue is empty.
+   * Runs the group headed by {@code self}, then, while batches are queued, the groups after it (up
+   * to {@link #MAX_ROUNDS}), and finally hands leadership to the next queued batch. A leader that
+   * keeps going is already on a CPU; handing off at every group would put each next leader behind
+   * the followers it just woke, and the log would sit idle meanwhile. The committer thread ({@code
+   * self} null) has no caller waiting and leads until the queue is empty.
    *
    * @return false if the store closed while leading (the committer then stops)
    */
@@ -282,7 +296,8 @@ final class GroupCommit implements AutoCloseable {
     long bytes = 0;
     while (!queue.isEmpty()) {
       Pending pending = queue.peekFirst();
-      if (!group.isEmpty() && (group.size() == MAX_GROUP_BATCHES || bytes + pending.bytes > MAX_GROUP_BYTES)) {
+      if (!group.isEmpty()
+          && (group.size() == MAX_GROUP_BATCHES || bytes + pending.bytes > MAX_GROUP_BYTES)) {
         break;
       }
       group.add(queue.pollFirst());
@@ -324,8 +339,10 @@ final class GroupCommit implements AutoCloseable {
         }
       }
     } catch (RocksDBException | RuntimeException | Error e) {
-      StorageException failure = new StorageException("RocksDB failed to write a group of " + group.size()
-          + " batches: " + e.getMessage(), e);
+      StorageException failure =
+          new StorageException(
+              "RocksDB failed to write a group of " + group.size() + " batches: " + e.getMessage(),
+              e);
       for (Pending pending : group) {
         if (pending.conditionFailure == null) {
           pending.failure = failure;
@@ -351,7 +368,10 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
-  /** Whether a batch other than the group's first has a condition (which earlier batches may decide). */
+  /**
+   * Whether a batch other than the group's first has a condition (which earlier batches may
+   * decide).
+   */
   private static boolean conditionAfterFirst(List<Pending> group) {
     for (int i = 1; i < group.size(); i++) {
       if (group.get(i).conditional) {
@@ -403,7 +423,11 @@ final class GroupCommit implements AutoCloseable {
       return null;
     }
     if (size < StoredValue.VERSION_BYTES) {
-      throw new StorageException("corrupt entry: the stored value of " + Bytes.toDisplay(key) + " is shorter than its version", null);
+      throw new StorageException(
+          "corrupt entry: the stored value of "
+              + Bytes.toDisplay(key)
+              + " is shorter than its version",
+          null);
     }
     long version = StoredValue.version(versionBuffer);
     versions.put(key, version);
@@ -435,7 +459,8 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
-  private void addToWriteBatch(Pending pending, Map<ByteBuffer, Long> overlay) throws RocksDBException {
+  private void addToWriteBatch(Pending pending, Map<ByteBuffer, Long> overlay)
+      throws RocksDBException {
     List<Mutation> batch = pending.batch;
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
@@ -454,8 +479,8 @@ final class GroupCommit implements AutoCloseable {
   }
 
   /**
-   * Fails the queued asynchronous batches, stops the committer once its group is written, and
-   * frees the native objects. The store calls it when no blocking commit is running.
+   * Fails the queued asynchronous batches, stops the committer once its group is written, and frees
+   * the native objects. The store calls it when no blocking commit is running.
    */
   @Override
   public void close() {
@@ -500,30 +525,44 @@ final class GroupCommit implements AutoCloseable {
     writeOptions.close();
   }
 
-  /** A batch waiting for its group, encoded by its own thread so the leader only checks and writes. */
+  /**
+   * A batch waiting for its group, encoded by its own thread so the leader only checks and writes.
+   */
   private static final class Pending {
     final List<Mutation> batch;
     final byte[][] keys;
+
     /** The RocksDB value of each put; null for deletes and checks. */
     final byte[][] stored;
+
     final long bytes;
+
     /** Whether any mutation has a condition other than NONE. */
     final boolean conditional;
+
     static final int WAITING = 0;
     static final int DONE = 1;
     static final int LEAD = 2;
 
     /** The committing thread, or null for an asynchronous batch. */
     final Thread thread;
+
     /** Completed with the outcome of an asynchronous batch; null for a blocking one. */
     final CompletableFuture<Void> future;
-    /** WAITING until the leader sets DONE (outcome decided) or LEAD (this batch leads the next group). */
+
+    /**
+     * WAITING until the leader sets DONE (outcome decided) or LEAD (this batch leads the next
+     * group).
+     */
     volatile int state = WAITING;
+
     // Written by the leader before it sets state, read by the owner after it sees the state.
     ConditionFailedException conditionFailure;
     StorageException failure;
+
     /** Members of the same group this one wakes once it is woken (see {@link GroupCommit#wake}). */
     Pending left;
+
     Pending right;
 
     void wakeChildren() {

@@ -8,18 +8,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Keeps the store's native handles from being used after they are freed, which would crash the
- * JVM rather than throw. Every call that touches a handle runs between {@link #enter()} and
- * {@link #exit()}; {@link #close} waits for those calls, then frees every cursor and snapshot
- * still open, then the database.
+ * Keeps the store's native handles from being used after they are freed, which would crash the JVM
+ * rather than throw. Every call that touches a handle runs between {@link #enter()} and {@link
+ * #exit()}; {@link #close} waits for those calls, then frees every cursor and snapshot still open,
+ * then the database.
  *
  * <p>The calls in progress are counted in stripes, a thread always in the same one (by its id),
- * each on its own cache line: entering is one atomic increment of a line that other threads
- * rarely touch, where a shared read lock made every call of every thread write the same line
- * (and look up its hold count). It is Dekker's handshake: {@code enter} increments, then reads
- * {@code closed}; {@code close} sets {@code closed}, then reads the stripes (all volatile, so
- * one total order). A call either sees {@code closed} and backs out, or {@code close} sees its
- * increment and waits until every stripe has drained to zero.
+ * each on its own cache line: entering is one atomic increment of a line that other threads rarely
+ * touch, where a shared read lock made every call of every thread write the same line (and look up
+ * its hold count). It is Dekker's handshake: {@code enter} increments, then reads {@code closed};
+ * {@code close} sets {@code closed}, then reads the stripes (all volatile, so one total order). A
+ * call either sees {@code closed} and backs out, or {@code close} sees its increment and waits
+ * until every stripe has drained to zero.
  */
 final class NativeGuard {
   private static final int STRIPES = 32; // a power of two
@@ -45,8 +45,8 @@ final class NativeGuard {
   }
 
   /**
-   * Fails if the store is closed, for a call that touches no native handle (a value cache hit):
-   * no lock, so a call racing with close may still succeed, as if it had run just before.
+   * Fails if the store is closed, for a call that touches no native handle (a value cache hit): no
+   * lock, so a call racing with close may still succeed, as if it had run just before.
    */
   void checkOpen() {
     if (closed) {
@@ -73,7 +73,10 @@ final class NativeGuard {
     open.remove(resource);
   }
 
-  /** Frees every registered resource, then runs {@code closeStore}; only the first call does anything. */
+  /**
+   * Frees every registered resource, then runs {@code closeStore}; only the first call does
+   * anything.
+   */
   void close(Runnable closeStore) {
     synchronized (closing) {
       if (closed) {
@@ -95,8 +98,8 @@ final class NativeGuard {
 
   /**
    * Waits until no call is inside: a pass that reads every stripe at zero proves it, since a call
-   * that entered after its stripe was read has seen {@code closed} and backed out. Calls are
-   * short (one native call each), so a short sleep between passes is enough.
+   * that entered after its stripe was read has seen {@code closed} and backed out. Calls are short
+   * (one native call each), so a short sleep between passes is enough.
    */
   private void awaitCallsInProgress() {
     while (true) {

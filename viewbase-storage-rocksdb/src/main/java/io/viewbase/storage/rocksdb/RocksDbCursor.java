@@ -11,11 +11,11 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 
 /**
- * A cursor over a range of encoded keys, on a RocksDB iterator bounded by
- * {@code iterate_lower_bound}/{@code iterate_upper_bound} so that it never reads past the range.
- * The iterator sees the data as of its creation (or of the snapshot it is given). Its native
- * iterator, options and bound slices are freed on {@link #close()}, when it runs out, or when
- * the store closes.
+ * A cursor over a range of encoded keys, on a RocksDB iterator bounded by {@code
+ * iterate_lower_bound}/{@code iterate_upper_bound} so that it never reads past the range. The
+ * iterator sees the data as of its creation (or of the snapshot it is given). Its native iterator,
+ * options and bound slices are freed on {@link #close()}, when it runs out, or when the store
+ * closes.
  */
 final class RocksDbCursor implements Cursor {
   private final NativeGuard guard;
@@ -23,10 +23,13 @@ final class RocksDbCursor implements Cursor {
   private final RocksIterator iterator;
   private final byte[] start;
   private final boolean reverse;
+
   /** The length of the encoded partition before each key when it is one partition, else -1. */
   private final int fixedKeyOffset;
+
   private boolean started;
   private boolean released;
+
   /**
    * The current entry's encoded key in {@code keyBuffer[0, keyLength)}, keyLength -1 when the
    * cursor is on no entry; its stored value (version, then value) in {@code storedBuffer[0,
@@ -35,18 +38,27 @@ final class RocksDbCursor implements Cursor {
    * copy out what they return.
    */
   private byte[] keyBuffer = new byte[64];
+
   private int keyLength = -1;
   private byte[] storedBuffer = new byte[256];
   private int storedLength = -1;
 
   /**
-   * @param lower          the smallest encoded key in the range (inclusive)
-   * @param upper          the end of the range (exclusive), or null for no end
-   * @param start          where an ascending walk starts (at or after lower); ignored when reversed
+   * @param lower the smallest encoded key in the range (inclusive)
+   * @param upper the end of the range (exclusive), or null for no end
+   * @param start where an ascending walk starts (at or after lower); ignored when reversed
    * @param fixedKeyOffset see {@link #fixedKeyOffset}
    */
-  RocksDbCursor(NativeGuard guard, RocksDB db, Snapshot snapshot, byte[] lower, byte[] upper, byte[] start,
-      boolean reverse, int fixedKeyOffset, boolean fillCache) {
+  RocksDbCursor(
+      NativeGuard guard,
+      RocksDB db,
+      Snapshot snapshot,
+      byte[] lower,
+      byte[] upper,
+      byte[] start,
+      boolean reverse,
+      int fixedKeyOffset,
+      boolean fillCache) {
     this.guard = guard;
     this.start = start;
     this.reverse = reverse;
@@ -108,13 +120,15 @@ final class RocksDbCursor implements Cursor {
   @Override
   public byte[] partition() {
     current();
-    return OrderedKeyCodec.decodePartition(keyBuffer, fixedKeyOffset >= 0 ? fixedKeyOffset : keyLength);
+    return OrderedKeyCodec.decodePartition(
+        keyBuffer, fixedKeyOffset >= 0 ? fixedKeyOffset : keyLength);
   }
 
   @Override
   public byte[] key() {
     current();
-    int offset = fixedKeyOffset >= 0 ? fixedKeyOffset : OrderedKeyCodec.keyOffset(keyBuffer, keyLength);
+    int offset =
+        fixedKeyOffset >= 0 ? fixedKeyOffset : OrderedKeyCodec.keyOffset(keyBuffer, keyLength);
     return Arrays.copyOfRange(keyBuffer, offset, keyLength);
   }
 
@@ -130,7 +144,9 @@ final class RocksDbCursor implements Cursor {
     return Arrays.copyOfRange(storedBuffer, StoredValue.VERSION_BYTES, storedLength);
   }
 
-  /** Copies the current entry's stored value into {@link #storedBuffer}, once, when first asked for. */
+  /**
+   * Copies the current entry's stored value into {@link #storedBuffer}, once, when first asked for.
+   */
   private void fetchStored() {
     current();
     if (storedLength >= 0) {
@@ -156,7 +172,8 @@ final class RocksDbCursor implements Cursor {
 
   private void current() {
     if (keyLength < 0) {
-      throw new NoSuchElementException("the cursor is not on an entry: call next() first, and only while it returns true");
+      throw new NoSuchElementException(
+          "the cursor is not on an entry: call next() first, and only while it returns true");
     }
   }
 

@@ -22,8 +22,8 @@ final class RocksDbPartitionCursor implements PartitionCursor {
   private byte[] current;
   private boolean released;
 
-  RocksDbPartitionCursor(NativeGuard guard, RocksDB db, Snapshot snapshot, byte[] lower, byte[] upper,
-      byte[] start) {
+  RocksDbPartitionCursor(
+      NativeGuard guard, RocksDB db, Snapshot snapshot, byte[] lower, byte[] upper, byte[] start) {
     this.guard = guard;
     this.seekTo = start;
     bounded = new BoundedIterator(db, snapshot, lower, upper, false);

@@ -35,12 +35,15 @@ import org.rocksdb.Snapshot;
  */
 final class RocksDbReads implements ReadView {
   private static final byte[] SUCCESSOR = {0x00};
+
   /**
-   * Each thread's buffer for point reads: it starts at 4 KiB, larger than most items, and grows
-   * to fit a larger value up to {@link #MAX_READ_BUFFER}. A value that does not fit costs a
-   * second lookup.
+   * Each thread's buffer for point reads: it starts at 4 KiB, larger than most items, and grows to
+   * fit a larger value up to {@link #MAX_READ_BUFFER}. A value that does not fit costs a second
+   * lookup.
    */
-  private static final ThreadLocal<byte[]> READ_BUFFER = ThreadLocal.withInitial(() -> new byte[4096]);
+  private static final ThreadLocal<byte[]> READ_BUFFER =
+      ThreadLocal.withInitial(() -> new byte[4096]);
+
   private static final int MAX_READ_BUFFER = 64 * 1024;
 
   private final NativeGuard guard;
@@ -51,10 +54,11 @@ final class RocksDbReads implements ReadView {
 
   /**
    * @param pointReads options for {@link #get}, shared by every thread (RocksDB only reads them)
-   * @param snapshot   the snapshot cursors read at, or null for live reads
-   * @param cache      the entries {@link #get} consults first, or null (no cache, or a snapshot's reads)
+   * @param snapshot the snapshot cursors read at, or null for live reads
+   * @param cache the entries {@link #get} consults first, or null (no cache, or a snapshot's reads)
    */
-  RocksDbReads(NativeGuard guard, RocksDB db, ReadOptions pointReads, Snapshot snapshot, ValueCache cache) {
+  RocksDbReads(
+      NativeGuard guard, RocksDB db, ReadOptions pointReads, Snapshot snapshot, ValueCache cache) {
     this.guard = guard;
     this.db = db;
     this.pointReads = pointReads;
@@ -99,8 +103,8 @@ final class RocksDbReads implements ReadView {
   }
 
   /**
-   * The value cache's entry for a key: the one it holds, or else what RocksDB holds, which goes into
-   * the cache unless the key was written meanwhile (see {@link ValueCache}).
+   * The value cache's entry for a key: the one it holds, or else what RocksDB holds, which goes
+   * into the cache unless the key was written meanwhile (see {@link ValueCache}).
    */
   private ValueCache.Entry lookup(ValueCache.Key cacheKey, byte[] partition, byte[] key) {
     ValueCache.Entry hit = cache.get(cacheKey);
@@ -139,18 +143,29 @@ final class RocksDbReads implements ReadView {
         }
       }
     } catch (RocksDBException e) {
-      throw new StorageException("RocksDB failed to read " + Bytes.toDisplay(partition) + "/"
-          + Bytes.toDisplay(key) + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "RocksDB failed to read "
+              + Bytes.toDisplay(partition)
+              + "/"
+              + Bytes.toDisplay(key)
+              + ": "
+              + e.getMessage(),
+          e);
     }
     if (size == RocksDB.NOT_FOUND) {
       return ValueCache.Entry.absent();
     }
     if (size < StoredValue.VERSION_BYTES) {
-      throw new StorageException("corrupt entry: the stored value of " + Bytes.toDisplay(partition) + "/"
-          + Bytes.toDisplay(key) + " is shorter than its version", null);
+      throw new StorageException(
+          "corrupt entry: the stored value of "
+              + Bytes.toDisplay(partition)
+              + "/"
+              + Bytes.toDisplay(key)
+              + " is shorter than its version",
+          null);
     }
-    return new ValueCache.Entry(StoredValue.version(buffer),
-        Arrays.copyOfRange(buffer, StoredValue.VERSION_BYTES, size));
+    return new ValueCache.Entry(
+        StoredValue.version(buffer), Arrays.copyOfRange(buffer, StoredValue.VERSION_BYTES, size));
   }
 
   @Override
@@ -176,7 +191,8 @@ final class RocksDbReads implements ReadView {
     }
     guard.enter();
     try {
-      return new RocksDbCursor(guard, db, snapshot, lower, upper, lower, reverse, start.length, true);
+      return new RocksDbCursor(
+          guard, db, snapshot, lower, upper, lower, reverse, start.length, true);
     } finally {
       guard.exit();
     }
@@ -187,14 +203,17 @@ final class RocksDbReads implements ReadView {
     byte[] lower = OrderedKeyCodec.escapedPartition(partitionPrefix);
     byte[] start = lower;
     if (afterPartition != null) {
-      byte[] resume = afterKey == null ? OrderedKeyCodec.partitionEnd(afterPartition)
-          : Bytes.concat(OrderedKeyCodec.encode(afterPartition, afterKey), SUCCESSOR);
+      byte[] resume =
+          afterKey == null
+              ? OrderedKeyCodec.partitionEnd(afterPartition)
+              : Bytes.concat(OrderedKeyCodec.encode(afterPartition, afterKey), SUCCESSOR);
       start = max(lower, resume);
     }
     guard.enter();
     try {
       // a full walk would evict the hot set from the block cache: read it without filling the cache
-      return new RocksDbCursor(guard, db, snapshot, lower, Bytes.prefixEnd(lower), start, false, -1, false);
+      return new RocksDbCursor(
+          guard, db, snapshot, lower, Bytes.prefixEnd(lower), start, false, -1, false);
     } finally {
       guard.exit();
     }
@@ -203,7 +222,8 @@ final class RocksDbReads implements ReadView {
   @Override
   public PartitionCursor partitions(byte[] prefix, byte[] afterPartition) {
     byte[] lower = OrderedKeyCodec.escapedPartition(prefix);
-    byte[] start = afterPartition == null ? lower : max(lower, OrderedKeyCodec.partitionEnd(afterPartition));
+    byte[] start =
+        afterPartition == null ? lower : max(lower, OrderedKeyCodec.partitionEnd(afterPartition));
     guard.enter();
     try {
       return new RocksDbPartitionCursor(guard, db, snapshot, lower, Bytes.prefixEnd(lower), start);
@@ -245,7 +265,6 @@ final class RocksDbReads implements ReadView {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
   }
 }

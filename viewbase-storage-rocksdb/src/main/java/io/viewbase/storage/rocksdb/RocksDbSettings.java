@@ -42,8 +42,8 @@ import org.rocksdb.Options;
  *       so that a synced write need not grow a file (0: none; see docs/storage.md)</td></tr>
  * </table>
  *
- * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024), read as every backend reads
- * them ({@link StoreOptions}).
+ * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024), read as every backend
+ * reads them ({@link StoreOptions}).
  */
 final class RocksDbSettings implements AutoCloseable {
   static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
@@ -54,10 +54,23 @@ final class RocksDbSettings implements AutoCloseable {
   static final String WAL_COMPRESSION = "rocksdb.walCompression";
   static final String RECYCLE_LOG_FILES = "rocksdb.recycleLogFiles";
   static final String MEMTABLE_BLOOM_PERCENT = "rocksdb.memtableBloomPercent";
-  private static final Set<String> KNOWN = Set.of(BLOCK_CACHE_BYTES, WRITE_BUFFER_BYTES, MAX_BACKGROUND_JOBS,
-      ROW_CACHE_BYTES, VALUE_CACHE_BYTES, WAL_COMPRESSION, RECYCLE_LOG_FILES, MEMTABLE_BLOOM_PERCENT);
-  /** RocksDB's names for the {@link #WAL_COMPRESSION} choices (its DBOptions property wal_compression). */
-  private static final Map<String, String> WAL_COMPRESSIONS = Map.of("zstd", "kZSTD", "none", "kNoCompression");
+  private static final Set<String> KNOWN =
+      Set.of(
+          BLOCK_CACHE_BYTES,
+          WRITE_BUFFER_BYTES,
+          MAX_BACKGROUND_JOBS,
+          ROW_CACHE_BYTES,
+          VALUE_CACHE_BYTES,
+          WAL_COMPRESSION,
+          RECYCLE_LOG_FILES,
+          MEMTABLE_BLOOM_PERCENT);
+
+  /**
+   * RocksDB's names for the {@link #WAL_COMPRESSION} choices (its DBOptions property
+   * wal_compression).
+   */
+  private static final Map<String, String> WAL_COMPRESSIONS =
+      Map.of("zstd", "kZSTD", "none", "kNoCompression");
 
   private final LRUCache blockCache;
   private final LRUCache rowCache;
@@ -71,56 +84,66 @@ final class RocksDbSettings implements AutoCloseable {
     long writeBufferBytes = given.size(WRITE_BUFFER_BYTES, "64m");
     int backgroundJobs = (int) given.number(MAX_BACKGROUND_JOBS, "4", 1, 64);
     // every option checked before any native object exists
-    String walCompression = WAL_COMPRESSIONS.get(given.choice(WAL_COMPRESSION, "zstd", List.of("zstd", "none")));
+    String walCompression =
+        WAL_COMPRESSIONS.get(given.choice(WAL_COMPRESSION, "zstd", List.of("zstd", "none")));
     int recycleLogFiles = (int) given.number(RECYCLE_LOG_FILES, "2", 0, 64);
     int memtableBloomPercent = (int) given.number(MEMTABLE_BLOOM_PERCENT, "2", 0, 25);
 
-    valueCacheBytes = given.size(VALUE_CACHE_BYTES,
-        Long.toString(defaultValueCacheBytes(Runtime.getRuntime().maxMemory())));
+    valueCacheBytes =
+        given.size(
+            VALUE_CACHE_BYTES,
+            Long.toString(defaultValueCacheBytes(Runtime.getRuntime().maxMemory())));
     long rowCacheBytes = given.size(ROW_CACHE_BYTES, "64m");
     blockCache = new LRUCache(cacheBytes, shardBits(cacheBytes));
     // Point reads dominate: a row cache answers a repeated get without searching a block.
     rowCache = rowCacheBytes > 0 ? new LRUCache(rowCacheBytes) : null;
-    // 10 bits per key: about 1% false positives, so a point read of an absent key rarely touches disk
+    // 10 bits per key: about 1% false positives, so a point read of an absent key rarely touches
+    // disk
     bloomFilter = new BloomFilter(10);
-    BlockBasedTableConfig table = new BlockBasedTableConfig()
-        .setBlockCache(blockCache)
-        .setFilterPolicy(bloomFilter)
-        .setBlockSize(16 * 1024)
-        .setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash)
-        // Index and filter blocks live in the block cache (bounded memory), partitioned into 4 KiB
-        // pieces under a small pinned top level: a whole-file filter of a large file (megabytes) would
-        // not fit a cache shard, and every point read would load and checksum it again.
-        .setCacheIndexAndFilterBlocks(true)
-        .setCacheIndexAndFilterBlocksWithHighPriority(true)
-        .setIndexType(IndexType.kTwoLevelIndexSearch)
-        .setPartitionFilters(true)
-        .setMetadataBlockSize(4 * 1024)
-        .setPinTopLevelIndexAndFilter(true)
-        .setPinL0FilterAndIndexBlocksInCache(true)
-        .setFormatVersion(5);
-    options = baseOptions(walCompression)
-        .setCreateIfMissing(true)
-        .setCompactionStyle(CompactionStyle.LEVEL)
-        .setLevelCompactionDynamicLevelBytes(true)
-        .setCompressionType(CompressionType.LZ4_COMPRESSION)
-        .setWriteBufferSize(writeBufferBytes)
-        // A bloom filter of the memtable's keys: a get of a key the memtable does not hold (an
-        // insert's "absent" check, most point reads) skips the skip list's cache-missing search
-        // (MemtableBloomBenchmark: an absent get 801 against 1,897 ns, docs/storage.md). 2% of 64 MiB
-        // is about 50 bits a key for entries of 300 bytes.
-        .setMemtablePrefixBloomSizeRatio(memtableBloomPercent / 100.0)
-        .setMemtableWholeKeyFiltering(memtableBloomPercent > 0)
-        .setMaxWriteBufferNumber(3)
-        .setMaxBackgroundJobs(backgroundJobs)
-        .setBytesPerSync(1024 * 1024)
-        .setKeepLogFileNum(5)
-        // A log whose memtable is flushed is kept and written over from the start, not deleted:
-        // a synced write then lands inside the file's size, so fdatasync need not commit the
-        // file system's journal for the new length (a lone sync ~1.6x faster here). Records carry
-        // their log's number, so recovery stops at a previous use's leftovers.
-        .setRecycleLogFileNum(recycleLogFiles)
-        .setTableFormatConfig(table);
+    BlockBasedTableConfig table =
+        new BlockBasedTableConfig()
+            .setBlockCache(blockCache)
+            .setFilterPolicy(bloomFilter)
+            .setBlockSize(16 * 1024)
+            .setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash)
+            // Index and filter blocks live in the block cache (bounded memory), partitioned into 4
+            // KiB
+            // pieces under a small pinned top level: a whole-file filter of a large file
+            // (megabytes) would
+            // not fit a cache shard, and every point read would load and checksum it again.
+            .setCacheIndexAndFilterBlocks(true)
+            .setCacheIndexAndFilterBlocksWithHighPriority(true)
+            .setIndexType(IndexType.kTwoLevelIndexSearch)
+            .setPartitionFilters(true)
+            .setMetadataBlockSize(4 * 1024)
+            .setPinTopLevelIndexAndFilter(true)
+            .setPinL0FilterAndIndexBlocksInCache(true)
+            .setFormatVersion(5);
+    options =
+        baseOptions(walCompression)
+            .setCreateIfMissing(true)
+            .setCompactionStyle(CompactionStyle.LEVEL)
+            .setLevelCompactionDynamicLevelBytes(true)
+            .setCompressionType(CompressionType.LZ4_COMPRESSION)
+            .setWriteBufferSize(writeBufferBytes)
+            // A bloom filter of the memtable's keys: a get of a key the memtable does not hold (an
+            // insert's "absent" check, most point reads) skips the skip list's cache-missing search
+            // (MemtableBloomBenchmark: an absent get 801 against 1,897 ns, docs/storage.md). 2% of
+            // 64 MiB
+            // is about 50 bits a key for entries of 300 bytes.
+            .setMemtablePrefixBloomSizeRatio(memtableBloomPercent / 100.0)
+            .setMemtableWholeKeyFiltering(memtableBloomPercent > 0)
+            .setMaxWriteBufferNumber(3)
+            .setMaxBackgroundJobs(backgroundJobs)
+            .setBytesPerSync(1024 * 1024)
+            .setKeepLogFileNum(5)
+            // A log whose memtable is flushed is kept and written over from the start, not deleted:
+            // a synced write then lands inside the file's size, so fdatasync need not commit the
+            // file system's journal for the new length (a lone sync ~1.6x faster here). Records
+            // carry
+            // their log's number, so recovery stops at a previous use's leftovers.
+            .setRecycleLogFileNum(recycleLogFiles)
+            .setTableFormatConfig(table);
     if (rowCache != null) {
       options.setRowCache(rowCache);
     }
@@ -134,7 +157,7 @@ final class RocksDbSettings implements AutoCloseable {
     Properties named = new Properties();
     named.setProperty("wal_compression", walCompression);
     try (DBOptions db = DBOptions.getDBOptionsFromProps(named);
-         ColumnFamilyOptions columnFamily = new ColumnFamilyOptions()) {
+        ColumnFamilyOptions columnFamily = new ColumnFamilyOptions()) {
       if (db == null) {
         throw new IllegalStateException("RocksDB did not accept wal_compression=" + walCompression);
       }
@@ -143,9 +166,9 @@ final class RocksDbSettings implements AutoCloseable {
   }
 
   /**
-   * Shards of at least 16 MiB (at most 64 of them). RocksDB's default is up to 64 shards of at least
-   * 512 KiB (2 MiB each for 128 MiB), and a block larger than its shard is dropped as soon as it is
-   * used: the metadata blocks of files written before partitioning (or by other tools) can be
+   * Shards of at least 16 MiB (at most 64 of them). RocksDB's default is up to 64 shards of at
+   * least 512 KiB (2 MiB each for 128 MiB), and a block larger than its shard is dropped as soon as
+   * it is used: the metadata blocks of files written before partitioning (or by other tools) can be
    * megabytes. A few shards are plenty for the threads of a small machine.
    */
   static int shardBits(long cacheBytes) {
@@ -176,8 +199,8 @@ final class RocksDbSettings implements AutoCloseable {
   }
 
   /**
-   * The value cache's default size for a JVM whose heap may grow to {@code maxHeap} bytes: an eighth
-   * of it, at least 16 MiB and at most 1 GiB (a 1 GiB heap gets 128 MiB).
+   * The value cache's default size for a JVM whose heap may grow to {@code maxHeap} bytes: an
+   * eighth of it, at least 16 MiB and at most 1 GiB (a 1 GiB heap gets 128 MiB).
    */
   static long defaultValueCacheBytes(long maxHeap) {
     return Math.max(16L << 20, Math.min(1L << 30, maxHeap / 8));

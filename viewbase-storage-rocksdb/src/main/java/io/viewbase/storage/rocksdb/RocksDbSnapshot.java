@@ -10,8 +10,8 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 
 /**
- * A RocksDB snapshot: a sequence number that pins the versions it can see against compaction.
- * Close it promptly; an old snapshot keeps overwritten data alive.
+ * A RocksDB snapshot: a sequence number that pins the versions it can see against compaction. Close
+ * it promptly; an old snapshot keeps overwritten data alive.
  */
 final class RocksDbSnapshot implements Snapshot {
   private final NativeGuard guard;

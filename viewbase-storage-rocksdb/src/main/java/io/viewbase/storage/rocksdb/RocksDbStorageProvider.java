@@ -4,7 +4,10 @@ import io.viewbase.storage.spi.StorageProvider;
 import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.StoreConfig;
 
-/** Finds the RocksDB backend by the name {@code rocksdb}; see {@link RocksDbSettings} for its options. */
+/**
+ * Finds the RocksDB backend by the name {@code rocksdb}; see {@link RocksDbSettings} for its
+ * options.
+ */
 public final class RocksDbStorageProvider implements StorageProvider {
   @Override
   public String name() {

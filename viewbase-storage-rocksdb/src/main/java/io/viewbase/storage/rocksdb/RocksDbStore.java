@@ -29,13 +29,14 @@ import org.rocksdb.Status;
  * The default store: one RocksDB database in a data directory that this process owns.
  *
  * <p>Layout: one column family; the RocksDB key is {@link io.viewbase.storage.spi.OrderedKeyCodec}
- * of (partition, key), so a partition is a contiguous key range and partitions sort by their
- * bytes; the RocksDB value is the version (8 bytes, big-endian) followed by the value. Commits go
- * through {@link GroupCommit}; reads through {@link RocksDbReads}, point reads through the
- * {@link ValueCache} first (which group commit keeps exact). Thread-safe.
+ * of (partition, key), so a partition is a contiguous key range and partitions sort by their bytes;
+ * the RocksDB value is the version (8 bytes, big-endian) followed by the value. Commits go through
+ * {@link GroupCommit}; reads through {@link RocksDbReads}, point reads through the {@link
+ * ValueCache} first (which group commit keeps exact). Thread-safe.
  */
 public final class RocksDbStore implements Store {
-  private static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, true);
+  private static final Capabilities CAPABILITIES =
+      new Capabilities(true, true, true, true, true, true);
 
   static {
     // Unpacks and loads the native library once per class loader, before any RocksDB object exists.
@@ -49,6 +50,7 @@ public final class RocksDbStore implements Store {
   private final NativeGuard guard;
   private final RocksDbReads reads;
   private final GroupCommit groupCommit;
+
   /** Recently read entries, or null when {@code rocksdb.valueCacheBytes} is 0. */
   private final ValueCache valueCache;
 
@@ -58,7 +60,8 @@ public final class RocksDbStore implements Store {
     this.db = db;
     this.pointReads = new ReadOptions();
     this.guard = new NativeGuard("the RocksDB store at " + directory + " is closed");
-    this.valueCache = settings.valueCacheBytes() > 0 ? new ValueCache(settings.valueCacheBytes()) : null;
+    this.valueCache =
+        settings.valueCacheBytes() > 0 ? new ValueCache(settings.valueCacheBytes()) : null;
     this.reads = new RocksDbReads(guard, db, pointReads, null, valueCache);
     this.groupCommit = new GroupCommit(db, sync, valueCache);
   }
@@ -79,7 +82,9 @@ public final class RocksDbStore implements Store {
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
-      throw new StorageException("cannot create the data directory " + directory + ": " + e.getMessage(), e,
+      throw new StorageException(
+          "cannot create the data directory " + directory + ": " + e.getMessage(),
+          e,
           StorageException.Kind.UNREACHABLE);
     }
     RocksDbSettings settings = new RocksDbSettings(config);
@@ -96,10 +101,17 @@ public final class RocksDbStore implements Store {
     Status status = e.getStatus();
     String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
     if (status != null && status.getCode() == Status.Code.IOError && message.contains("lock")) {
-      return new StorageException("the data directory " + directory + " is in use by another Viewbase process "
-          + "(or is already open in this one); stop it or choose another directory", e, StorageException.Kind.LOCKED);
+      return new StorageException(
+          "the data directory "
+              + directory
+              + " is in use by another Viewbase process "
+              + "(or is already open in this one); stop it or choose another directory",
+          e,
+          StorageException.Kind.LOCKED);
     }
-    return new StorageException("cannot open the RocksDB data directory " + directory + ": " + e.getMessage(), e,
+    return new StorageException(
+        "cannot open the RocksDB data directory " + directory + ": " + e.getMessage(),
+        e,
         StorageException.Kind.UNREACHABLE);
   }
 
@@ -180,7 +192,9 @@ public final class RocksDbStore implements Store {
     return groupCommit.commits();
   }
 
-  /** RocksDB writes those batches took: concurrent commits share one, so at most {@link #commits()}. */
+  /**
+   * RocksDB writes those batches took: concurrent commits share one, so at most {@link #commits()}.
+   */
   public long writeGroups() {
     return groupCommit.writeGroups();
   }
@@ -195,7 +209,10 @@ public final class RocksDbStore implements Store {
     return valueCache == null ? 0 : valueCache.weightedBytes();
   }
 
-  /** The RocksDB handle, for tests that look at what RocksDB itself does (its perf context, compaction). */
+  /**
+   * The RocksDB handle, for tests that look at what RocksDB itself does (its perf context,
+   * compaction).
+   */
   RocksDB rocksDb() {
     return db;
   }
@@ -210,19 +227,21 @@ public final class RocksDbStore implements Store {
    */
   @Override
   public void close() {
-    guard.close(() -> {
-      groupCommit.close(); // first: its committer thread may be writing a group
-      if (valueCache != null) {
-        valueCache.clear();
-      }
-      pointReads.close();
-      try {
-        db.closeE();
-      } catch (RocksDBException e) {
-        throw new StorageException("RocksDB failed to close " + directory + ": " + e.getMessage(), e);
-      } finally {
-        settings.close();
-      }
-    });
+    guard.close(
+        () -> {
+          groupCommit.close(); // first: its committer thread may be writing a group
+          if (valueCache != null) {
+            valueCache.clear();
+          }
+          pointReads.close();
+          try {
+            db.closeE();
+          } catch (RocksDBException e) {
+            throw new StorageException(
+                "RocksDB failed to close " + directory + ": " + e.getMessage(), e);
+          } finally {
+            settings.close();
+          }
+        });
   }
 }

@@ -1,14 +1,13 @@
 package io.viewbase.storage.rocksdb;
 
 /**
- * How a versioned value is laid out in a RocksDB value: the version as 8 bytes big-endian, then
- * the value bytes.
+ * How a versioned value is laid out in a RocksDB value: the version as 8 bytes big-endian, then the
+ * value bytes.
  */
 final class StoredValue {
   static final int VERSION_BYTES = Long.BYTES;
 
-  private StoredValue() {
-  }
+  private StoredValue() {}
 
   static byte[] encode(long version, byte[] value) {
     byte[] out = new byte[VERSION_BYTES + value.length];

@@ -14,43 +14,45 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The store's recently read entries on the Java heap, so that a repeated point read is a hash
- * lookup instead of a call into RocksDB. Exact: it never answers with an entry older than the
- * last acknowledged write of its key. Keyed by the encoded RocksDB key; an entry is the version
- * and value {@code get} returned, or that the key was absent. Bounded by bytes, evicting by
- * CLOCK (second chance): entries queue in insertion order, a hit marks its entry, and the evicting
- * thread (whichever insert went over the bound) requeues a marked entry once and drops an unmarked
- * one. A hit is one lock-free {@link ConcurrentHashMap} lookup and at most one field write: no
- * access-order list to relink and no frequency sketch to update, which is what made Caffeine's
- * hit several times slower here (measured: about 3 us against 0.6 us on 100k random keys).
+ * lookup instead of a call into RocksDB. Exact: it never answers with an entry older than the last
+ * acknowledged write of its key. Keyed by the encoded RocksDB key; an entry is the version and
+ * value {@code get} returned, or that the key was absent. Bounded by bytes, evicting by CLOCK
+ * (second chance): entries queue in insertion order, a hit marks its entry, and the evicting thread
+ * (whichever insert went over the bound) requeues a marked entry once and drops an unmarked one. A
+ * hit is one lock-free {@link ConcurrentHashMap} lookup and at most one field write: no
+ * access-order list to relink and no frequency sketch to update, which is what made Caffeine's hit
+ * several times slower here (measured: about 3 us against 0.6 us on 100k random keys).
  *
  * <p>Why it is never stale. Each key maps to one of {@link #STRIPES} counters, which only grow.
+ *
  * <ul>
  *   <li>A writer (the group commit leader, the only thread that writes RocksDB) writes RocksDB,
- *       then for every key it wrote increments the key's counter and then removes the key from
- *       the cache ({@link #invalidate}), and only then acknowledges the write.</li>
- *   <li>A reader that misses reads the counter ({@link #stamp}), reads RocksDB, and inserts what
- *       it read ({@link #insert}) in one atomic step on the key's map bin
- *       ({@link ConcurrentHashMap#computeIfAbsent}, under the lock the removal takes) only if the
- *       counter still holds the stamp.</li>
+ *       then for every key it wrote increments the key's counter and then removes the key from the
+ *       cache ({@link #invalidate}), and only then acknowledges the write.
+ *   <li>A reader that misses reads the counter ({@link #stamp}), reads RocksDB, and inserts what it
+ *       read ({@link #insert}) in one atomic step on the key's map bin ({@link
+ *       ConcurrentHashMap#computeIfAbsent}, under the lock the removal takes) only if the counter
+ *       still holds the stamp.
  * </ul>
+ *
  * Take a write W of key k acknowledged at time A, and a read of k that starts after A. If it
- * misses, it reads RocksDB after W was written, so sees W or later. If it hits, the entry it
- * finds was inserted after W's removal of k (a removal deletes whatever was there, and insert
- * and removal of one key are atomic with respect to each other), so the inserting reader checked
- * the counter after W's increment; its stamp equalled that count, so the stamp was read after
- * the increment, hence after W was written, and its RocksDB read, later still, saw W or later.
- * A write that fails partway is handled alike (its keys are invalidated whether or not RocksDB
- * applied it). Two keys that share a counter only cost a refused insert now and then.
+ * misses, it reads RocksDB after W was written, so sees W or later. If it hits, the entry it finds
+ * was inserted after W's removal of k (a removal deletes whatever was there, and insert and removal
+ * of one key are atomic with respect to each other), so the inserting reader checked the counter
+ * after W's increment; its stamp equalled that count, so the stamp was read after the increment,
+ * hence after W was written, and its RocksDB read, later still, saw W or later. A write that fails
+ * partway is handled alike (its keys are invalidated whether or not RocksDB applied it). Two keys
+ * that share a counter only cost a refused insert now and then.
  *
- * <p>The cache keeps its own copy of each value and hands out copies: a caller may change the
- * array it gets without changing what the next reader sees. Reads at a snapshot do not use the
- * cache (an entry may be newer than the snapshot). Thread-safe.
+ * <p>The cache keeps its own copy of each value and hands out copies: a caller may change the array
+ * it gets without changing what the next reader sees. Reads at a snapshot do not use the cache (an
+ * entry may be newer than the snapshot). Thread-safe.
  *
- * <p>Derived results. An entry may also hold one result of a {@link Derivation} (what
- * {@link #derive} computed from it: the native API's rendered item, say), which a later read by a
- * derivation with an equal key gets without deriving again; a read by another derivation replaces it. It
- * is exact for the reason the entry is (it lives and dies with the entry), and its weight counts
- * against the bound like the entry's own.
+ * <p>Derived results. An entry may also hold one result of a {@link Derivation} (what {@link
+ * #derive} computed from it: the native API's rendered item, say), which a later read by a
+ * derivation with an equal key gets without deriving again; a read by another derivation replaces
+ * it. It is exact for the reason the entry is (it lives and dies with the entry), and its weight
+ * counts against the bound like the entry's own.
  *
  * <p>Memory. Each entry weighs its key, its value, its derived result and {@link #ENTRY_OVERHEAD}.
  * An invalidated entry leaves the map at once; what stays until the clock reaches its place is the
@@ -60,14 +62,17 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ValueCache {
   /** Counters: a power of two, enough that unrelated keys rarely share one (32 KiB). */
   private static final int STRIPES = 4096;
+
   /**
-   * Heap bytes of a live entry besides its key's and value's contents (compressed references):
-   * map node 32 and table slot 8, key and value array headers 16 each, entry 56 (it is its own map
+   * Heap bytes of a live entry besides its key's and value's contents (compressed references): map
+   * node 32 and table slot 8, key and value array headers 16 each, entry 56 (it is its own map
    * key), slot 16, queue node 24.
    */
   static final int ENTRY_OVERHEAD = 168;
+
   /** Heap bytes of a derived result besides what its derivation weighs: the memo object. */
   static final int MEMO_OVERHEAD = 24;
+
   /**
    * What an invalidated entry still weighs until the clock reaches it: its queue node and its
    * emptied slot. Writes release the rest at once, so that entries a write path read and then wrote
@@ -78,15 +83,22 @@ final class ValueCache {
 
   private final long maxBytes;
   private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
-  /** A slot for every inserted entry not yet evicted, oldest first; an invalidated entry's slot is empty. */
+
+  /**
+   * A slot for every inserted entry not yet evicted, oldest first; an invalidated entry's slot is
+   * empty.
+   */
   private final ConcurrentLinkedQueue<Slot> clock = new ConcurrentLinkedQueue<>();
+
   /**
    * Weight of the slots in {@link #clock}: what the cache keeps reachable (an entry's weight while
    * it is cached, {@link #DEAD_WEIGHT} once invalidated).
    */
   private final AtomicLong bytes = new AtomicLong();
+
   /** Slots in {@link #clock} (its own size() walks the whole queue). */
   private final AtomicLong queued = new AtomicLong();
+
   private final ReentrantLock evicting = new ReentrantLock();
   private final AtomicLongArray counters = new AtomicLongArray(STRIPES);
 
@@ -115,9 +127,11 @@ final class ValueCache {
   boolean insert(Key key, long stamp, Entry entry) {
     int stripe = key.stripe();
     if (counters.get(stripe) != stamp) {
-      return false; // written meanwhile: the entry may be stale (and the check below would fail anyway)
+      return false; // written meanwhile: the entry may be stale (and the check below would fail
+      // anyway)
     }
-    long weight = ENTRY_OVERHEAD + key.bytes.length + (entry.value == null ? 0 : entry.value.length);
+    long weight =
+        ENTRY_OVERHEAD + key.bytes.length + (entry.value == null ? 0 : entry.value.length);
     if (weight > maxBytes) {
       return false;
     }
@@ -127,7 +141,8 @@ final class ValueCache {
     entry.cached = true;
     // An entry already there is as fresh as ours (every entry is), so only an absent key is filled.
     // The entry is its own map key: a hit, having compared the key, has the entry in the CPU cache.
-    Entry cached = entries.computeIfAbsent(entry, k -> counters.get(stripe) == stamp ? entry : null);
+    Entry cached =
+        entries.computeIfAbsent(entry, k -> counters.get(stripe) == stamp ? entry : null);
     if (cached != entry) {
       entry.state = -1; // never published: counts for nothing, and its value is still the reader's
       entry.cached = false;
@@ -140,9 +155,9 @@ final class ValueCache {
   }
 
   /**
-   * What {@code derivation} derives from a cached entry (empty if the entry says the key is absent):
-   * the result the entry holds if a derivation with an equal {@link Derivation#key() key} made it,
-   * else a new one, which the entry then holds instead.
+   * What {@code derivation} derives from a cached entry (empty if the entry says the key is
+   * absent): the result the entry holds if a derivation with an equal {@link Derivation#key() key}
+   * made it, else a new one, which the entry then holds instead.
    */
   @SuppressWarnings("unchecked")
   <T> Optional<T> derive(Entry entry, Derivation<T> derivation) {
@@ -157,7 +172,8 @@ final class ValueCache {
     T result = derivation.derive(entry.version, entry.value);
     Memo fresh = new Memo(key, result, MEMO_OVERHEAD + derivation.weight(result));
     long delta = fresh.weight - (memo == null ? 0 : memo.weight);
-    // if another reader replaced the memo meanwhile, or the entry left the cache, keep theirs / nothing
+    // if another reader replaced the memo meanwhile, or the entry left the cache, keep theirs /
+    // nothing
     if (Entry.MEMO.compareAndSet(entry, memo, fresh) && entry.addWeight(delta)) {
       grow(delta);
     }
@@ -194,7 +210,8 @@ final class ValueCache {
       return;
     }
     try {
-      // every entry is requeued at most once per pass, so two passes suffice without concurrent hits
+      // every entry is requeued at most once per pass, so two passes suffice without concurrent
+      // hits
       long steps = 2 * queued.get() + 16;
       while (bytes.get() > maxBytes && steps-- > 0) {
         Slot slot = clock.poll();
@@ -249,11 +266,12 @@ final class ValueCache {
   }
 
   /**
-   * An encoded key with its hash, computed once for the lookup and the counter. A cached
-   * {@link Entry} is a key too (the map's key for it), equal to the key it was read for.
+   * An encoded key with its hash, computed once for the lookup and the counter. A cached {@link
+   * Entry} is a key too (the map's key for it), equal to the key it was read for.
    */
   static class Key {
-    // final in spirit: a lookup key sets them in its constructor, an entry once before the map publishes it
+    // final in spirit: a lookup key sets them in its constructor, an entry once before the map
+    // publishes it
     private byte[] bytes;
     private int hash;
 
@@ -263,8 +281,7 @@ final class ValueCache {
       this.hash = Arrays.hashCode(bytes);
     }
 
-    private Key() {
-    }
+    private Key() {}
 
     /** Makes this (an entry about to be cached) equal to {@code key}. */
     final void keyOf(Key key) {
@@ -291,7 +308,10 @@ final class ValueCache {
     }
   }
 
-  /** An entry's place in the clock; emptied when the entry is invalidated, so that it can be collected. */
+  /**
+   * An entry's place in the clock; emptied when the entry is invalidated, so that it can be
+   * collected.
+   */
   private static final class Slot {
     volatile Entry entry;
 
@@ -301,12 +321,12 @@ final class ValueCache {
   }
 
   /** A derived result and the key of the derivation that made it. */
-  private record Memo(Object key, Object result, long weight) {
-  }
+  private record Memo(Object key, Object result, long weight) {}
 
   /** A cached read: the version and value, or (value null) that the key was absent. */
   static final class Entry extends Key {
-    private static final AtomicLongFieldUpdater<Entry> STATE = AtomicLongFieldUpdater.newUpdater(Entry.class, "state");
+    private static final AtomicLongFieldUpdater<Entry> STATE =
+        AtomicLongFieldUpdater.newUpdater(Entry.class, "state");
     static final AtomicReferenceFieldUpdater<Entry, Memo> MEMO =
         AtomicReferenceFieldUpdater.newUpdater(Entry.class, Memo.class, "memo");
 
@@ -317,21 +337,26 @@ final class ValueCache {
 
     private final long version;
     private final byte[] value;
-    // set once by the inserting thread before the entry is published (map and queue publish safely),
+    // set once by the inserting thread before the entry is published (map and queue publish
+    // safely),
     // like the key this entry is
     private Slot slot;
+
     /**
      * Whether the cache owns the value (so a reader gets a copy): set before the map publishes the
      * entry, and unset only on an entry the map refused, which its reader alone holds.
      */
     private boolean cached;
+
     /** Whether a hit came since the clock last passed: a plain field, racy by design. */
     private boolean referenced;
+
     /**
      * The entry's weight while the cache counts it; -1 before it is cached, and once an
      * invalidation or the clock has released it (whichever came first).
      */
     private volatile long state = -1;
+
     private volatile Memo memo;
 
     /** Takes ownership of {@code value}: nobody else may hold it. */
@@ -368,7 +393,10 @@ final class ValueCache {
       return value == null ? Optional.empty() : Optional.of(new Versioned(version, value.clone()));
     }
 
-    /** What {@code get} returns for this entry, giving away the value: only for an entry never cached. */
+    /**
+     * What {@code get} returns for this entry, giving away the value: only for an entry never
+     * cached.
+     */
     Optional<Versioned> handOver() {
       return value == null ? Optional.empty() : Optional.of(new Versioned(version, value));
     }

@@ -11,8 +11,8 @@ import java.util.Map;
  * after the write that set it. Bounded: the least recently used keys are forgotten, and a key that
  * is not here is read from RocksDB (and remembered).
  *
- * <p>Not thread-safe: only the current leader touches it, and leadership passes under a lock,
- * which orders one leader's updates before the next leader's reads.
+ * <p>Not thread-safe: only the current leader touches it, and leadership passes under a lock, which
+ * orders one leader's updates before the next leader's reads.
  */
 final class VersionCache {
   /** What the cache answers for a key it knows to be absent (versions are positive). */
@@ -21,14 +21,15 @@ final class VersionCache {
   private final LinkedHashMap<ByteBuffer, Long> entries;
 
   VersionCache(int capacity) {
-    this.entries = new LinkedHashMap<>(capacity * 4 / 3 + 1, 0.75f, true) {
-      private static final long serialVersionUID = 1L;
+    this.entries =
+        new LinkedHashMap<>(capacity * 4 / 3 + 1, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
 
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Long> eldest) {
-        return size() > capacity;
-      }
-    };
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Long> eldest) {
+            return size() > capacity;
+          }
+        };
   }
 
   /** The key's version, {@link #ABSENT}, or null when the cache does not know. */

@@ -21,7 +21,8 @@ class NativeGuardTest {
     NativeGuard guard = new NativeGuard("the store is closed");
     AtomicBoolean freed = new AtomicBoolean();
     guard.enter();
-    CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> guard.close(() -> freed.set(true)));
+    CompletableFuture<Void> closing =
+        CompletableFuture.runAsync(() -> guard.close(() -> freed.set(true)));
 
     // Once closing has begun, a new call is refused at once...
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -37,7 +38,9 @@ class NativeGuardTest {
     guard.exit();
     closing.get(10, TimeUnit.SECONDS);
     assertThat(freed).isTrue();
-    assertThatThrownBy(guard::enter).isInstanceOf(StorageException.class).hasMessage("the store is closed");
+    assertThatThrownBy(guard::enter)
+        .isInstanceOf(StorageException.class)
+        .hasMessage("the store is closed");
   }
 
   /** Many threads entering and leaving while the guard closes: none is inside once it has freed. */
@@ -51,24 +54,26 @@ class NativeGuardTest {
       CountDownLatch running = new CountDownLatch(8);
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
-        Thread thread = new Thread(() -> {
-          running.countDown();
-          while (true) {
-            try {
-              guard.enter();
-            } catch (StorageException closed) {
-              return;
-            }
-            try {
-              inside.incrementAndGet();
-              calls.incrementAndGet();
-              Thread.onSpinWait();
-              inside.decrementAndGet();
-            } finally {
-              guard.exit();
-            }
-          }
-        });
+        Thread thread =
+            new Thread(
+                () -> {
+                  running.countDown();
+                  while (true) {
+                    try {
+                      guard.enter();
+                    } catch (StorageException closed) {
+                      return;
+                    }
+                    try {
+                      inside.incrementAndGet();
+                      calls.incrementAndGet();
+                      Thread.onSpinWait();
+                      inside.decrementAndGet();
+                    } finally {
+                      guard.exit();
+                    }
+                  }
+                });
         thread.start();
         threads.add(thread);
       }

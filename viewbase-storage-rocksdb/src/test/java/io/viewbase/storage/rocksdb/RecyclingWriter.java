@@ -23,23 +23,28 @@ import java.util.stream.Stream;
  * {@link #BATCH} of the {@link #KEYS} keys, round the ring; whether the log being written is a
  * recycled one is told by its length when first seen.
  *
- * <p>As a program (the test's second JVM): {@code RecyclingWriter DIR} writes, with the default options,
- * batches until killed (at most {@link #MAX_BATCHES}), printing {@code acked B} after each and
- * {@code recycled B} when batch B went into a recycled log.
+ * <p>As a program (the test's second JVM): {@code RecyclingWriter DIR} writes, with the default
+ * options, batches until killed (at most {@link #MAX_BATCHES}), printing {@code acked B} after each
+ * and {@code recycled B} when batch B went into a recycled log.
  */
 public final class RecyclingWriter {
   static final int KEYS = 1_000;
   static final int BATCH = 50;
+
   /** A small memtable: a log file is switched every fifty batches or so, at about half a MiB. */
   static final String WRITE_BUFFER = "1m";
+
   /** Over a batch's record (20 KiB before compression), well under a full log's length. */
   private static final long FIRST_SIGHT_LIMIT = 128 << 10;
+
   /** Some 40 logs' worth: a writer that is not killed by then has not recycled enough. */
   static final int MAX_BATCHES = 2_000;
+
   private static final byte[] PARTITION = "p".getBytes(StandardCharsets.UTF_8);
 
   private final RocksDbStore store;
   private final Path directory;
+
   /** Each log file seen, and whether it was a recycled one when first seen. */
   private final Map<Path, Boolean> logs = new HashMap<>();
 
@@ -86,7 +91,8 @@ public final class RecyclingWriter {
 
   /** About 400 bytes, some of them varying, so the compressed log still fills. */
   static byte[] value(int key, int batch) {
-    StringBuilder text = new StringBuilder("{\"key\":" + key + ",\"batch\":" + batch + ",\"noise\":\"");
+    StringBuilder text =
+        new StringBuilder("{\"key\":" + key + ",\"batch\":" + batch + ",\"noise\":\"");
     long x = key * 6_364_136_223_846_793_005L + batch * 1_442_695_040_888_963_407L;
     while (text.length() < 400) {
       x = x * 6_364_136_223_846_793_005L + 1_442_695_040_888_963_407L;
@@ -96,31 +102,47 @@ public final class RecyclingWriter {
   }
 
   /**
-   * Checks that {@code store} holds exactly what batches {@code 0..lastAcknowledged} wrote, or
-   * also all of batch {@code lastAcknowledged + 1} (the one in flight at a crash), and never part
-   * of it; returns the last batch found.
+   * Checks that {@code store} holds exactly what batches {@code 0..lastAcknowledged} wrote, or also
+   * all of batch {@code lastAcknowledged + 1} (the one in flight at a crash), and never part of it;
+   * returns the last batch found.
    */
   static int assertHolds(RocksDbStore store, int lastAcknowledged) {
     int inFlight = lastAcknowledged + 1;
     Optional<Versioned> probe = store.get(PARTITION, key(key(inFlight, 0)));
-    int last = probe.isPresent() && probe.get().version() == inFlight + 1L ? inFlight : lastAcknowledged;
+    int last =
+        probe.isPresent() && probe.get().version() == inFlight + 1L ? inFlight : lastAcknowledged;
     for (int key = 0; key < KEYS; key++) {
       int expected = lastWriter(key, last);
       Optional<Versioned> found = store.get(PARTITION, key(key));
       if (expected < 0) {
         if (found.isPresent()) {
-          throw new AssertionError(expectedKey(key) + " was never written, yet holds version " + found.get().version());
+          throw new AssertionError(
+              expectedKey(key) + " was never written, yet holds version " + found.get().version());
         }
         continue;
       }
       if (found.isEmpty()) {
-        throw new AssertionError("no key " + expectedKey(key) + " (batch " + expected + " wrote it; last acknowledged batch "
-            + lastAcknowledged + ")");
+        throw new AssertionError(
+            "no key "
+                + expectedKey(key)
+                + " (batch "
+                + expected
+                + " wrote it; last acknowledged batch "
+                + lastAcknowledged
+                + ")");
       }
       Versioned stored = found.get();
-      if (stored.version() != expected + 1L || !Arrays.equals(stored.value(), value(key, expected))) {
-        throw new AssertionError(expectedKey(key) + " holds version " + stored.version() + ", not batch "
-            + expected + "'s (last acknowledged batch " + lastAcknowledged + ")");
+      if (stored.version() != expected + 1L
+          || !Arrays.equals(stored.value(), value(key, expected))) {
+        throw new AssertionError(
+            expectedKey(key)
+                + " holds version "
+                + stored.version()
+                + ", not batch "
+                + expected
+                + "'s (last acknowledged batch "
+                + lastAcknowledged
+                + ")");
       }
     }
     return last;
@@ -151,7 +173,8 @@ public final class RecyclingWriter {
     try (Stream<Path> files = Files.list(directory)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
-        if (name.endsWith(".log") && (current == null || name.compareTo(current.getFileName().toString()) > 0)) {
+        if (name.endsWith(".log")
+            && (current == null || name.compareTo(current.getFileName().toString()) > 0)) {
           current = file; // log names are zero-padded numbers
         }
       }

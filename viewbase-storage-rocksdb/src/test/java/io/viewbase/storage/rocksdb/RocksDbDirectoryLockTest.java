@@ -15,8 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** One process owns a data directory, and a second one is told so clearly. */
 class RocksDbDirectoryLockTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private RocksDbStore open() {
     return RocksDbStore.open(new StoreConfig(dir, false, Map.of()));
@@ -31,7 +30,9 @@ class RocksDbDirectoryLockTest {
       assertThat(e).isNotNull();
       assertThat(e.isUnavailable()).isTrue();
       assertThat(e.kind()).isEqualTo(StorageException.Kind.LOCKED);
-      assertThat(e.getMessage()).contains("in use by another Viewbase process").contains(dir.toAbsolutePath().toString());
+      assertThat(e.getMessage())
+          .contains("in use by another Viewbase process")
+          .contains(dir.toAbsolutePath().toString());
     }
   }
 
@@ -41,7 +42,9 @@ class RocksDbDirectoryLockTest {
       assertThat(first.directory()).isEqualTo(dir.toAbsolutePath());
       String output = runTryOpen();
 
-      assertThat(output).startsWith("unavailable=true kind=LOCKED").contains("in use by another Viewbase process")
+      assertThat(output)
+          .startsWith("unavailable=true kind=LOCKED")
+          .contains("in use by another Viewbase process")
           .contains(dir.toAbsolutePath().toString());
     }
   }
@@ -56,10 +59,15 @@ class RocksDbDirectoryLockTest {
 
   private String runTryOpen() throws IOException, InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-        TryOpen.class.getName(), dir.toAbsolutePath().toString())
-        .redirectErrorStream(true)
-        .start();
+    Process process =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                TryOpen.class.getName(),
+                dir.toAbsolutePath().toString())
+            .redirectErrorStream(true)
+            .start();
     try {
       boolean exited = process.waitFor(60, TimeUnit.SECONDS);
       assertThat(exited).as("the second JVM finished").isTrue();

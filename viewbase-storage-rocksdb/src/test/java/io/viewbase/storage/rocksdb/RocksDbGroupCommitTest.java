@@ -32,8 +32,7 @@ class RocksDbGroupCommitTest {
   private static final int THREADS = 32;
   private static final int BATCHES_PER_THREAD = 10;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private RocksDbStore store;
 
   @BeforeEach
@@ -48,15 +47,18 @@ class RocksDbGroupCommitTest {
 
   @Test
   void concurrentSyncedCommitsAreAllWrittenInAtMostAsManyGroups() throws Exception {
-    runConcurrently(thread -> {
-      for (int i = 0; i < BATCHES_PER_THREAD; i++) {
-        store.commit(List.of(
-            Mutation.put(b("t" + thread), b("k" + i), i, b("v" + i)),
-            Mutation.put(b("all"), b(thread + "/" + i), 1, b("x"))));
-      }
-    });
+    runConcurrently(
+        thread -> {
+          for (int i = 0; i < BATCHES_PER_THREAD; i++) {
+            store.commit(
+                List.of(
+                    Mutation.put(b("t" + thread), b("k" + i), i, b("v" + i)),
+                    Mutation.put(b("all"), b(thread + "/" + i), 1, b("x"))));
+          }
+        });
 
-    System.out.println("group commit: " + store.commits() + " batches in " + store.writeGroups() + " writes");
+    System.out.println(
+        "group commit: " + store.commits() + " batches in " + store.writeGroups() + " writes");
     assertThat(store.commits()).isEqualTo(THREADS * BATCHES_PER_THREAD);
     assertThat(store.writeGroups()).isPositive().isLessThanOrEqualTo(store.commits());
     for (int t = 0; t < THREADS; t++) {
@@ -72,20 +74,25 @@ class RocksDbGroupCommitTest {
     int rounds = 10;
     AtomicIntegerArray winners = new AtomicIntegerArray(rounds);
 
-    runConcurrently(thread -> {
-      for (int round = 0; round < rounds; round++) {
-        try {
-          store.commit(List.of(
-              Mutation.put(b("mine"), b(thread + "/" + round), 1, b("x")),
-              new Mutation.Put(b("shared"), b("r" + round), thread, b("t" + thread), Condition.ABSENT)));
-          winners.incrementAndGet(round);
-        } catch (ConditionFailedException lost) {
-          assertThat(lost.index()).isEqualTo(1);
-          assertThat(lost.actualVersion()).isNotNull();
-          assertThat(store.get(b("mine"), b(thread + "/" + round))).as("a failed batch writes nothing").isEmpty();
-        }
-      }
-    });
+    runConcurrently(
+        thread -> {
+          for (int round = 0; round < rounds; round++) {
+            try {
+              store.commit(
+                  List.of(
+                      Mutation.put(b("mine"), b(thread + "/" + round), 1, b("x")),
+                      new Mutation.Put(
+                          b("shared"), b("r" + round), thread, b("t" + thread), Condition.ABSENT)));
+              winners.incrementAndGet(round);
+            } catch (ConditionFailedException lost) {
+              assertThat(lost.index()).isEqualTo(1);
+              assertThat(lost.actualVersion()).isNotNull();
+              assertThat(store.get(b("mine"), b(thread + "/" + round)))
+                  .as("a failed batch writes nothing")
+                  .isEmpty();
+            }
+          }
+        });
 
     for (int round = 0; round < rounds; round++) {
       assertThat(winners.get(round)).as("winners of round %s", round).isEqualTo(1);
@@ -100,29 +107,41 @@ class RocksDbGroupCommitTest {
     for (int t = 0; t < THREADS; t++) {
       submitted.add(new ArrayList<>());
     }
-    runConcurrently(thread -> {
-      if (thread % 2 == 0) {
-        for (int i = 0; i < asyncPerThread; i++) {
-          submitted.get(thread).add(store.commitAsync(List.of(Mutation.put(b("a" + thread), b("k" + i), i + 1, b("v")))));
-        }
-      } else {
-        for (int i = 0; i < BATCHES_PER_THREAD; i++) {
-          store.commit(List.of(Mutation.put(b("s" + thread), b("k" + i), i + 1, b("v"))));
-        }
-      }
-    });
+    runConcurrently(
+        thread -> {
+          if (thread % 2 == 0) {
+            for (int i = 0; i < asyncPerThread; i++) {
+              submitted
+                  .get(thread)
+                  .add(
+                      store.commitAsync(
+                          List.of(Mutation.put(b("a" + thread), b("k" + i), i + 1, b("v")))));
+            }
+          } else {
+            for (int i = 0; i < BATCHES_PER_THREAD; i++) {
+              store.commit(List.of(Mutation.put(b("s" + thread), b("k" + i), i + 1, b("v"))));
+            }
+          }
+        });
     for (List<CompletableFuture<Void>> futures : submitted) {
       CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
     }
 
     long expected = THREADS / 2 * asyncPerThread + THREADS / 2 * BATCHES_PER_THREAD;
-    System.out.println("group commit, mixed: " + store.commits() + " batches in " + store.writeGroups() + " writes");
+    System.out.println(
+        "group commit, mixed: "
+            + store.commits()
+            + " batches in "
+            + store.writeGroups()
+            + " writes");
     assertThat(store.commits()).isEqualTo(expected);
     assertThat(store.writeGroups()).as("synced async commits share writes").isLessThan(expected);
     for (int t = 0; t < THREADS; t++) {
       int count = t % 2 == 0 ? asyncPerThread : BATCHES_PER_THREAD;
       for (int i = 0; i < count; i++) {
-        assertThat(store.get(b((t % 2 == 0 ? "a" : "s") + t), b("k" + i))).as("thread %s batch %s", t, i).isPresent();
+        assertThat(store.get(b((t % 2 == 0 ? "a" : "s") + t), b("k" + i)))
+            .as("thread %s batch %s", t, i)
+            .isPresent();
       }
     }
   }
@@ -143,7 +162,8 @@ class RocksDbGroupCommitTest {
       } catch (ExecutionException e) {
         assertThat(e.getCause()).isInstanceOf(StorageException.class);
         assertThat(((StorageException) e.getCause()).isUnavailable()).isTrue();
-        assertThat(((StorageException) e.getCause()).kind()).isEqualTo(StorageException.Kind.CLOSED);
+        assertThat(((StorageException) e.getCause()).kind())
+            .isEqualTo(StorageException.Kind.CLOSED);
       }
     }
     store = RocksDbStore.open(new StoreConfig(dir, true, Map.of()));
@@ -152,11 +172,19 @@ class RocksDbGroupCommitTest {
       if (store.get(b("p"), b("k" + i)).isPresent()) {
         present++;
       } else {
-        assertThat(futures.get(i)).as("batch %s was acknowledged, then lost", i).isCompletedExceptionally();
+        assertThat(futures.get(i))
+            .as("batch %s was acknowledged, then lost", i)
+            .isCompletedExceptionally();
       }
     }
-    System.out.println("closed with async commits queued: " + succeeded + " of " + futures.size() + " acknowledged, "
-        + present + " present after reopen");
+    System.out.println(
+        "closed with async commits queued: "
+            + succeeded
+            + " of "
+            + futures.size()
+            + " acknowledged, "
+            + present
+            + " present after reopen");
     assertThat(present).as("a batch the close failed was never written").isEqualTo(succeeded);
   }
 
@@ -167,8 +195,11 @@ class RocksDbGroupCommitTest {
 
     for (int version = 2; version < 200; version++) {
       long expected = version;
-      store.commitAsync(List.of(Mutation.put(b("p"), b("k"), version, b("v" + version))))
-          .thenRun(() -> assertThat(store.get(b("p"), b("k")).orElseThrow().version()).isEqualTo(expected))
+      store
+          .commitAsync(List.of(Mutation.put(b("p"), b("k"), version, b("v" + version))))
+          .thenRun(
+              () ->
+                  assertThat(store.get(b("p"), b("k")).orElseThrow().version()).isEqualTo(expected))
           .get(1, TimeUnit.MINUTES);
     }
   }
@@ -180,22 +211,27 @@ class RocksDbGroupCommitTest {
       AtomicReference<Thread> ranOn = new AtomicReference<>();
       byte[] key = b("chained" + attempt);
       // chained at once, so (the write waiting for its sync) the action runs on the committer
-      CompletableFuture<Void> chained = store.commitAsync(List.of(Mutation.put(b("p"), b("a" + attempt), 1, b("v"))))
-          .thenRun(() -> {
-            ranOn.set(Thread.currentThread());
-            try {
-              store.commit(List.of(Mutation.put(b("p"), key, 1, b("v"))));
-            } catch (ConditionFailedException e) {
-              throw new AssertionError(e);
-            }
-          });
+      CompletableFuture<Void> chained =
+          store
+              .commitAsync(List.of(Mutation.put(b("p"), b("a" + attempt), 1, b("v"))))
+              .thenRun(
+                  () -> {
+                    ranOn.set(Thread.currentThread());
+                    try {
+                      store.commit(List.of(Mutation.put(b("p"), key, 1, b("v"))));
+                    } catch (ConditionFailedException e) {
+                      throw new AssertionError(e);
+                    }
+                  });
       try {
         chained.get(1, TimeUnit.MINUTES);
         assertThat(ranOn.get().getName()).doesNotContain("committer");
         assertThat(store.get(b("p"), key)).isPresent();
       } catch (ExecutionException e) {
         assertThat(ranOn.get().getName()).contains("committer");
-        assertThat(e.getCause()).isInstanceOf(IllegalStateException.class).hasMessageContaining("committer thread");
+        assertThat(e.getCause())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("committer thread");
         assertThat(store.get(b("p"), key)).isEmpty();
         onCommitter++;
       }
@@ -212,11 +248,12 @@ class RocksDbGroupCommitTest {
       List<Future<Void>> futures = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
-        Callable<Void> task = () -> {
-          start.await();
-          body.run(thread);
-          return null;
-        };
+        Callable<Void> task =
+            () -> {
+              start.await();
+              body.run(thread);
+              return null;
+            };
         futures.add(pool.submit(task));
       }
       start.countDown();

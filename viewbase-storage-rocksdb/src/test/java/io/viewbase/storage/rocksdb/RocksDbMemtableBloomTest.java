@@ -22,8 +22,7 @@ import org.rocksdb.PerfContext;
  */
 class RocksDbMemtableBloomTest {
   private static final int KEYS = 5_000;
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void byDefaultAGetOfAKeyTheMemtableDoesNotHoldSkipsItsSearch() throws Exception {
@@ -50,8 +49,10 @@ class RocksDbMemtableBloomTest {
   @Test
   void aBadShareFailsTheOpenNamingTheOption() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> open(dir.resolve("bad"), Map.of(RocksDbSettings.MEMTABLE_BLOOM_PERCENT, "26")))
-        .withMessageContaining("rocksdb.memtableBloomPercent").withMessageContaining("0 to 25")
+        .isThrownBy(
+            () -> open(dir.resolve("bad"), Map.of(RocksDbSettings.MEMTABLE_BLOOM_PERCENT, "26")))
+        .withMessageContaining("rocksdb.memtableBloomPercent")
+        .withMessageContaining("0 to 25")
         .withMessageContaining("'26'");
   }
 
@@ -69,11 +70,14 @@ class RocksDbMemtableBloomTest {
 
   /** Gets {@link #KEYS} absent keys and returns how many the memtable's filter answered. */
   private static long memtableBloomMisses(RocksDbStore store) {
-    return PerfCounts.during(store.rocksDb(), () -> {
-      for (int i = 0; i < KEYS; i++) {
-        assertThat(store.get(partition(i), key("absent", i))).isEmpty();
-      }
-    }, PerfContext::getBloomMemtableMissCount);
+    return PerfCounts.during(
+        store.rocksDb(),
+        () -> {
+          for (int i = 0; i < KEYS; i++) {
+            assertThat(store.get(partition(i), key("absent", i))).isEmpty();
+          }
+        },
+        PerfContext::getBloomMemtableMissCount);
   }
 
   private static void assertEveryKeyIsFoundAndNoOther(RocksDbStore store) {

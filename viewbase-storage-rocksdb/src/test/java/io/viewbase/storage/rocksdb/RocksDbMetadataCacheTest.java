@@ -27,14 +27,16 @@ import org.rocksdb.WriteOptions;
  * block larger than its block-cache shard (512 KiB to 2 MiB by RocksDB's default sharding) is
  * dropped as soon as it has been used, so every read loaded and checksummed the whole filter again.
  * Found under the Azure benchmark: after a few million writes, compaction left one such file and
- * point reads and inserts became 5-8x slower, half of it the kernel copying the file's pages.
- * New files have partitioned filters and indexes (4 KiB pieces); larger cache shards keep the
+ * point reads and inserts became 5-8x slower, half of it the kernel copying the file's pages. New
+ * files have partitioned filters and indexes (4 KiB pieces); larger cache shards keep the
  * whole-file metadata of files written before that (or by other tools) cached too.
  */
 class RocksDbMetadataCacheTest {
   /** Keys in one file: enough for a whole-file filter of about 2.6 MB. */
   private static final int KEYS = 2_100_000;
+
   private static final int READS = 1_000;
+
   /** A data block is 16 KiB and a metadata piece 4 KiB; the whole filter would be ~2.6 MB. */
   private static final long MAX_BYTES_PER_READ = 48 * 1024;
 
@@ -42,12 +44,12 @@ class RocksDbMetadataCacheTest {
     RocksDB.loadLibrary();
   }
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void pointReadsOfALargeFileWrittenByTheStoreReadAboutOneDataBlockEach() throws Exception {
-    try (RocksDbStore store = RocksDbStore.open(new StoreConfig(dir, false, PerfCounts.CACHES_OFF))) {
+    try (RocksDbStore store =
+        RocksDbStore.open(new StoreConfig(dir, false, PerfCounts.CACHES_OFF))) {
       for (int start = 0; start < KEYS; start += 10_000) {
         List<Mutation> batch = new ArrayList<>(10_000);
         for (int i = start; i < start + 10_000; i++) {
@@ -63,15 +65,26 @@ class RocksDbMetadataCacheTest {
 
   @Test
   void pointReadsOfALargeFileWithAWholeFileFilterReadAboutOneDataBlockEach() throws Exception {
-    // Written as by a store of before partitioned metadata: one index and one filter block per file.
-    try (BloomFilter filter = new BloomFilter(10); LRUCache cache = new LRUCache(8 << 20);
-        Options options = new Options().setCreateIfMissing(true).setTableFormatConfig(new BlockBasedTableConfig()
-            .setBlockCache(cache).setFilterPolicy(filter).setBlockSize(16 * 1024).setFormatVersion(5));
-        RocksDB db = RocksDB.open(options, dir.toString()); WriteOptions write = new WriteOptions()) {
+    // Written as by a store of before partitioned metadata: one index and one filter block per
+    // file.
+    try (BloomFilter filter = new BloomFilter(10);
+        LRUCache cache = new LRUCache(8 << 20);
+        Options options =
+            new Options()
+                .setCreateIfMissing(true)
+                .setTableFormatConfig(
+                    new BlockBasedTableConfig()
+                        .setBlockCache(cache)
+                        .setFilterPolicy(filter)
+                        .setBlockSize(16 * 1024)
+                        .setFormatVersion(5));
+        RocksDB db = RocksDB.open(options, dir.toString());
+        WriteOptions write = new WriteOptions()) {
       for (int start = 0; start < KEYS; start += 10_000) {
         try (WriteBatch batch = new WriteBatch()) {
           for (int i = start; i < start + 10_000; i++) {
-            batch.put(OrderedKeyCodec.encode(partition(i), key(i)), StoredValue.encode(i + 1, value(i)));
+            batch.put(
+                OrderedKeyCodec.encode(partition(i), key(i)), StoredValue.encode(i + 1, value(i)));
           }
           db.write(write, batch);
         }
@@ -79,7 +92,8 @@ class RocksDbMetadataCacheTest {
       db.compactRange();
     }
 
-    try (RocksDbStore store = RocksDbStore.open(new StoreConfig(dir, false, PerfCounts.CACHES_OFF))) {
+    try (RocksDbStore store =
+        RocksDbStore.open(new StoreConfig(dir, false, PerfCounts.CACHES_OFF))) {
       assertThat(bytesReadPerPointRead(store)).isLessThan(MAX_BYTES_PER_READ);
     }
   }
@@ -99,12 +113,17 @@ class RocksDbMetadataCacheTest {
       int k = random.nextInt(KEYS);
       assertThat(store.get(partition(k), key(k))).isPresent();
     }
-    return PerfCounts.during(store.rocksDb(), () -> {
-      for (int i = 0; i < READS; i++) {
-        int k = random.nextInt(KEYS);
-        assertThat(store.get(partition(k), key(k)).orElseThrow().version()).isEqualTo(k + 1);
-      }
-    }, PerfContext::getBlockReadByte) / READS;
+    return PerfCounts.during(
+            store.rocksDb(),
+            () -> {
+              for (int i = 0; i < READS; i++) {
+                int k = random.nextInt(KEYS);
+                assertThat(store.get(partition(k), key(k)).orElseThrow().version())
+                    .isEqualTo(k + 1);
+              }
+            },
+            PerfContext::getBlockReadByte)
+        / READS;
   }
 
   private static byte[] partition(int i) {

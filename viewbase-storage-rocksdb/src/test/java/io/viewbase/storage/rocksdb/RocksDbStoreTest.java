@@ -9,7 +9,8 @@ import java.util.Map;
 class RocksDbStoreTest extends StoreConformanceTest {
   @Override
   protected Store open(Path dir, boolean sync) {
-    return RocksDbStore.open(new StoreConfig(dir, sync, Map.of("rocksdb.blockCacheBytes", "8m",
-        "rocksdb.writeBufferBytes", "4m")));
+    return RocksDbStore.open(
+        new StoreConfig(
+            dir, sync, Map.of("rocksdb.blockCacheBytes", "8m", "rocksdb.writeBufferBytes", "4m")));
   }
 }

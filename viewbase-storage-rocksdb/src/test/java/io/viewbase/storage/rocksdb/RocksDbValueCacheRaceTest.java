@@ -34,16 +34,26 @@ class RocksDbValueCacheRaceTest {
   private static final int WRITERS = 2;
   private static final int READERS = 4;
   private static final long RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(1500);
+
   /** Bounds each thread's loop too, should the clock be slow to run out. */
   private static final int MAX_OPS_PER_THREAD = 2_000_000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void noReadStartedAfterAnAcknowledgedWriteReturnsAnOlderVersion() throws Exception {
-    try (RocksDbStore store = RocksDbStore.open(new StoreConfig(dir, false,
-        Map.of("rocksdb.valueCacheBytes", "1m", "rocksdb.blockCacheBytes", "8m", "rocksdb.writeBufferBytes", "4m")))) {
+    try (RocksDbStore store =
+        RocksDbStore.open(
+            new StoreConfig(
+                dir,
+                false,
+                Map.of(
+                    "rocksdb.valueCacheBytes",
+                    "1m",
+                    "rocksdb.blockCacheBytes",
+                    "8m",
+                    "rocksdb.writeBufferBytes",
+                    "4m")))) {
       // the highest version acknowledged to a writer, per key: versions of a key only grow
       AtomicLongArray acknowledged = new AtomicLongArray(KEYS);
       for (int k = 0; k < KEYS; k++) {
@@ -72,7 +82,8 @@ class RocksDbValueCacheRaceTest {
           reads += counts[0];
           stale += counts[1];
         }
-        System.out.println("value cache race: " + written + " writes, " + reads + " reads, " + stale + " stale");
+        System.out.println(
+            "value cache race: " + written + " writes, " + reads + " reads, " + stale + " stale");
         assertThat(written).as("writes acknowledged").isPositive();
         assertThat(reads).as("reads").isPositive();
         assertThat(stale).as("reads older than a write acknowledged before they started").isZero();
@@ -85,15 +96,19 @@ class RocksDbValueCacheRaceTest {
     }
   }
 
-  /** Bumps a random key's version by one under a version condition; returns {writes acknowledged}. */
+  /**
+   * Bumps a random key's version by one under a version condition; returns {writes acknowledged}.
+   */
   private static long[] write(RocksDbStore store, AtomicLongArray acknowledged, long deadline) {
     long written = 0;
     for (int i = 0; i < MAX_OPS_PER_THREAD && System.nanoTime() < deadline; i++) {
       int k = ThreadLocalRandom.current().nextInt(KEYS);
       long current = store.get(P, key(k)).orElseThrow().version();
       try {
-        store.commit(List.of(new Mutation.Put(P, key(k), current + 1, value(current + 1),
-            Condition.version(current))));
+        store.commit(
+            List.of(
+                new Mutation.Put(
+                    P, key(k), current + 1, value(current + 1), Condition.version(current))));
       } catch (ConditionFailedException e) {
         continue; // the other writer got there first
       }

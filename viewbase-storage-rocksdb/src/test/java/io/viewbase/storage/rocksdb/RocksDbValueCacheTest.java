@@ -28,13 +28,22 @@ import org.junit.jupiter.api.io.TempDir;
 class RocksDbValueCacheTest {
   private static final byte[] P = b("p");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private RocksDbStore store;
 
   private RocksDbStore open(String valueCacheBytes) {
-    store = RocksDbStore.open(new StoreConfig(dir, false, Map.of("rocksdb.valueCacheBytes", valueCacheBytes,
-        "rocksdb.blockCacheBytes", "8m", "rocksdb.writeBufferBytes", "4m")));
+    store =
+        RocksDbStore.open(
+            new StoreConfig(
+                dir,
+                false,
+                Map.of(
+                    "rocksdb.valueCacheBytes",
+                    valueCacheBytes,
+                    "rocksdb.blockCacheBytes",
+                    "8m",
+                    "rocksdb.writeBufferBytes",
+                    "4m")));
     return store;
   }
 
@@ -93,7 +102,8 @@ class RocksDbValueCacheTest {
     assertThat(version(k)).isEqualTo(2);
     assertThat(store.get(P, k).orElseThrow().value()).isEqualTo(b("v2"));
 
-    store.commit(List.of(new Mutation.Put(P, k, 3, b("v3"), Condition.version(2)))); // conditional put
+    store.commit(
+        List.of(new Mutation.Put(P, k, 3, b("v3"), Condition.version(2)))); // conditional put
     assertThat(version(k)).isEqualTo(3);
 
     store.commit(List.of(new Mutation.Delete(P, k, Condition.version(3)))); // conditional delete
@@ -115,8 +125,12 @@ class RocksDbValueCacheTest {
     assertThat(store.get(q, b("b"))).isPresent();
     assertThat(store.get(q, b("c"))).isEmpty();
 
-    store.commit(List.of(Mutation.put(P, b("a"), 2, b("a2")), Mutation.delete(q, b("b")),
-        Mutation.put(q, b("c"), 5, b("c5")), new Mutation.Check(P, b("z"), Condition.ABSENT)));
+    store.commit(
+        List.of(
+            Mutation.put(P, b("a"), 2, b("a2")),
+            Mutation.delete(q, b("b")),
+            Mutation.put(q, b("c"), 5, b("c5")),
+            new Mutation.Check(P, b("z"), Condition.ABSENT)));
 
     assertThat(version(b("a"))).isEqualTo(2);
     assertThat(store.get(q, b("b"))).isEmpty();
@@ -129,8 +143,12 @@ class RocksDbValueCacheTest {
     store.commit(List.of(Mutation.put(P, b("k"), 1, b("v1"))));
     assertThat(version(b("k"))).isEqualTo(1);
 
-    assertThatThrownBy(() -> store.commit(List.of(Mutation.put(P, b("other"), 1, b("x")),
-        new Mutation.Put(P, b("k"), 9, b("v9"), Condition.version(8)))))
+    assertThatThrownBy(
+            () ->
+                store.commit(
+                    List.of(
+                        Mutation.put(P, b("other"), 1, b("x")),
+                        new Mutation.Put(P, b("k"), 9, b("v9"), Condition.version(8)))))
         .isInstanceOf(ConditionFailedException.class);
 
     assertThat(version(b("k"))).isEqualTo(1);
@@ -151,13 +169,16 @@ class RocksDbValueCacheTest {
       Future<?>[] done = new Future<?>[threads];
       for (int t = 0; t < threads; t++) {
         byte[] key = b("k" + t);
-        done[t] = pool.submit(() -> {
-          start.await();
-          store.commit(List.of(new Mutation.Put(P, key, 2, b("new"), Condition.version(1))));
-          // acknowledged: this thread's next read must see its own write
-          assertThat(store.get(P, key).orElseThrow().version()).isEqualTo(2);
-          return null;
-        });
+        done[t] =
+            pool.submit(
+                () -> {
+                  start.await();
+                  store.commit(
+                      List.of(new Mutation.Put(P, key, 2, b("new"), Condition.version(1))));
+                  // acknowledged: this thread's next read must see its own write
+                  assertThat(store.get(P, key).orElseThrow().version()).isEqualTo(2);
+                  return null;
+                });
       }
       start.countDown();
       for (Future<?> f : done) {
@@ -198,7 +219,8 @@ class RocksDbValueCacheTest {
     assertThat(store.valueCacheBytes()).isPositive().isLessThanOrEqualTo(bound);
     assertThat(store.valueCacheEntries()).isLessThan(300);
     for (int i = 0; i < 300; i++) {
-      assertThat(store.get(P, b("k" + i)).orElseThrow().value()).hasSize(1000); // evicted or not, still read
+      assertThat(store.get(P, b("k" + i)).orElseThrow().value())
+          .hasSize(1000); // evicted or not, still read
     }
   }
 
@@ -224,10 +246,12 @@ class RocksDbValueCacheTest {
 
     assertThat(store.valueCacheEntries()).isZero();
     assertThatThrownBy(() -> store.get(P, b("k")))
-        .isInstanceOfSatisfying(StorageException.class, e -> {
-          assertThat(e.isUnavailable()).isTrue();
-          assertThat(e.kind()).isEqualTo(StorageException.Kind.CLOSED);
-        });
+        .isInstanceOfSatisfying(
+            StorageException.class,
+            e -> {
+              assertThat(e.isUnavailable()).isTrue();
+              assertThat(e.kind()).isEqualTo(StorageException.Kind.CLOSED);
+            });
   }
 
   @Test
@@ -253,7 +277,8 @@ class RocksDbValueCacheTest {
 
   private long version(byte[] key) {
     Optional<Versioned> v = store.get(P, key);
-    return v.orElseThrow(() -> new AssertionError("no entry for " + new String(key, StandardCharsets.UTF_8)))
+    return v.orElseThrow(
+            () -> new AssertionError("no entry for " + new String(key, StandardCharsets.UTF_8)))
         .version();
   }
 

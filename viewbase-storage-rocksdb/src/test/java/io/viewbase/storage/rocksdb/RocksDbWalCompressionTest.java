@@ -18,12 +18,14 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The write-ahead log's compression ({@code rocksdb.walCompression}): on by default, recovered on reopen. */
+/**
+ * The write-ahead log's compression ({@code rocksdb.walCompression}): on by default, recovered on
+ * reopen.
+ */
 class RocksDbWalCompressionTest {
   private static final int ITEMS = 2_000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theLogIsCompressedByDefaultAndReopeningRecoversEveryWriteFromIt() throws IOException {
@@ -36,7 +38,9 @@ class RocksDbWalCompressionTest {
     long compressedBytes = logBytes(compressed);
     long plainBytes = logBytes(plain);
     assertThat(plainBytes).isGreaterThan(ITEMS * 200L);
-    assertThat(compressedBytes).as("log bytes with zstd against none (%d)", plainBytes).isLessThan(plainBytes / 3);
+    assertThat(compressedBytes)
+        .as("log bytes with zstd against none (%d)", plainBytes)
+        .isLessThan(plainBytes / 3);
 
     assertItems(compressed, Map.of(), 0);
     assertItems(plain, Map.of(RocksDbSettings.WAL_COMPRESSION, "none"), 0);
@@ -55,8 +59,12 @@ class RocksDbWalCompressionTest {
   @Test
   void anUnknownCompressionFailsNamingTheOptionAndValue() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> RocksDbStore.open(new StoreConfig(dir, true, Map.of(RocksDbSettings.WAL_COMPRESSION, "lz4"))))
-        .withMessageContaining(RocksDbSettings.WAL_COMPRESSION).withMessageContaining("'lz4'")
+        .isThrownBy(
+            () ->
+                RocksDbStore.open(
+                    new StoreConfig(dir, true, Map.of(RocksDbSettings.WAL_COMPRESSION, "lz4"))))
+        .withMessageContaining(RocksDbSettings.WAL_COMPRESSION)
+        .withMessageContaining("'lz4'")
         .withMessageContaining("zstd or none");
   }
 
@@ -65,7 +73,9 @@ class RocksDbWalCompressionTest {
       for (int i = 0; i < ITEMS; i += 50) {
         List<Mutation> batch = new ArrayList<>();
         for (int j = i; j < i + 50; j++) {
-          batch.add(Mutation.put(b("p" + j % 10), b(String.format("i%05d", j)), revision + 1, value(j, revision)));
+          batch.add(
+              Mutation.put(
+                  b("p" + j % 10), b(String.format("i%05d", j)), revision + 1, value(j, revision)));
         }
         store.commit(batch);
       }
@@ -86,20 +96,31 @@ class RocksDbWalCompressionTest {
 
   /** A document-like value: names and text that repeat from item to item, as stored items' do. */
   private static byte[] value(int i, int revision) {
-    return ("{\"name\":\"Person " + i + "\",\"email\":\"person" + i + "@example.com\",\"city\":\"Rotterdam\","
-        + "\"revision\":" + revision + ",\"bio\":\"Prefers short meetings, long walks and well-indexed tables; "
-        + "writes benchmarks before optimising anything at all.\"}").getBytes(StandardCharsets.UTF_8);
+    return ("{\"name\":\"Person "
+            + i
+            + "\",\"email\":\"person"
+            + i
+            + "@example.com\",\"city\":\"Rotterdam\","
+            + "\"revision\":"
+            + revision
+            + ",\"bio\":\"Prefers short meetings, long walks and well-indexed tables; "
+            + "writes benchmarks before optimising anything at all.\"}")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static long logBytes(Path directory) throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".log")).mapToLong(f -> {
-        try {
-          return Files.size(f);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).sum();
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".log"))
+          .mapToLong(
+              f -> {
+                try {
+                  return Files.size(f);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sum();
     }
   }
 

@@ -44,7 +44,8 @@ class ValueCacheTest {
 
   @Test
   void anInvalidatedEntryStopsCountingAgainstTheBoundAtOnce() {
-    long weight = ValueCache.ENTRY_OVERHEAD + 1 + VALUE_BYTES; // overhead, a one-byte key, the value
+    long weight =
+        ValueCache.ENTRY_OVERHEAD + 1 + VALUE_BYTES; // overhead, a one-byte key, the value
     ValueCache cache = new ValueCache(3 * (VALUE_BYTES + 250)); // room for three entries, not four
     put(cache, "a");
     put(cache, "b");
@@ -123,7 +124,8 @@ class ValueCacheTest {
     CountingDerivation other = new CountingDerivation("other");
     assertThat(cache.derive(cache.get(key("k")), other)).contains("other:1:1000");
     assertThat(other.calls.get()).isEqualTo(1);
-    assertThat(cache.weightedBytes()).isEqualTo(entryWeight + ValueCache.MEMO_OVERHEAD + 100); // replaced, not added
+    assertThat(cache.weightedBytes())
+        .isEqualTo(entryWeight + ValueCache.MEMO_OVERHEAD + 100); // replaced, not added
 
     cache.invalidate(bytes("k"));
     assertThat(cache.weightedBytes()).isEqualTo(ValueCache.DEAD_WEIGHT);

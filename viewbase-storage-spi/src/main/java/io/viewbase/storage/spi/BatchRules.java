@@ -5,10 +5,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The shape every batch must have before its conditions are even looked at; backends call {@link #validate} first. */
+/**
+ * The shape every batch must have before its conditions are even looked at; backends call {@link
+ * #validate} first.
+ */
 public final class BatchRules {
-  private BatchRules() {
-  }
+  private BatchRules() {}
 
   /**
    * Fails with {@link IllegalArgumentException} naming the offending mutation if the batch is
@@ -21,13 +23,22 @@ public final class BatchRules {
     Set<ByteBuffer> seen = new HashSet<>();
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
-      if (m == null || m.partition() == null || m.key() == null || m.condition() == null
+      if (m == null
+          || m.partition() == null
+          || m.key() == null
+          || m.condition() == null
           || (m instanceof Mutation.Put put && put.value() == null)) {
         throw new IllegalArgumentException("mutation " + i + " of the batch has a null part: " + m);
       }
       if (!seen.add(ByteBuffer.wrap(OrderedKeyCodec.encode(m.partition(), m.key())))) {
-        throw new IllegalArgumentException("mutation " + i + " names partition " + Bytes.toDisplay(m.partition())
-            + " key " + Bytes.toDisplay(m.key()) + " a second time; a batch may name a key once");
+        throw new IllegalArgumentException(
+            "mutation "
+                + i
+                + " names partition "
+                + Bytes.toDisplay(m.partition())
+                + " key "
+                + Bytes.toDisplay(m.key())
+                + " a second time; a batch may name a key once");
       }
     }
   }

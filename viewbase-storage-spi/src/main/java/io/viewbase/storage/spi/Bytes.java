@@ -7,8 +7,7 @@ import java.util.Arrays;
 public final class Bytes {
   public static final byte[] EMPTY = new byte[0];
 
-  private Bytes() {
-  }
+  private Bytes() {}
 
   /**
    * The smallest byte string greater than every string that starts with {@code prefix}, or null if
@@ -26,7 +25,8 @@ public final class Bytes {
   }
 
   public static boolean startsWith(byte[] bytes, byte[] prefix) {
-    return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    return bytes.length >= prefix.length
+        && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   public static byte[] concat(byte[] a, byte[] b) {

@@ -5,15 +5,18 @@ package io.viewbase.storage.spi;
  * instead of knowing backends by name.
  *
  * @param atomicMultiPartitionBatch a batch spanning partitions is all-or-nothing
- * @param isolatedBatches           a batch's conditions and writes are one serializable step: no
- *                                  reader sees half of it, no writer interleaves (false for a
- *                                  logged batch that is atomic but not isolated)
- * @param orderedPartitions         partitions enumerate in byte order of their keys (otherwise in
- *                                  a backend order, e.g. by token)
- * @param snapshots                 {@link Store#snapshot()} gives a point-in-time view
- * @param durableCommits            a synced commit survives a process or machine crash
- * @param groupCommit               concurrent synced commits share one log sync
+ * @param isolatedBatches a batch's conditions and writes are one serializable step: no reader sees
+ *     half of it, no writer interleaves (false for a logged batch that is atomic but not isolated)
+ * @param orderedPartitions partitions enumerate in byte order of their keys (otherwise in a backend
+ *     order, e.g. by token)
+ * @param snapshots {@link Store#snapshot()} gives a point-in-time view
+ * @param durableCommits a synced commit survives a process or machine crash
+ * @param groupCommit concurrent synced commits share one log sync
  */
-public record Capabilities(boolean atomicMultiPartitionBatch, boolean isolatedBatches, boolean orderedPartitions,
-    boolean snapshots, boolean durableCommits, boolean groupCommit) {
-}
+public record Capabilities(
+    boolean atomicMultiPartitionBatch,
+    boolean isolatedBatches,
+    boolean orderedPartitions,
+    boolean snapshots,
+    boolean durableCommits,
+    boolean groupCommit) {}

@@ -3,7 +3,7 @@ package io.viewbase.storage.spi;
 /**
  * What a mutation requires of its key's current state when the batch commits.
  *
- * @param kind    the requirement
+ * @param kind the requirement
  * @param version for {@link Kind#VERSION}, the version the key must have
  */
 public record Condition(Kind kind, long version) {
@@ -26,7 +26,9 @@ public record Condition(Kind kind, long version) {
     return new Condition(Kind.VERSION, version);
   }
 
-  /** Whether a key whose current version is {@code current} (null = absent) meets this condition. */
+  /**
+   * Whether a key whose current version is {@code current} (null = absent) meets this condition.
+   */
   public boolean isMetBy(Long current) {
     return switch (kind) {
       case NONE -> true;

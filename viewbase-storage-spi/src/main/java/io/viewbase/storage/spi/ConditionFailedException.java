@@ -1,8 +1,8 @@
 package io.viewbase.storage.spi;
 
 /**
- * A batch did not commit because the condition of one of its mutations did not hold; nothing of
- * the batch was written.
+ * A batch did not commit because the condition of one of its mutations did not hold; nothing of the
+ * batch was written.
  */
 public final class ConditionFailedException extends Exception {
   private static final long serialVersionUID = 1L;
@@ -12,8 +12,13 @@ public final class ConditionFailedException extends Exception {
   private final Long actualVersion;
 
   public ConditionFailedException(int index, Condition condition, Long actualVersion) {
-    super("condition " + condition + " of mutation " + index + " failed; current version "
-        + (actualVersion == null ? "absent" : actualVersion.toString()));
+    super(
+        "condition "
+            + condition
+            + " of mutation "
+            + index
+            + " failed; current version "
+            + (actualVersion == null ? "absent" : actualVersion.toString()));
     this.index = index;
     this.condition = condition;
     this.actualVersion = actualVersion;

@@ -1,8 +1,8 @@
 package io.viewbase.storage.spi;
 
 /**
- * A pure function of a stored entry, whose result a store that caches recent reads may keep
- * beside the cached entry: see {@link ReadView#get(byte[], byte[], Derivation)}.
+ * A pure function of a stored entry, whose result a store that caches recent reads may keep beside
+ * the cached entry: see {@link ReadView#get(byte[], byte[], Derivation)}.
  *
  * <p>Two derivations whose {@link #key() keys} are {@link Object#equals equal} must derive equal
  * results from every entry, and a result must never change once derived: the store may hand one
@@ -23,7 +23,8 @@ public interface Derivation<T> {
 
   /**
    * What a cache keeps, beside a result, to recognise the derivation that made it: by default the
-   * derivation itself; a derivation that carries per-read state returns only what decides the result.
+   * derivation itself; a derivation that carries per-read state returns only what decides the
+   * result.
    */
   default Object key() {
     return this;

@@ -2,9 +2,7 @@ package io.viewbase.storage.spi;
 
 import java.util.Arrays;
 
-/**
- * A range of sort keys within one partition, compared as unsigned bytes. A null bound is open.
- */
+/** A range of sort keys within one partition, compared as unsigned bytes. A null bound is open. */
 public record KeyRange(byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive) {
   public static final KeyRange ALL = new KeyRange(null, true, null, false);
 
@@ -59,7 +57,10 @@ public record KeyRange(byte[] lower, boolean lowerInclusive, byte[] upper, boole
 
   @Override
   public String toString() {
-    return (lowerInclusive ? "[" : "(") + Bytes.toDisplay(lower) + ", " + Bytes.toDisplay(upper)
+    return (lowerInclusive ? "[" : "(")
+        + Bytes.toDisplay(lower)
+        + ", "
+        + Bytes.toDisplay(upper)
         + (upperInclusive ? "]" : ")");
   }
 }

@@ -16,8 +16,7 @@ public final class OrderedKeyCodec {
   private static final byte TERMINATOR = 0x01;
   private static final byte PAST_TERMINATOR = 0x02;
 
-  private OrderedKeyCodec() {
-  }
+  private OrderedKeyCodec() {}
 
   public static byte[] encode(byte[] partition, byte[] key) {
     byte[] p = escapedPartition(partition);
@@ -81,7 +80,8 @@ public final class OrderedKeyCodec {
         i++; // skip the escaped zero
       }
     }
-    throw new IllegalArgumentException("not an encoded key: " + Bytes.toDisplay(Arrays.copyOf(encoded, length)));
+    throw new IllegalArgumentException(
+        "not an encoded key: " + Bytes.toDisplay(Arrays.copyOf(encoded, length)));
   }
 
   public static byte[] decodePartition(byte[] encoded) {

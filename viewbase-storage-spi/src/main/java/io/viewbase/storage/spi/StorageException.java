@@ -14,16 +14,24 @@ public class StorageException extends RuntimeException {
     FAILED,
     /** The store is closed (or was closed while the call was queued). */
     CLOSED,
-    /** Another process, or another open store in this one, holds the store's data (a directory's lock). */
+    /**
+     * Another process, or another open store in this one, holds the store's data (a directory's
+     * lock).
+     */
     LOCKED,
-    /** The backend cannot be reached or opened: no live node, too few replicas, a directory it cannot create or open. */
+    /**
+     * The backend cannot be reached or opened: no live node, too few replicas, a directory it
+     * cannot create or open.
+     */
     UNREACHABLE,
     /**
      * The backend did not answer in time, or the waiting thread was interrupted: the call's outcome
      * may be unknown (a write may still apply).
      */
     TIMED_OUT,
-    /** The store gave up a commit because other commits held its keys too long; nothing was written. */
+    /**
+     * The store gave up a commit because other commits held its keys too long; nothing was written.
+     */
     CONTENDED
   }
 

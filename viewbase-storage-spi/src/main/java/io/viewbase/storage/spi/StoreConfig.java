@@ -7,8 +7,8 @@ import java.util.Map;
  * How to open a store.
  *
  * @param directory where a local backend keeps its files (null for backends without files)
- * @param sync      whether {@link Store#commit} returns only after the commit is durable
- * @param options   backend-specific settings, as text
+ * @param sync whether {@link Store#commit} returns only after the commit is durable
+ * @param options backend-specific settings, as text
  */
 public record StoreConfig(Path directory, boolean sync, Map<String, String> options) {
   public StoreConfig {

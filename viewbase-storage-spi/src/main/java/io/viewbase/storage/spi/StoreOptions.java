@@ -1,8 +1,8 @@
 package io.viewbase.storage.spi;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -32,15 +32,21 @@ public final class StoreOptions {
   }
 
   /**
-   * The options of {@code config}, after refusing any option with {@code backend}'s prefix
-   * ({@code backend + "."}) that is not in {@code known}.
+   * The options of {@code config}, after refusing any option with {@code backend}'s prefix ({@code
+   * backend + "."}) that is not in {@code known}.
    */
   public static StoreOptions of(StoreConfig config, String backend, Set<String> known) {
     String prefix = backend + ".";
     for (String name : config.options().keySet()) {
       if (name.startsWith(prefix) && !known.contains(name)) {
-        throw new StoreOptionException(name, "unknown option " + name + "; the " + backend + " backend knows "
-            + new TreeSet<>(known));
+        throw new StoreOptionException(
+            name,
+            "unknown option "
+                + name
+                + "; the "
+                + backend
+                + " backend knows "
+                + new TreeSet<>(known));
       }
     }
     return new StoreOptions(config);
@@ -68,12 +74,13 @@ public final class StoreOptions {
   /** A size in bytes: a number of bytes, or a number with a k, m or g suffix (powers of 1024). */
   public long size(String name, String defaultValue) {
     String text = text(name, defaultValue).toLowerCase(Locale.ROOT);
-    long unit = switch (text.isEmpty() ? ' ' : text.charAt(text.length() - 1)) {
-      case 'k' -> 1L << 10;
-      case 'm' -> 1L << 20;
-      case 'g' -> 1L << 30;
-      default -> 1;
-    };
+    long unit =
+        switch (text.isEmpty() ? ' ' : text.charAt(text.length() - 1)) {
+          case 'k' -> 1L << 10;
+          case 'm' -> 1L << 20;
+          case 'g' -> 1L << 30;
+          default -> 1;
+        };
     String digits = unit == 1 ? text : text.substring(0, text.length() - 1);
     try {
       long value = Long.parseLong(digits);
@@ -83,8 +90,9 @@ public final class StoreOptions {
     } catch (NumberFormatException e) {
       // fall through to the message below
     }
-    throw new StoreOptionException(name, name + " must be a size such as 134217728 or 128m, not '"
-        + raw(name, defaultValue) + "'");
+    throw new StoreOptionException(
+        name,
+        name + " must be a size such as 134217728 or 128m, not '" + raw(name, defaultValue) + "'");
   }
 
   /** A whole number from {@code min} to {@code max}. */
@@ -98,8 +106,8 @@ public final class StoreOptions {
     } catch (NumberFormatException e) {
       // fall through to the message below
     }
-    throw new StoreOptionException(name, name + " must be a whole number from " + min + " to " + max + ", not '"
-        + text + "'");
+    throw new StoreOptionException(
+        name, name + " must be a whole number from " + min + " to " + max + ", not '" + text + "'");
   }
 
   /**
@@ -125,8 +133,16 @@ public final class StoreOptions {
     } catch (NumberFormatException | ArithmeticException e) {
       // fall through to the message below
     }
-    throw new StoreOptionException(name, name + " must be a duration from " + text(min) + " to " + text(max)
-        + " such as 500ms, 10s or 1m, not '" + raw(name, defaultValue) + "'");
+    throw new StoreOptionException(
+        name,
+        name
+            + " must be a duration from "
+            + text(min)
+            + " to "
+            + text(max)
+            + " such as 500ms, 10s or 1m, not '"
+            + raw(name, defaultValue)
+            + "'");
   }
 
   /** One of {@code choices}, in any case; the choice as listed. */
@@ -138,12 +154,18 @@ public final class StoreOptions {
         return choice;
       }
     }
-    String listed = choices.size() == 1 ? choices.get(0)
-        : String.join(", ", choices.subList(0, choices.size() - 1)) + " or " + choices.get(choices.size() - 1);
+    String listed =
+        choices.size() == 1
+            ? choices.get(0)
+            : String.join(", ", choices.subList(0, choices.size() - 1))
+                + " or "
+                + choices.get(choices.size() - 1);
     throw new StoreOptionException(name, name + " must be " + listed + ", not '" + given + "'");
   }
 
-  /** A duration as {@link #duration} reads it back: whole minutes, else seconds, else milliseconds. */
+  /**
+   * A duration as {@link #duration} reads it back: whole minutes, else seconds, else milliseconds.
+   */
   private static String text(Duration d) {
     long ms = d.toMillis();
     if (ms % 60_000 == 0) {

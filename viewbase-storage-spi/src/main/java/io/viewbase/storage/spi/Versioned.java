@@ -1,5 +1,4 @@
 package io.viewbase.storage.spi;
 
 /** A stored value and the version it was written with. */
-public record Versioned(long version, byte[] value) {
-}
+public record Versioned(long version, byte[] value) {}

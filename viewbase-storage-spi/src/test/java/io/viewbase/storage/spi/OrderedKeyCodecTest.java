@@ -20,30 +20,40 @@ import net.jqwik.api.Tuple;
 class OrderedKeyCodecTest {
 
   @Property(tries = 2000)
-  void encodeOrdersByPartitionThenKey(@ForAll("tricky") byte[] p1, @ForAll("tricky") byte[] k1,
-      @ForAll("tricky") byte[] p2, @ForAll("tricky") byte[] k2) {
+  void encodeOrdersByPartitionThenKey(
+      @ForAll("tricky") byte[] p1,
+      @ForAll("tricky") byte[] k1,
+      @ForAll("tricky") byte[] p2,
+      @ForAll("tricky") byte[] k2) {
     int byPartition = Arrays.compareUnsigned(p1, p2);
     int expected = byPartition != 0 ? byPartition : Arrays.compareUnsigned(k1, k2);
 
-    int actual = Arrays.compareUnsigned(OrderedKeyCodec.encode(p1, k1), OrderedKeyCodec.encode(p2, k2));
+    int actual =
+        Arrays.compareUnsigned(OrderedKeyCodec.encode(p1, k1), OrderedKeyCodec.encode(p2, k2));
 
     assertThat(Integer.signum(actual)).isEqualTo(Integer.signum(expected));
   }
 
   @Property(tries = 1000)
-  void encodeOrdersAPartitionBeforeItsExtensions(@ForAll("tricky") byte[] partition,
-      @ForAll("tricky") byte[] suffix, @ForAll("tricky") byte[] k1, @ForAll("tricky") byte[] k2) {
+  void encodeOrdersAPartitionBeforeItsExtensions(
+      @ForAll("tricky") byte[] partition,
+      @ForAll("tricky") byte[] suffix,
+      @ForAll("tricky") byte[] k1,
+      @ForAll("tricky") byte[] k2) {
     if (suffix.length == 0) {
       return;
     }
     byte[] longer = Bytes.concat(partition, suffix);
 
-    assertThat(Arrays.compareUnsigned(OrderedKeyCodec.encode(partition, k1), OrderedKeyCodec.encode(longer, k2)))
+    assertThat(
+            Arrays.compareUnsigned(
+                OrderedKeyCodec.encode(partition, k1), OrderedKeyCodec.encode(longer, k2)))
         .isNegative();
   }
 
   @Property(tries = 1000)
-  void decodeRoundTripsPartitionAndKey(@ForAll("tricky") byte[] partition, @ForAll("tricky") byte[] key) {
+  void decodeRoundTripsPartitionAndKey(
+      @ForAll("tricky") byte[] partition, @ForAll("tricky") byte[] key) {
     byte[] encoded = OrderedKeyCodec.encode(partition, key);
 
     assertThat(OrderedKeyCodec.decodePartition(encoded)).isEqualTo(partition);
@@ -52,8 +62,10 @@ class OrderedKeyCodecTest {
   }
 
   @Property(tries = 1000)
-  void encodedKeysOfAPartitionLieInItsRangeAndOthersDoNot(@ForAll("tricky") byte[] partition,
-      @ForAll("tricky") byte[] other, @ForAll("tricky") byte[] key) {
+  void encodedKeysOfAPartitionLieInItsRangeAndOthersDoNot(
+      @ForAll("tricky") byte[] partition,
+      @ForAll("tricky") byte[] other,
+      @ForAll("tricky") byte[] key) {
     byte[] start = OrderedKeyCodec.partitionStart(partition);
     byte[] end = OrderedKeyCodec.partitionEnd(partition);
 
@@ -63,8 +75,10 @@ class OrderedKeyCodecTest {
   }
 
   @Property(tries = 1000)
-  void escapedPrefixSelectsExactlyThePartitionsStartingWithThePrefix(@ForAll("tricky") byte[] prefix,
-      @ForAll("tricky") byte[] partition, @ForAll("tricky") byte[] key) {
+  void escapedPrefixSelectsExactlyThePartitionsStartingWithThePrefix(
+      @ForAll("tricky") byte[] prefix,
+      @ForAll("tricky") byte[] partition,
+      @ForAll("tricky") byte[] key) {
     byte[] encoded = OrderedKeyCodec.encode(partition, key);
 
     assertThat(Bytes.startsWith(encoded, OrderedKeyCodec.escapedPartition(prefix)))
@@ -72,8 +86,10 @@ class OrderedKeyCodecTest {
   }
 
   @Property(tries = 500)
-  void escapedPrefixSelectsEveryExtensionOfThePrefix(@ForAll("tricky") byte[] prefix,
-      @ForAll("tricky") byte[] suffix, @ForAll("tricky") byte[] key) {
+  void escapedPrefixSelectsEveryExtensionOfThePrefix(
+      @ForAll("tricky") byte[] prefix,
+      @ForAll("tricky") byte[] suffix,
+      @ForAll("tricky") byte[] key) {
     byte[] encoded = OrderedKeyCodec.encode(Bytes.concat(prefix, suffix), key);
 
     assertThat(Bytes.startsWith(encoded, OrderedKeyCodec.escapedPartition(prefix))).isTrue();
@@ -88,13 +104,14 @@ class OrderedKeyCodecTest {
 
   @Provide
   Arbitrary<byte[]> tricky() {
-    Arbitrary<Byte> oneByte = Arbitraries.frequencyOf(
-        Tuple.of(4, Arbitraries.just((byte) 0x00)),
-        Tuple.of(4, Arbitraries.just((byte) 0xFF)),
-        Tuple.of(2, Arbitraries.just((byte) 0x01)),
-        Tuple.of(2, Arbitraries.just((byte) 0x02)),
-        Tuple.of(2, Arbitraries.just((byte) 'a')),
-        Tuple.of(2, Arbitraries.bytes()));
+    Arbitrary<Byte> oneByte =
+        Arbitraries.frequencyOf(
+            Tuple.of(4, Arbitraries.just((byte) 0x00)),
+            Tuple.of(4, Arbitraries.just((byte) 0xFF)),
+            Tuple.of(2, Arbitraries.just((byte) 0x01)),
+            Tuple.of(2, Arbitraries.just((byte) 0x02)),
+            Tuple.of(2, Arbitraries.just((byte) 'a')),
+            Tuple.of(2, Arbitraries.bytes()));
     return oneByte.list().ofMaxSize(5).map(OrderedKeyCodecTest::toArray);
   }
 

@@ -28,19 +28,22 @@ public interface AsyncCommitContract extends StoreFixture {
     CompletableFuture<Void> done = store().commitAsync(List.of(put("p", "k", 3, "v")));
 
     done.orTimeout(30, TimeUnit.SECONDS).join();
-    assertThat(store().get(b("p"), b("k"))).hasValueSatisfying(v -> {
-      assertThat(v.version()).isEqualTo(3);
-      assertThat(s(v.value())).isEqualTo("v");
-    });
+    assertThat(store().get(b("p"), b("k")))
+        .hasValueSatisfying(
+            v -> {
+              assertThat(v.version()).isEqualTo(3);
+              assertThat(s(v.value())).isEqualTo("v");
+            });
   }
 
   @Test
   default void aFailedConditionFailsTheFutureAndWritesNothing() {
     write(put("p", "k", 5, "old"));
 
-    CompletableFuture<Void> done = store().commitAsync(List.of(
-        put("p", "other", 1, "x"),
-        put("p", "k", 6, "new", Condition.ABSENT)));
+    CompletableFuture<Void> done =
+        store()
+            .commitAsync(
+                List.of(put("p", "other", 1, "x"), put("p", "k", 6, "new", Condition.ABSENT)));
 
     Throwable failure = outcome(done);
     assertThat(failure).isInstanceOf(ConditionFailedException.class);
@@ -57,13 +60,19 @@ public interface AsyncCommitContract extends StoreFixture {
     int claims = 50;
     for (int i = 0; i < claims; i++) {
       // every batch claims the same key; only the first one submitted finds it absent
-      done.add(store().commitAsync(List.of(put("p", "claim", i + 1, "c" + i, Condition.ABSENT),
-          put("p", "log" + i, 1, "l"))));
+      done.add(
+          store()
+              .commitAsync(
+                  List.of(
+                      put("p", "claim", i + 1, "c" + i, Condition.ABSENT),
+                      put("p", "log" + i, 1, "l"))));
     }
 
     assertThat(outcome(done.get(0))).isNull();
     for (int i = 1; i < claims; i++) {
-      assertThat(outcome(done.get(i))).as("batch %s", i).isInstanceOf(ConditionFailedException.class);
+      assertThat(outcome(done.get(i)))
+          .as("batch %s", i)
+          .isInstanceOf(ConditionFailedException.class);
       assertThat(store().get(b("p"), b("log" + i))).isEmpty();
     }
     assertThat(s(store().get(b("p"), b("claim")).orElseThrow().value())).isEqualTo("c0");
@@ -72,7 +81,8 @@ public interface AsyncCommitContract extends StoreFixture {
   @Test
   default void aMalformedBatchFailsTheFutureNotTheCaller() {
     CompletableFuture<Void> empty = store().commitAsync(List.of());
-    CompletableFuture<Void> twice = store().commitAsync(List.of(put("p", "k", 1, "a"), put("p", "k", 2, "b")));
+    CompletableFuture<Void> twice =
+        store().commitAsync(List.of(put("p", "k", 1, "a"), put("p", "k", 2, "b")));
 
     assertThat(outcome(empty)).isInstanceOf(IllegalArgumentException.class);
     assertThat(outcome(twice)).isInstanceOf(IllegalArgumentException.class);
@@ -84,7 +94,8 @@ public interface AsyncCommitContract extends StoreFixture {
     Store closing = store();
     closing.close();
 
-    Throwable failure = outcome(closing.commitAsync(List.of(Mutation.put(b("p"), b("k"), 1, b("v")))));
+    Throwable failure =
+        outcome(closing.commitAsync(List.of(Mutation.put(b("p"), b("k"), 1, b("v")))));
 
     assertThat(failure).isInstanceOf(StorageException.class);
     assertThat(((StorageException) failure).isUnavailable()).isTrue();

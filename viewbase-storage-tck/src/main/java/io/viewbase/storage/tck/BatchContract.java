@@ -22,7 +22,10 @@ public interface BatchContract extends StoreFixture {
   default void commitAcrossPartitionsAppliesEveryMutation() {
     write(put("p1", "k", 1, "a"), put("p2", "k", 1, "b"), put("p3", "k", 1, "c"));
 
-    write(put("p1", "k", 2, "a2"), delete("p2", "k"), check("p3", "k", Condition.version(1)),
+    write(
+        put("p1", "k", 2, "a2"),
+        delete("p2", "k"),
+        check("p3", "k", Condition.version(1)),
         put("p4", "k", 1, "d", Condition.ABSENT));
 
     assertThat(store().get(b("p1"), b("k")).orElseThrow().version()).isEqualTo(2);
@@ -36,12 +39,17 @@ public interface BatchContract extends StoreFixture {
     write(put("p1", "k", 1, "a"), put("p2", "k", 1, "b"), put("p3", "k", 7, "c"));
     List<Entry> before = Entry.drain(store().scanAll(b(""), null, null));
 
-    ConditionFailedException failure = catchThrowableOfType(ConditionFailedException.class,
-        () -> store().commit(List.of(
-            put("p1", "k", 2, "a2", Condition.version(1)),
-            delete("p2", "k", Condition.EXISTS),
-            put("p3", "k", 8, "c2", Condition.version(6)),
-            put("p4", "k", 1, "d"))));
+    ConditionFailedException failure =
+        catchThrowableOfType(
+            ConditionFailedException.class,
+            () ->
+                store()
+                    .commit(
+                        List.of(
+                            put("p1", "k", 2, "a2", Condition.version(1)),
+                            delete("p2", "k", Condition.EXISTS),
+                            put("p3", "k", 8, "c2", Condition.version(6)),
+                            put("p4", "k", 1, "d"))));
 
     assertThat(failure).isNotNull();
     assertThat(failure.index()).isEqualTo(2);
@@ -54,11 +62,16 @@ public interface BatchContract extends StoreFixture {
   default void commitWhenSeveralConditionsFailReportsTheFirst() {
     write(put("p", "b", 1, "x"));
 
-    ConditionFailedException failure = catchThrowableOfType(ConditionFailedException.class,
-        () -> store().commit(List.of(
-            put("p", "a", 1, "x"),
-            check("p", "b", Condition.ABSENT),
-            check("p", "c", Condition.EXISTS))));
+    ConditionFailedException failure =
+        catchThrowableOfType(
+            ConditionFailedException.class,
+            () ->
+                store()
+                    .commit(
+                        List.of(
+                            put("p", "a", 1, "x"),
+                            check("p", "b", Condition.ABSENT),
+                            check("p", "c", Condition.EXISTS))));
 
     assertThat(failure.index()).isEqualTo(1);
     assertThat(failure.actualVersion()).isEqualTo(1L);
@@ -67,8 +80,12 @@ public interface BatchContract extends StoreFixture {
 
   @Test
   default void commitWhenConditionFailsOnAbsentKeyReportsNullVersion() {
-    ConditionFailedException failure = catchThrowableOfType(ConditionFailedException.class,
-        () -> store().commit(List.of(put("p", "a", 1, "x"), delete("q", "gone", Condition.EXISTS))));
+    ConditionFailedException failure =
+        catchThrowableOfType(
+            ConditionFailedException.class,
+            () ->
+                store()
+                    .commit(List.of(put("p", "a", 1, "x"), delete("q", "gone", Condition.EXISTS))));
 
     assertThat(failure.index()).isEqualTo(1);
     assertThat(failure.actualVersion()).isNull();
@@ -81,16 +98,22 @@ public interface BatchContract extends StoreFixture {
 
   @Test
   default void commitNamingAKeyTwiceFailsWithIllegalArgumentAndWritesNothing() {
-    assertThatIllegalArgumentException().isThrownBy(() -> store().commit(List.of(
-        put("p", "a", 1, "x"), put("p", "k", 1, "x"), delete("p", "k"))));
+    assertThatIllegalArgumentException()
+        .isThrownBy(
+            () ->
+                store()
+                    .commit(
+                        List.of(put("p", "a", 1, "x"), put("p", "k", 1, "x"), delete("p", "k"))));
 
     assertThat(Entry.drain(store().scan(b("p"), KeyRange.ALL, false))).isEmpty();
   }
 
   @Test
   default void commitNamingAKeyTwiceViaCheckFailsWithIllegalArgument() {
-    assertThatIllegalArgumentException().isThrownBy(() -> store().commit(List.of(
-        check("p", "k", Condition.ABSENT), put("p", "k", 1, "x"))));
+    assertThatIllegalArgumentException()
+        .isThrownBy(
+            () ->
+                store().commit(List.of(check("p", "k", Condition.ABSENT), put("p", "k", 1, "x"))));
   }
 
   @Test
@@ -103,7 +126,8 @@ public interface BatchContract extends StoreFixture {
   @Test
   default void commitOfAKeyThatOnlyLooksAlikeAcrossThePartitionBoundaryIsAllowed() {
     // ("a", "\0b") and ("a\0", "b") must stay two different keys, whatever the backend's encoding.
-    write(new Mutation.Put(b("a"), b("\0b"), 1, b("x"), Condition.ABSENT),
+    write(
+        new Mutation.Put(b("a"), b("\0b"), 1, b("x"), Condition.ABSENT),
         new Mutation.Put(b("a\0"), b("b"), 2, b("y"), Condition.ABSENT));
 
     assertThat(store().get(b("a"), b("\0b")).orElseThrow().version()).isEqualTo(1);

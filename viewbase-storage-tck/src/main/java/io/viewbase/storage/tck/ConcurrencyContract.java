@@ -25,6 +25,7 @@ public interface ConcurrencyContract extends StoreFixture {
   int THREADS = 8;
   int INCREMENTS = 200;
   int COUNTERS = 4;
+
   /** Bound on attempts per increment, so a broken store fails the test instead of hanging it. */
   int MAX_ATTEMPTS = 100_000;
 
@@ -37,13 +38,15 @@ public interface ConcurrencyContract extends StoreFixture {
     init.add(Mutation.put(b("total"), b("n"), 1, encode(0)));
     write(init.toArray(Mutation[]::new));
 
-    List<Integer> results = runConcurrently(thread -> {
-      int retries = 0;
-      for (int i = 0; i < INCREMENTS; i++) {
-        retries += increment("counter" + ((thread + i) % COUNTERS));
-      }
-      return retries;
-    });
+    List<Integer> results =
+        runConcurrently(
+            thread -> {
+              int retries = 0;
+              for (int i = 0; i < INCREMENTS; i++) {
+                retries += increment("counter" + ((thread + i) % COUNTERS));
+              }
+              return retries;
+            });
 
     long sum = 0;
     for (int c = 0; c < COUNTERS; c++) {
@@ -62,17 +65,18 @@ public interface ConcurrencyContract extends StoreFixture {
     int keys = 50;
     AtomicInteger wins = new AtomicInteger();
 
-    runConcurrently(thread -> {
-      for (int k = 0; k < keys; k++) {
-        try {
-          store().commit(List.of(put("p", "k" + k, thread, "t" + thread, Condition.ABSENT)));
-          wins.incrementAndGet();
-        } catch (ConditionFailedException expected) {
-          // another thread inserted it first
-        }
-      }
-      return 0;
-    });
+    runConcurrently(
+        thread -> {
+          for (int k = 0; k < keys; k++) {
+            try {
+              store().commit(List.of(put("p", "k" + k, thread, "t" + thread, Condition.ABSENT)));
+              wins.incrementAndGet();
+            } catch (ConditionFailedException expected) {
+              // another thread inserted it first
+            }
+          }
+          return 0;
+        });
 
     assertThat(wins.get()).isEqualTo(keys);
   }
@@ -83,17 +87,28 @@ public interface ConcurrencyContract extends StoreFixture {
       Versioned c = store().get(b(counter), b("n")).orElseThrow();
       Versioned t = store().get(b("total"), b("n")).orElseThrow();
       try {
-        store().commit(List.of(
-            new Mutation.Put(b(counter), b("n"), c.version() + 1, encode(decode(c.value()) + 1),
-                Condition.version(c.version())),
-            new Mutation.Put(b("total"), b("n"), t.version() + 1, encode(decode(t.value()) + 1),
-                Condition.version(t.version()))));
+        store()
+            .commit(
+                List.of(
+                    new Mutation.Put(
+                        b(counter),
+                        b("n"),
+                        c.version() + 1,
+                        encode(decode(c.value()) + 1),
+                        Condition.version(c.version())),
+                    new Mutation.Put(
+                        b("total"),
+                        b("n"),
+                        t.version() + 1,
+                        encode(decode(t.value()) + 1),
+                        Condition.version(t.version()))));
         return attempt;
       } catch (ConditionFailedException lostTheRace) {
         // re-read and retry: that is optimistic concurrency
       }
     }
-    throw new AssertionError("increment of " + counter + " did not succeed in " + MAX_ATTEMPTS + " attempts");
+    throw new AssertionError(
+        "increment of " + counter + " did not succeed in " + MAX_ATTEMPTS + " attempts");
   }
 
   private List<Integer> runConcurrently(ThreadBody body) throws Exception {
@@ -103,10 +118,11 @@ public interface ConcurrencyContract extends StoreFixture {
       List<Future<Integer>> futures = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
-        Callable<Integer> task = () -> {
-          start.await();
-          return body.run(thread);
-        };
+        Callable<Integer> task =
+            () -> {
+              start.await();
+              return body.run(thread);
+            };
         futures.add(pool.submit(task));
       }
       start.countDown();

@@ -62,7 +62,8 @@ public interface DerivedReadContract extends StoreFixture {
   }
 
   @Test
-  default void derivedReadsDuringWritesNeverSeeAVersionOlderThanTheLastAcknowledged() throws Exception {
+  default void derivedReadsDuringWritesNeverSeeAVersionOlderThanTheLastAcknowledged()
+      throws Exception {
     int writes = 500;
     write(put("p", "k", 0, "0"));
     AtomicLong acknowledged = new AtomicLong();
@@ -71,19 +72,22 @@ public interface DerivedReadContract extends StoreFixture {
     try {
       Future<?>[] running = new Future<?>[2];
       for (int r = 0; r < running.length; r++) {
-        running[r] = readers.submit(() -> {
-          long reads = 0;
-          while (!done.get() || reads == 0) {
-            long floor = acknowledged.get();
-            String found = store().get(b("p"), b("k"), new Tagged("t")).orElseThrow();
-            long version = Long.parseLong(found.split("/")[1]);
-            assertThat(version).as("derived read after version %d was acknowledged", floor)
-                .isGreaterThanOrEqualTo(floor);
-            assertThat(found).isEqualTo("t/" + version + "/" + version);
-            reads++;
-          }
-          return reads;
-        });
+        running[r] =
+            readers.submit(
+                () -> {
+                  long reads = 0;
+                  while (!done.get() || reads == 0) {
+                    long floor = acknowledged.get();
+                    String found = store().get(b("p"), b("k"), new Tagged("t")).orElseThrow();
+                    long version = Long.parseLong(found.split("/")[1]);
+                    assertThat(version)
+                        .as("derived read after version %d was acknowledged", floor)
+                        .isGreaterThanOrEqualTo(floor);
+                    assertThat(found).isEqualTo("t/" + version + "/" + version);
+                    reads++;
+                  }
+                  return reads;
+                });
       }
       for (long v = 1; v <= writes; v++) {
         write(Mutation.put(b("p"), b("k"), v, b(Long.toString(v))));

@@ -11,7 +11,9 @@ import io.viewbase.storage.spi.KeyRange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Data outlives the store object, for backends that keep it ({@link StoreFixture#survivesReopen}). */
+/**
+ * Data outlives the store object, for backends that keep it ({@link StoreFixture#survivesReopen}).
+ */
 public interface DurabilityContract extends StoreFixture {
 
   @Test
@@ -25,7 +27,8 @@ public interface DurabilityContract extends StoreFixture {
 
     assertThat(store().get(b("p"), b("a")).orElseThrow().version()).isEqualTo(3);
     assertThat(store().get(b("q"), b("b"))).isEmpty();
-    assertThat(Entry.drain(store().scanAll(b(""), null, null))).containsExactly(new Entry("p", "a", 3, "three"));
+    assertThat(Entry.drain(store().scanAll(b(""), null, null)))
+        .containsExactly(new Entry("p", "a", 3, "three"));
   }
 
   @Test
@@ -50,6 +53,7 @@ public interface DurabilityContract extends StoreFixture {
     write(put("p", "b", 1, "y", Condition.ABSENT));
     reopen(true);
 
-    assertThat(Entry.keys(Entry.drain(store().scan(b("p"), KeyRange.ALL, false)))).containsExactly("a", "b");
+    assertThat(Entry.keys(Entry.drain(store().scan(b("p"), KeyRange.ALL, false))))
+        .containsExactly("a", "b");
   }
 }

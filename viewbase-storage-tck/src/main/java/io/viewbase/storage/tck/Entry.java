@@ -15,7 +15,8 @@ public record Entry(String partition, String key, long version, String value) {
     try (cursor) {
       List<Entry> out = new ArrayList<>();
       while (cursor.next()) {
-        out.add(new Entry(s(cursor.partition()), s(cursor.key()), cursor.version(), s(cursor.value())));
+        out.add(
+            new Entry(s(cursor.partition()), s(cursor.key()), cursor.version(), s(cursor.value())));
       }
       return out;
     }
@@ -28,7 +29,12 @@ public record Entry(String partition, String key, long version, String value) {
 
   @Override
   public String toString() {
-    return Bytes.toDisplay(TestBytes.b(partition)) + "/" + Bytes.toDisplay(TestBytes.b(key)) + "@" + version + "="
+    return Bytes.toDisplay(TestBytes.b(partition))
+        + "/"
+        + Bytes.toDisplay(TestBytes.b(key))
+        + "@"
+        + version
+        + "="
         + Bytes.toDisplay(TestBytes.b(value));
   }
 }

@@ -34,10 +34,14 @@ public interface LifecycleContract extends StoreFixture {
 
     assertThat(capabilities).isNotNull();
     if (capabilities.groupCommit()) {
-      assertThat(capabilities.durableCommits()).as("group commit is a way to make durable commits cheap").isTrue();
+      assertThat(capabilities.durableCommits())
+          .as("group commit is a way to make durable commits cheap")
+          .isTrue();
     }
     if (capabilities.isolatedBatches()) {
-      assertThat(capabilities.atomicMultiPartitionBatch()).as("an isolated batch is atomic").isTrue();
+      assertThat(capabilities.atomicMultiPartitionBatch())
+          .as("an isolated batch is atomic")
+          .isTrue();
     }
   }
 
@@ -70,12 +74,18 @@ public interface LifecycleContract extends StoreFixture {
     write(put("p", "k", 1, "v"));
     store().close();
 
-    assertThatThrownBy(() -> store().get(b("p"), b("k"))).isInstanceOf(StorageException.class)
-        .extracting(e -> ((StorageException) e).kind()).isEqualTo(StorageException.Kind.CLOSED);
-    assertThatThrownBy(() -> store().scan(b("p"), KeyRange.ALL, false)).isInstanceOf(StorageException.class)
-        .extracting(e -> ((StorageException) e).kind()).isEqualTo(StorageException.Kind.CLOSED);
-    assertThatThrownBy(() -> store().commit(List.of(put("p", "k", 2, "v")))).isInstanceOf(StorageException.class)
-        .extracting(e -> ((StorageException) e).kind()).isEqualTo(StorageException.Kind.CLOSED);
+    assertThatThrownBy(() -> store().get(b("p"), b("k")))
+        .isInstanceOf(StorageException.class)
+        .extracting(e -> ((StorageException) e).kind())
+        .isEqualTo(StorageException.Kind.CLOSED);
+    assertThatThrownBy(() -> store().scan(b("p"), KeyRange.ALL, false))
+        .isInstanceOf(StorageException.class)
+        .extracting(e -> ((StorageException) e).kind())
+        .isEqualTo(StorageException.Kind.CLOSED);
+    assertThatThrownBy(() -> store().commit(List.of(put("p", "k", 2, "v"))))
+        .isInstanceOf(StorageException.class)
+        .extracting(e -> ((StorageException) e).kind())
+        .isEqualTo(StorageException.Kind.CLOSED);
   }
 
   @Test

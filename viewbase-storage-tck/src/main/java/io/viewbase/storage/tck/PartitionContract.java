@@ -20,8 +20,20 @@ import org.junit.jupiter.api.Test;
  */
 public interface PartitionContract extends StoreFixture {
   /** Partitions in unsigned byte order; several are prefixes of others. */
-  List<String> PARTITIONS = List.of("", "\0", "a", "a\0", "a\0\0", "a\0b", "ab", "ab\0", "a\u00ff", "b",
-      "\u00ff", "\u00ff\u00ff");
+  List<String> PARTITIONS =
+      List.of(
+          "",
+          "\0",
+          "a",
+          "a\0",
+          "a\0\0",
+          "a\0b",
+          "ab",
+          "ab\0",
+          "a\u00ff",
+          "b",
+          "\u00ff",
+          "\u00ff\u00ff");
 
   /** Keys in every partition; ("a", "\0b") and ("a\0", "b") must not be confused. */
   List<String> PARTITION_KEYS = List.of("", "\0", "\0b", "b", "\u00ff");
@@ -69,8 +81,10 @@ public interface PartitionContract extends StoreFixture {
 
     for (String partition : PARTITIONS) {
       List<Entry> entries = Entry.drain(store().scan(b(partition), KeyRange.ALL, false));
-      assertThat(entries).as("partition %s", partition)
-          .extracting(Entry::value).allMatch(v -> v.startsWith(partition + "|"));
+      assertThat(entries)
+          .as("partition %s", partition)
+          .extracting(Entry::value)
+          .allMatch(v -> v.startsWith(partition + "|"));
       assertThat(Entry.keys(entries)).containsExactlyElementsOf(PARTITION_KEYS);
       List<String> reversed = new ArrayList<>(PARTITION_KEYS);
       Collections.reverse(reversed);
@@ -97,7 +111,9 @@ public interface PartitionContract extends StoreFixture {
       if (ordered()) {
         assertThat(actual).as("prefix %s", prefix).containsExactlyElementsOf(expected(prefix));
       } else {
-        assertThat(actual).as("prefix %s", prefix).containsExactlyInAnyOrderElementsOf(expected(prefix));
+        assertThat(actual)
+            .as("prefix %s", prefix)
+            .containsExactlyInAnyOrderElementsOf(expected(prefix));
       }
     }
   }
@@ -110,13 +126,18 @@ public interface PartitionContract extends StoreFixture {
       List<Entry> all = Entry.drain(store().scanAll(b(prefix), null, null));
       for (int i = 0; i < all.size(); i++) {
         Entry last = all.get(i);
-        List<Entry> rest = Entry.drain(store().scanAll(b(prefix), b(last.partition()), b(last.key())));
-        assertThat(rest).as("prefix %s after %s", prefix, last).containsExactlyElementsOf(all.subList(i + 1, all.size()));
+        List<Entry> rest =
+            Entry.drain(store().scanAll(b(prefix), b(last.partition()), b(last.key())));
+        assertThat(rest)
+            .as("prefix %s after %s", prefix, last)
+            .containsExactlyElementsOf(all.subList(i + 1, all.size()));
       }
     }
   }
 
-  /** Resuming with a partition but no key skips that whole partition, as {@code partitions()} does. */
+  /**
+   * Resuming with a partition but no key skips that whole partition, as {@code partitions()} does.
+   */
   @Test
   default void scanAllResumedAfterAPartitionWithoutAKeySkipsThatPartition() {
     writeAll();
@@ -126,7 +147,10 @@ public interface PartitionContract extends StoreFixture {
 
     List<Entry> rest = Entry.drain(store().scanAll(b("a"), b("a\0"), null));
 
-    assertThat(rest).extracting(Entry::partition).doesNotContain("a", "a\0").contains("a\0\0", "ab");
+    assertThat(rest)
+        .extracting(Entry::partition)
+        .doesNotContain("a", "a\0")
+        .contains("a\0\0", "ab");
     assertThat(rest).first().isEqualTo(new Entry("a\0\0", "", 1, "a\0\0|"));
   }
 
@@ -147,7 +171,8 @@ public interface PartitionContract extends StoreFixture {
       return;
     }
 
-    assertThat(Entry.drain(store().scanAll(b("ab"), b("a"), b("b")))).containsExactlyElementsOf(expected("ab"));
+    assertThat(Entry.drain(store().scanAll(b("ab"), b("a"), b("b"))))
+        .containsExactlyElementsOf(expected("ab"));
   }
 
   @Test
@@ -157,9 +182,13 @@ public interface PartitionContract extends StoreFixture {
     for (String prefix : List.of("", "a", "a\0", "\u00ff", "c")) {
       List<String> expected = PARTITIONS.stream().filter(p -> p.startsWith(prefix)).toList();
       if (ordered()) {
-        assertThat(partitions(prefix, null)).as("prefix %s", prefix).containsExactlyElementsOf(expected);
+        assertThat(partitions(prefix, null))
+            .as("prefix %s", prefix)
+            .containsExactlyElementsOf(expected);
       } else {
-        assertThat(partitions(prefix, null)).as("prefix %s", prefix).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(partitions(prefix, null))
+            .as("prefix %s", prefix)
+            .containsExactlyInAnyOrderElementsOf(expected);
       }
     }
   }
@@ -170,19 +199,25 @@ public interface PartitionContract extends StoreFixture {
 
     List<String> all = partitions("a", null);
     for (int i = 0; i < all.size(); i++) {
-      assertThat(partitions("a", all.get(i))).as("after %s", all.get(i))
+      assertThat(partitions("a", all.get(i)))
+          .as("after %s", all.get(i))
           .containsExactlyElementsOf(all.subList(i + 1, all.size()));
     }
   }
 
   @Test
   default void partitionsOmitsAPartitionWhoseKeysWereAllDeleted() {
-    write(put("a", "k", 1, "v"), put("b", "k1", 1, "v"), put("b", "k2", 1, "v"), put("c", "k", 1, "v"));
+    write(
+        put("a", "k", 1, "v"),
+        put("b", "k1", 1, "v"),
+        put("b", "k2", 1, "v"),
+        put("c", "k", 1, "v"));
 
     write(delete("b", "k1"), delete("b", "k2"));
 
     assertThat(partitions("", null)).containsExactlyInAnyOrder("a", "c");
-    assertThat(Entry.drain(store().scanAll(b(""), null, null))).extracting(Entry::partition)
+    assertThat(Entry.drain(store().scanAll(b(""), null, null)))
+        .extracting(Entry::partition)
         .containsExactlyInAnyOrder("a", "c");
   }
 }

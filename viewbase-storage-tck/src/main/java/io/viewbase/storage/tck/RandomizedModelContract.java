@@ -24,10 +24,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random batches of puts, deletes and checks with random conditions, mirrored into a
- * {@link TreeMap} model (H2's TestRandomMapOps, for a store). After every few batches the whole
- * store and random range scans must equal the model. The seed is printed and named in every
- * failure; rerun one with {@code -Dviewbase.tck.seed=<seed>}.
+ * Random batches of puts, deletes and checks with random conditions, mirrored into a {@link
+ * TreeMap} model (H2's TestRandomMapOps, for a store). After every few batches the whole store and
+ * random range scans must equal the model. The seed is printed and named in every failure; rerun
+ * one with {@code -Dviewbase.tck.seed=<seed>}.
  */
 public interface RandomizedModelContract extends StoreFixture {
   List<String> MODEL_PARTITIONS = List.of("", "\0", "a", "a\0", "ab", "b", "\u00ff");
@@ -37,7 +37,8 @@ public interface RandomizedModelContract extends StoreFixture {
   @Test
   default void randomBatchesMatchATreeMapModel() {
     long seed = Long.getLong("viewbase.tck.seed", new Random().nextLong());
-    System.out.println(getClass().getSimpleName() + ".randomBatchesMatchATreeMapModel seed=" + seed);
+    System.out.println(
+        getClass().getSimpleName() + ".randomBatchesMatchATreeMapModel seed=" + seed);
     Random random = new Random(seed);
     // String order on ISO-8859-1 text is unsigned byte order, so the model orders like the store.
     TreeMap<String, TreeMap<String, Entry>> model = new TreeMap<>();
@@ -52,7 +53,9 @@ public interface RandomizedModelContract extends StoreFixture {
         Integer failing = firstFailing(batch, model);
         try {
           store().commit(batch);
-          assertThat(failing).as("%s: expected mutation %s of %s to fail", where, failing, batch).isNull();
+          assertThat(failing)
+              .as("%s: expected mutation %s of %s to fail", where, failing, batch)
+              .isNull();
           apply(batch, model);
         } catch (ConditionFailedException e) {
           assertThat(e.index()).as("%s: failing index of %s", where, batch).isEqualTo(failing);
@@ -67,7 +70,8 @@ public interface RandomizedModelContract extends StoreFixture {
       }
       assertMatches(store(), model, random, "seed=" + seed + " at the end");
       if (snapshot != null) {
-        assertThat(Entry.drain(snapshot.scanAll(b(""), null, null))).as("seed=%s snapshot", seed)
+        assertThat(Entry.drain(snapshot.scanAll(b(""), null, null)))
+            .as("seed=%s snapshot", seed)
             .containsExactlyElementsOf(atSnapshot);
       }
     } finally {
@@ -77,7 +81,8 @@ public interface RandomizedModelContract extends StoreFixture {
     }
   }
 
-  private List<Mutation> randomBatch(Random random, Map<String, TreeMap<String, Entry>> model, long version) {
+  private List<Mutation> randomBatch(
+      Random random, Map<String, TreeMap<String, Entry>> model, long version) {
     int size = 1 + random.nextInt(4);
     Set<String> used = new HashSet<>();
     List<Mutation> batch = new ArrayList<>();
@@ -88,26 +93,32 @@ public interface RandomizedModelContract extends StoreFixture {
         continue;
       }
       Entry current = model.getOrDefault(partition, new TreeMap<>()).get(key);
-      Condition condition = switch (random.nextInt(6)) {
-        case 0, 1 -> Condition.NONE;
-        case 2 -> Condition.ABSENT;
-        case 3 -> Condition.EXISTS;
-        default -> Condition.version(current != null && random.nextInt(4) > 0 ? current.version() : version - 1);
-      };
+      Condition condition =
+          switch (random.nextInt(6)) {
+            case 0, 1 -> Condition.NONE;
+            case 2 -> Condition.ABSENT;
+            case 3 -> Condition.EXISTS;
+            default ->
+                Condition.version(
+                    current != null && random.nextInt(4) > 0 ? current.version() : version - 1);
+          };
       long v = version + batch.size();
-      batch.add(switch (random.nextInt(10)) {
-        case 0, 1, 2 -> delete(partition, key, condition);
-        case 3 -> check(partition, key, condition);
-        default -> put(partition, key, v, "v" + v, condition);
-      });
+      batch.add(
+          switch (random.nextInt(10)) {
+            case 0, 1, 2 -> delete(partition, key, condition);
+            case 3 -> check(partition, key, condition);
+            default -> put(partition, key, v, "v" + v, condition);
+          });
     }
     return batch;
   }
 
-  private static Integer firstFailing(List<Mutation> batch, Map<String, TreeMap<String, Entry>> model) {
+  private static Integer firstFailing(
+      List<Mutation> batch, Map<String, TreeMap<String, Entry>> model) {
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
-      Entry current = model.getOrDefault(TestBytes.s(m.partition()), new TreeMap<>()).get(TestBytes.s(m.key()));
+      Entry current =
+          model.getOrDefault(TestBytes.s(m.partition()), new TreeMap<>()).get(TestBytes.s(m.key()));
       if (!m.condition().isMetBy(current == null ? null : current.version())) {
         return i;
       }
@@ -120,7 +131,8 @@ public interface RandomizedModelContract extends StoreFixture {
       String partition = TestBytes.s(m.partition());
       String key = TestBytes.s(m.key());
       if (m instanceof Mutation.Put put) {
-        model.computeIfAbsent(partition, p -> new TreeMap<>())
+        model
+            .computeIfAbsent(partition, p -> new TreeMap<>())
             .put(key, new Entry(partition, key, put.version(), TestBytes.s(put.value())));
       } else if (m instanceof Mutation.Delete) {
         TreeMap<String, Entry> entries = model.get(partition);
@@ -140,8 +152,8 @@ public interface RandomizedModelContract extends StoreFixture {
     return out;
   }
 
-  private void assertMatches(ReadView view, TreeMap<String, TreeMap<String, Entry>> model, Random random,
-      String where) {
+  private void assertMatches(
+      ReadView view, TreeMap<String, TreeMap<String, Entry>> model, Random random, String where) {
     List<Entry> expected = all(model);
     List<Entry> actual = Entry.drain(view.scanAll(b(""), null, null));
     if (store().capabilities().orderedPartitions()) {
@@ -151,13 +163,22 @@ public interface RandomizedModelContract extends StoreFixture {
     }
     for (int i = 0; i < 5; i++) {
       String partition = MODEL_PARTITIONS.get(random.nextInt(MODEL_PARTITIONS.size()));
-      String lower = random.nextInt(4) == 0 ? null : MODEL_KEYS.get(random.nextInt(MODEL_KEYS.size()));
-      String upper = random.nextInt(4) == 0 ? null : MODEL_KEYS.get(random.nextInt(MODEL_KEYS.size()));
-      KeyRange range = new KeyRange(lower == null ? null : b(lower), random.nextBoolean(),
-          upper == null ? null : b(upper), random.nextBoolean());
+      String lower =
+          random.nextInt(4) == 0 ? null : MODEL_KEYS.get(random.nextInt(MODEL_KEYS.size()));
+      String upper =
+          random.nextInt(4) == 0 ? null : MODEL_KEYS.get(random.nextInt(MODEL_KEYS.size()));
+      KeyRange range =
+          new KeyRange(
+              lower == null ? null : b(lower),
+              random.nextBoolean(),
+              upper == null ? null : b(upper),
+              random.nextBoolean());
       boolean reverse = random.nextBoolean();
-      List<Entry> inRange = new ArrayList<>(model.getOrDefault(partition, new TreeMap<>()).values().stream()
-          .filter(e -> range.contains(b(e.key()))).toList());
+      List<Entry> inRange =
+          new ArrayList<>(
+              model.getOrDefault(partition, new TreeMap<>()).values().stream()
+                  .filter(e -> range.contains(b(e.key())))
+                  .toList());
       if (reverse) {
         Collections.reverse(inRange);
       }

@@ -19,8 +19,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * order); neighbouring partitions hold decoys that must never show up.
  */
 public interface ScanContract extends StoreFixture {
-  /** The keys of partition "p", ascending: empty, 0x00, a, b, b 0x00, b 0xFF, c, d, 0xFF, 0xFF 0xFF. */
-  List<String> SCAN_KEYS = List.of("", "\0", "a", "b", "b\0", "b\u00ff", "c", "d", "\u00ff", "\u00ff\u00ff");
+  /**
+   * The keys of partition "p", ascending: empty, 0x00, a, b, b 0x00, b 0xFF, c, d, 0xFF, 0xFF 0xFF.
+   */
+  List<String> SCAN_KEYS =
+      List.of("", "\0", "a", "b", "b\0", "b\u00ff", "c", "d", "\u00ff", "\u00ff\u00ff");
 
   private void writeKeys() {
     List<io.viewbase.storage.spi.Mutation> batch = new ArrayList<>();
@@ -44,11 +47,13 @@ public interface ScanContract extends StoreFixture {
     List<Entry> entries = Entry.drain(store().scan(b("p"), KeyRange.ALL, false));
 
     assertThat(Entry.keys(entries)).containsExactlyElementsOf(SCAN_KEYS);
-    assertThat(entries).allSatisfy(e -> {
-      assertThat(e.partition()).isEqualTo("p");
-      assertThat(e.value()).isEqualTo("v" + e.key());
-      assertThat(e.version()).isEqualTo(1);
-    });
+    assertThat(entries)
+        .allSatisfy(
+            e -> {
+              assertThat(e.partition()).isEqualTo("p");
+              assertThat(e.value()).isEqualTo("v" + e.key());
+              assertThat(e.version()).isEqualTo(1);
+            });
   }
 
   @Test
@@ -61,32 +66,40 @@ public interface ScanContract extends StoreFixture {
   }
 
   /**
-   * Bounds as text, with {@code %00} for a 0x00 byte and {@code %FF} for 0xFF (CSV would trim a
-   * raw 0x00); "~" stands for an open (null) bound. Expected keys are listed ascending.
+   * Bounds as text, with {@code %00} for a 0x00 byte and {@code %FF} for 0xFF (CSV would trim a raw
+   * 0x00); "~" stands for an open (null) bound. Expected keys are listed ascending.
    */
   @ParameterizedTest(name = "{0}{1},{2}{3} -> {4}")
-  @CsvSource(delimiter = '|', value = {
-      "[ | b       | d       | ] | b,b%00,b%FF,c,d",
-      "( | b       | d       | ) | b%00,b%FF,c",
-      "[ | b       | d       | ) | b,b%00,b%FF,c",
-      "( | b       | d       | ] | b%00,b%FF,c,d",
-      "[ | ~       | a       | ) | ,%00",
-      "[ | ~       | a       | ] | ,%00,a",
-      "( | c       | ~       | ) | d,%FF,%FF%FF",
-      "[ | %FF     | ~       | ) | %FF,%FF%FF",
-      "( | %FF%FF  | ~       | ) | ",
-      "[ | bb      | c       | ) | b%FF",
-      "[ | b%00    | b%FF    | ] | b%00,b%FF",
-      "( | b       | b%00    | ) | ",
-      "( | ~       | ~       | ) | ,%00,a,b,b%00,b%FF,c,d,%FF,%FF%FF",
-  })
-  default void scanHonoursOpenInclusiveAndExclusiveBoundsInBothDirections(String lowerSide, String lower,
-      String upper, String upperSide, String expected) {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "[ | b       | d       | ] | b,b%00,b%FF,c,d",
+        "( | b       | d       | ) | b%00,b%FF,c",
+        "[ | b       | d       | ) | b,b%00,b%FF,c",
+        "( | b       | d       | ] | b%00,b%FF,c,d",
+        "[ | ~       | a       | ) | ,%00",
+        "[ | ~       | a       | ] | ,%00,a",
+        "( | c       | ~       | ) | d,%FF,%FF%FF",
+        "[ | %FF     | ~       | ) | %FF,%FF%FF",
+        "( | %FF%FF  | ~       | ) | ",
+        "[ | bb      | c       | ) | b%FF",
+        "[ | b%00    | b%FF    | ] | b%00,b%FF",
+        "( | b       | b%00    | ) | ",
+        "( | ~       | ~       | ) | ,%00,a,b,b%00,b%FF,c,d,%FF,%FF%FF",
+      })
+  default void scanHonoursOpenInclusiveAndExclusiveBoundsInBothDirections(
+      String lowerSide, String lower, String upper, String upperSide, String expected) {
     writeKeys();
-    KeyRange range = new KeyRange(lower.equals("~") ? null : b(unescape(lower)), lowerSide.equals("["),
-        upper.equals("~") ? null : b(unescape(upper)), upperSide.equals("]"));
-    List<String> ascending = expected == null ? List.of()
-        : Arrays.stream(expected.split(",", -1)).map(ScanContract::unescape).toList();
+    KeyRange range =
+        new KeyRange(
+            lower.equals("~") ? null : b(unescape(lower)),
+            lowerSide.equals("["),
+            upper.equals("~") ? null : b(unescape(upper)),
+            upperSide.equals("]"));
+    List<String> ascending =
+        expected == null
+            ? List.of()
+            : Arrays.stream(expected.split(",", -1)).map(ScanContract::unescape).toList();
     List<String> descending = new ArrayList<>(ascending);
     Collections.reverse(descending);
 
@@ -161,16 +174,20 @@ public interface ScanContract extends StoreFixture {
     writeKeys();
     write(TestBytes.delete("p", "b"), put("p", "c", 2, "new"));
 
-    List<Entry> entries = Entry.drain(store().scan(b("p"), new KeyRange(b("b"), true, b("c"), true), false));
+    List<Entry> entries =
+        Entry.drain(store().scan(b("p"), new KeyRange(b("b"), true, b("c"), true), false));
 
-    assertThat(entries).containsExactly(new Entry("p", "b\0", 1, "vb\0"), new Entry("p", "b\u00ff", 1, "vb\u00ff"),
-        new Entry("p", "c", 2, "new"));
+    assertThat(entries)
+        .containsExactly(
+            new Entry("p", "b\0", 1, "vb\0"),
+            new Entry("p", "b\u00ff", 1, "vb\u00ff"),
+            new Entry("p", "c", 2, "new"));
   }
 
   /**
-   * Keys and values of very different sizes, a short one right after a long one, in both
-   * directions and across partitions: a cursor that reuses buffers from entry to entry must
-   * still return each entry exactly, never a tail left over from a longer one.
+   * Keys and values of very different sizes, a short one right after a long one, in both directions
+   * and across partitions: a cursor that reuses buffers from entry to entry must still return each
+   * entry exactly, never a tail left over from a longer one.
    */
   @Test
   default void entriesOfEverySizeScanExactly() {
@@ -189,7 +206,9 @@ public interface ScanContract extends StoreFixture {
       keys.add(key);
       values.add(value);
       batch.add(io.viewbase.storage.spi.Mutation.put(b("p"), key, 100 + i, value));
-      batch.add(io.viewbase.storage.spi.Mutation.put(b("p" + "\u00ff".repeat(i + 1)), key, 200 + i, value));
+      batch.add(
+          io.viewbase.storage.spi.Mutation.put(
+              b("p" + "\u00ff".repeat(i + 1)), key, 200 + i, value));
     }
     write(batch.toArray(io.viewbase.storage.spi.Mutation[]::new));
 

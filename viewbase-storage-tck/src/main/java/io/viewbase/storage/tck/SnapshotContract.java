@@ -18,7 +18,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Point-in-time reads: snapshots, and cursors, which see one state of the data from start to end. */
+/**
+ * Point-in-time reads: snapshots, and cursors, which see one state of the data from start to end.
+ */
 public interface SnapshotContract extends StoreFixture {
 
   @Test
@@ -27,16 +29,19 @@ public interface SnapshotContract extends StoreFixture {
     write(put("p", "a", 1, "a1"), put("p", "b", 1, "b1"), put("q", "x", 1, "x1"));
 
     try (Snapshot snapshot = store().snapshot()) {
-      write(put("p", "a", 2, "a2"), delete("p", "b"), put("p", "c", 1, "c1"), put("r", "y", 1, "y1"));
+      write(
+          put("p", "a", 2, "a2"), delete("p", "b"), put("p", "c", 1, "c1"), put("r", "y", 1, "y1"));
 
       assertThat(snapshot.get(b("p"), b("a")).orElseThrow().version()).isEqualTo(1);
       assertThat(snapshot.get(b("p"), b("b"))).isPresent();
       assertThat(snapshot.get(b("p"), b("c"))).isEmpty();
       assertThat(Entry.drain(snapshot.scan(b("p"), KeyRange.ALL, false)))
           .containsExactly(new Entry("p", "a", 1, "a1"), new Entry("p", "b", 1, "b1"));
-      assertThat(Entry.drain(snapshot.scan(b("p"), KeyRange.ALL, true))).extracting(Entry::key)
+      assertThat(Entry.drain(snapshot.scan(b("p"), KeyRange.ALL, true)))
+          .extracting(Entry::key)
           .containsExactly("b", "a");
-      assertThat(Entry.drain(snapshot.scanAll(b(""), null, null))).extracting(Entry::key)
+      assertThat(Entry.drain(snapshot.scanAll(b(""), null, null)))
+          .extracting(Entry::key)
           .containsExactlyInAnyOrder("a", "b", "x");
       assertThat(partitions(snapshot.partitions(b(""), null))).containsExactlyInAnyOrder("p", "q");
     }
@@ -48,7 +53,8 @@ public interface SnapshotContract extends StoreFixture {
     assumeTrue(store().capabilities().snapshots(), "backend declares no snapshots");
     write(put("p", "a", 1, "a1"));
 
-    try (Snapshot snapshot = store().snapshot(); Cursor cursor = snapshot.scan(b("p"), KeyRange.ALL, false)) {
+    try (Snapshot snapshot = store().snapshot();
+        Cursor cursor = snapshot.scan(b("p"), KeyRange.ALL, false)) {
       write(put("p", "a", 2, "a2"), put("p", "b", 1, "b1"));
 
       assertThat(cursor.next()).isTrue();

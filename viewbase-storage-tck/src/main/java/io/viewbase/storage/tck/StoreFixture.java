@@ -8,8 +8,8 @@ import io.viewbase.storage.spi.Store;
 import java.util.List;
 
 /**
- * What every conformance contract needs from the test class: the store under test, opened fresh
- * for each test, and a way to close and reopen it on the same data.
+ * What every conformance contract needs from the test class: the store under test, opened fresh for
+ * each test, and a way to close and reopen it on the same data.
  */
 public interface StoreFixture {
   /** The store under test, opened with {@code sync=false} before each test. */

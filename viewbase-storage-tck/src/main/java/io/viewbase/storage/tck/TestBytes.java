@@ -5,13 +5,12 @@ import io.viewbase.storage.spi.Mutation;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Byte strings written as text in the conformance tests, and the mutations built from them.
- * Text is ISO-8859-1, one char per byte, so {@code "a\0"} is 0x61 0x00 and {@code "\u00ff"} is
- * 0xFF, and {@link String#compareTo} orders such strings exactly as unsigned bytes.
+ * Byte strings written as text in the conformance tests, and the mutations built from them. Text is
+ * ISO-8859-1, one char per byte, so {@code "a\0"} is 0x61 0x00 and {@code "\u00ff"} is 0xFF, and
+ * {@link String#compareTo} orders such strings exactly as unsigned bytes.
  */
 public final class TestBytes {
-  private TestBytes() {
-  }
+  private TestBytes() {}
 
   public static byte[] b(String text) {
     return text.getBytes(StandardCharsets.ISO_8859_1);
@@ -25,7 +24,8 @@ public final class TestBytes {
     return Mutation.put(b(partition), b(key), version, b(value));
   }
 
-  public static Mutation put(String partition, String key, long version, String value, Condition condition) {
+  public static Mutation put(
+      String partition, String key, long version, String value, Condition condition) {
     return new Mutation.Put(b(partition), b(key), version, b(value), condition);
   }
 

@@ -30,8 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * SAS tokens issued for the old one. Policies left in the table older versions used move on start.
  */
 class AclStorageSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static final String OLD_TABLE = "ViewbaseAzureAcl";
 
@@ -40,8 +39,13 @@ class AclStorageSdkTest {
   }
 
   private static List<TableSignedIdentifier> readOnlyPolicy() {
-    return List.of(new TableSignedIdentifier("readonly").setAccessPolicy(new TableAccessPolicy()
-        .setStartsOn(OffsetDateTime.now(ZoneOffset.UTC).minusMinutes(5)).setExpiresOn(inAnHour()).setPermissions("r")));
+    return List.of(
+        new TableSignedIdentifier("readonly")
+            .setAccessPolicy(
+                new TableAccessPolicy()
+                    .setStartsOn(OffsetDateTime.now(ZoneOffset.UTC).minusMinutes(5))
+                    .setExpiresOn(inAnHour())
+                    .setPermissions("r")));
   }
 
   @Test
@@ -49,10 +53,14 @@ class AclStorageSdkTest {
     TableClient guarded = azure.newTable("Listed");
     guarded.setAccessPolicies(readOnlyPolicy());
 
-    assertThat(azure.db().listTables()).extracting(TableInfo::name).doesNotContain(OLD_TABLE)
+    assertThat(azure.db().listTables())
+        .extracting(TableInfo::name)
+        .doesNotContain(OLD_TABLE)
         .allSatisfy(name -> assertThat(name).doesNotContainIgnoringCase("acl"));
-    assertThat(azure.service().listTables().stream().map(TableItem::getName)).doesNotContain(OLD_TABLE);
-    assertThat(guarded.getAccessPolicies().getIdentifiers()).extracting(TableSignedIdentifier::getId)
+    assertThat(azure.service().listTables().stream().map(TableItem::getName))
+        .doesNotContain(OLD_TABLE);
+    assertThat(guarded.getAccessPolicies().getIdentifiers())
+        .extracting(TableSignedIdentifier::getId)
         .containsExactly("readonly");
   }
 
@@ -92,26 +100,44 @@ class AclStorageSdkTest {
     db.table(people).insert(Item.builder("p", "r").put("v", 1).build());
     // the layout older versions wrote: one item per table, id the lower-case table name
     db.createTable(OLD_TABLE);
-    db.table(OLD_TABLE).upsert(Item.of("acl", people.toLowerCase(), Map.of("SignedIdentifiers", Value.of(
-        policyXml("readonly", "r")))));
-    db.table(OLD_TABLE).upsert(Item.of("acl", orders.toLowerCase(), Map.of("SignedIdentifiers", Value.of(
-        policyXml("writers", "raud")))));
-    db.table(OLD_TABLE).upsert(Item.of("acl", "droppedlongago", Map.of("SignedIdentifiers", Value.of(
-        policyXml("stale", "r")))));
+    db.table(OLD_TABLE)
+        .upsert(
+            Item.of(
+                "acl",
+                people.toLowerCase(),
+                Map.of("SignedIdentifiers", Value.of(policyXml("readonly", "r")))));
+    db.table(OLD_TABLE)
+        .upsert(
+            Item.of(
+                "acl",
+                orders.toLowerCase(),
+                Map.of("SignedIdentifiers", Value.of(policyXml("writers", "raud")))));
+    db.table(OLD_TABLE)
+        .upsert(
+            Item.of(
+                "acl",
+                "droppedlongago",
+                Map.of("SignedIdentifiers", Value.of(policyXml("stale", "r")))));
 
-    try (AzureTablesServer restarted = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0))) {
+    try (AzureTablesServer restarted =
+        AzureTablesServer.start(db, AzureOptions.defaults().withPort(0))) {
       assertThat(restarted.port()).isPositive();
     }
 
     assertThat(db.listTables()).extracting(TableInfo::name).doesNotContain(OLD_TABLE);
-    assertThat(azure.table(people).getAccessPolicies().getIdentifiers()).singleElement().satisfies(p -> {
-      assertThat(p.getId()).isEqualTo("readonly");
-      assertThat(p.getAccessPolicy().getPermissions()).isEqualTo("r");
-    });
-    assertThat(azure.table(orders).getAccessPolicies().getIdentifiers()).extracting(TableSignedIdentifier::getId)
+    assertThat(azure.table(people).getAccessPolicies().getIdentifiers())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getId()).isEqualTo("readonly");
+              assertThat(p.getAccessPolicy().getPermissions()).isEqualTo("r");
+            });
+    assertThat(azure.table(orders).getAccessPolicies().getIdentifiers())
+        .extracting(TableSignedIdentifier::getId)
         .containsExactly("writers");
-    TableClient reader = azure.sasTableClient(people,
-        azure.table(people).generateSas(new TableSasSignatureValues("readonly")));
+    TableClient reader =
+        azure.sasTableClient(
+            people, azure.table(people).generateSas(new TableSasSignatureValues("readonly")));
     assertThat(reader.getEntity("p", "r").getProperty("v")).isEqualTo(1);
     // the name is an ordinary table name from now on
     azure.service().createTable(OLD_TABLE);
@@ -120,8 +146,12 @@ class AclStorageSdkTest {
   }
 
   private static String policyXml(String id, String permissions) {
-    return "<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers><SignedIdentifier><Id>" + id
-        + "</Id><AccessPolicy><Start>2026-01-01T00:00:00.0000000Z</Start><Expiry>" + inAnHour().plusYears(1)
-        + "</Expiry><Permission>" + permissions + "</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>";
+    return "<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers><SignedIdentifier><Id>"
+        + id
+        + "</Id><AccessPolicy><Start>2026-01-01T00:00:00.0000000Z</Start><Expiry>"
+        + inAnHour().plusYears(1)
+        + "</Expiry><Permission>"
+        + permissions
+        + "</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>";
   }
 }

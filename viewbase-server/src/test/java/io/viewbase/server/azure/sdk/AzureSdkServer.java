@@ -31,23 +31,28 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One Azure-dialect server per test class, over a RocksDB database in a temporary directory (or the
- * storage that {@code -Dviewbase.test.storage} names, see {@link #openOptions}), with
- * the official SDK's clients pointed at it: {@code @RegisterExtension static final AzureSdkServer
- * azure = new AzureSdkServer();}.
+ * storage that {@code -Dviewbase.test.storage} names, see {@link #openOptions}), with the official
+ * SDK's clients pointed at it: {@code @RegisterExtension static final AzureSdkServer azure = new
+ * AzureSdkServer();}.
  *
- * <p>Clients fail fast (no retries, short timeouts): a refused connection or an unexpected 503 would
- * otherwise cost seconds of back-off and hide the answer that failed. They share one HTTP client,
- * because the SDK's first request costs seconds of class loading and connection setup.
+ * <p>Clients fail fast (no retries, short timeouts): a refused connection or an unexpected 503
+ * would otherwise cost seconds of back-off and hide the answer that failed. They share one HTTP
+ * client, because the SDK's first request costs seconds of class loading and connection setup.
  */
 final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
   static final String ACCOUNT = "devstoreaccount1";
-  /** Azurite's well-known development key, which the SDKs' {@code UseDevelopmentStorage=true} uses. */
+
+  /**
+   * Azurite's well-known development key, which the SDKs' {@code UseDevelopmentStorage=true} uses.
+   */
   static final String KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-  static final HttpClient HTTP = HttpClient.createDefault(new HttpClientOptions()
-      .setConnectTimeout(Duration.ofSeconds(2))
-      .setResponseTimeout(Duration.ofSeconds(30)));
+  static final HttpClient HTTP =
+      HttpClient.createDefault(
+          new HttpClientOptions()
+              .setConnectTimeout(Duration.ofSeconds(2))
+              .setResponseTimeout(Duration.ofSeconds(30)));
 
   private static final AtomicInteger TABLE_NAMES = new AtomicInteger();
   private static final AtomicInteger OPENS = new AtomicInteger();
@@ -78,9 +83,9 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
 
   /**
    * The database behind the server: RocksDB in {@code dir}, unless {@code -Dviewbase.test.storage}
-   * names another backend, opened with {@code -Dviewbase.test.storage.options} ({@code k=v;k=v}, where
-   * {@code {unique}} becomes a fresh name per test class so that each starts on empty storage).
-   * viewbase-cassandra-it runs the suite on Cassandra that way.
+   * names another backend, opened with {@code -Dviewbase.test.storage.options} ({@code k=v;k=v},
+   * where {@code {unique}} becomes a fresh name per test class so that each starts on empty
+   * storage). viewbase-cassandra-it runs the suite on Cassandra that way.
    */
   static OpenOptions openOptions(Path dir) {
     String storage = System.getProperty("viewbase.test.storage");
@@ -92,7 +97,9 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
     for (String pair : System.getProperty("viewbase.test.storage.options", "").split(";")) {
       int eq = pair.indexOf('=');
       if (eq > 0) {
-        backend.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim().replace("{unique}", unique));
+        backend.put(
+            pair.substring(0, eq).trim(),
+            pair.substring(eq + 1).trim().replace("{unique}", unique));
       }
     }
     return OpenOptions.at(dir).withStorage(storage).withOptions(backend);
@@ -112,8 +119,13 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
   }
 
   String connectionString(String accountKey) {
-    return "DefaultEndpointsProtocol=http;AccountName=" + ACCOUNT + ";AccountKey=" + accountKey
-        + ";TableEndpoint=" + endpoint() + ";";
+    return "DefaultEndpointsProtocol=http;AccountName="
+        + ACCOUNT
+        + ";AccountKey="
+        + accountKey
+        + ";TableEndpoint="
+        + endpoint()
+        + ";";
   }
 
   /** The service client signed with the account's key. */
@@ -137,24 +149,29 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
   }
 
   TableServiceClient serviceClient(String accountKey, HttpPipelinePolicy... policies) {
-    TableServiceClientBuilder builder = new TableServiceClientBuilder()
-        .connectionString(connectionString(accountKey))
-        .retryOptions(noRetries())
-        .httpClient(HTTP);
+    TableServiceClientBuilder builder =
+        new TableServiceClientBuilder()
+            .connectionString(connectionString(accountKey))
+            .retryOptions(noRetries())
+            .httpClient(HTTP);
     for (HttpPipelinePolicy policy : policies) {
       builder.addPolicy(policy);
     }
     return builder.buildClient();
   }
 
-  /** A table client signed with the account key plus extra pipeline policies (to see or shape the wire). */
+  /**
+   * A table client signed with the account key plus extra pipeline policies (to see or shape the
+   * wire).
+   */
   TableClient tableClient(String table, HttpPipelinePolicy... policies) {
-    TableClientBuilder builder = new TableClientBuilder()
-        .endpoint(service.getServiceEndpoint())
-        .credential(new AzureNamedKeyCredential(ACCOUNT, KEY))
-        .tableName(table)
-        .retryOptions(noRetries())
-        .httpClient(HTTP);
+    TableClientBuilder builder =
+        new TableClientBuilder()
+            .endpoint(service.getServiceEndpoint())
+            .credential(new AzureNamedKeyCredential(ACCOUNT, KEY))
+            .tableName(table)
+            .retryOptions(noRetries())
+            .httpClient(HTTP);
     for (HttpPipelinePolicy policy : policies) {
       builder.addPolicy(policy);
     }
@@ -193,13 +210,16 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
       return;
     }
     try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
   }
 }

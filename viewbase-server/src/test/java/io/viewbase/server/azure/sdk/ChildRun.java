@@ -17,8 +17,14 @@ import java.util.concurrent.TimeUnit;
  * <p>Output goes to files rather than pipes: a child that prints more than a pipe holds would block
  * until someone reads it, and reading two pipes at once needs two threads.
  */
-record ChildRun(List<String> command, Path directory, int exitCode, boolean timedOut, Duration took,
-    String stdout, String stderr) {
+record ChildRun(
+    List<String> command,
+    Path directory,
+    int exitCode,
+    boolean timedOut,
+    Duration took,
+    String stdout,
+    String stderr) {
 
   /**
    * Runs the command in the directory and waits for it, at most the timeout, then kills it; empty
@@ -32,8 +38,12 @@ record ChildRun(List<String> command, Path directory, int exitCode, boolean time
         long start = System.nanoTime();
         Process process;
         try {
-          process = new ProcessBuilder(command).directory(directory.toFile())
-              .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+          process =
+              new ProcessBuilder(command)
+                  .directory(directory.toFile())
+                  .redirectOutput(out.toFile())
+                  .redirectError(err.toFile())
+                  .start();
         } catch (IOException notStarted) {
           return Optional.empty();
         }
@@ -43,9 +53,15 @@ record ChildRun(List<String> command, Path directory, int exitCode, boolean time
           process.destroyForcibly();
           waitFor(process, Duration.ofSeconds(10));
         }
-        return Optional.of(new ChildRun(command, directory, finished ? process.exitValue() : -1, !finished,
-            Duration.ofNanos(System.nanoTime() - start),
-            Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8)));
+        return Optional.of(
+            new ChildRun(
+                command,
+                directory,
+                finished ? process.exitValue() : -1,
+                !finished,
+                Duration.ofNanos(System.nanoTime() - start),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8)));
       } finally {
         Files.deleteIfExists(out);
         Files.deleteIfExists(err);
@@ -76,10 +92,19 @@ record ChildRun(List<String> command, Path directory, int exitCode, boolean time
 
   /** The command, how it ended and all it printed: the body of a failure message. */
   String describe() {
-    String ending = timedOut
-        ? "killed at its timeout, after " + took.toSeconds() + " s"
-        : "exit code " + exitCode + " after " + took.toMillis() + " ms";
-    return String.join(" ", command) + "\n  in " + directory + "\n  " + ending
-        + "\n--- stdout ---\n" + stdout.strip() + "\n--- stderr ---\n" + stderr.strip() + "\n---";
+    String ending =
+        timedOut
+            ? "killed at its timeout, after " + took.toSeconds() + " s"
+            : "exit code " + exitCode + " after " + took.toMillis() + " ms";
+    return String.join(" ", command)
+        + "\n  in "
+        + directory
+        + "\n  "
+        + ending
+        + "\n--- stdout ---\n"
+        + stdout.strip()
+        + "\n--- stderr ---\n"
+        + stderr.strip()
+        + "\n---";
   }
 }

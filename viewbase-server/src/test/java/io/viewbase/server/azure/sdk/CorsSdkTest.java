@@ -38,33 +38,56 @@ import org.junit.jupiter.api.io.TempDir;
  * rules it relies on (they are the server's, shared by the class's tests).
  */
 class CorsSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static final String APP = "http://app.example";
   private static final HttpClient RAW = HttpClient.newHttpClient();
 
   private static TableServiceCorsRule appRule() {
-    return new TableServiceCorsRule().setAllowedOrigins(APP).setAllowedMethods("GET,PUT,MERGE,DELETE")
-        .setAllowedHeaders("x-ms-*,content-type,accept").setExposedHeaders("x-ms-*,etag").setMaxAgeInSeconds(300);
+    return new TableServiceCorsRule()
+        .setAllowedOrigins(APP)
+        .setAllowedMethods("GET,PUT,MERGE,DELETE")
+        .setAllowedHeaders("x-ms-*,content-type,accept")
+        .setExposedHeaders("x-ms-*,etag")
+        .setMaxAgeInSeconds(300);
   }
 
   private static TableServiceProperties everything() {
     return new TableServiceProperties()
-        .setLogging(new TableServiceLogging().setAnalyticsVersion("1.0").setDeleteLogged(true).setReadLogged(false)
-            .setWriteLogged(true).setRetentionPolicy(new TableServiceRetentionPolicy().setEnabled(true).setDaysToRetain(7)))
-        .setHourMetrics(new TableServiceMetrics().setVersion("1.0").setEnabled(true).setIncludeApis(true)
-            .setRetentionPolicy(new TableServiceRetentionPolicy().setEnabled(true).setDaysToRetain(30)))
-        .setMinuteMetrics(new TableServiceMetrics().setVersion("1.0").setEnabled(false)
-            .setRetentionPolicy(new TableServiceRetentionPolicy().setEnabled(false)))
-        .setCorsRules(List.of(appRule(), new TableServiceCorsRule().setAllowedOrigins("*").setAllowedMethods("GET")
-            .setMaxAgeInSeconds(10)));
+        .setLogging(
+            new TableServiceLogging()
+                .setAnalyticsVersion("1.0")
+                .setDeleteLogged(true)
+                .setReadLogged(false)
+                .setWriteLogged(true)
+                .setRetentionPolicy(
+                    new TableServiceRetentionPolicy().setEnabled(true).setDaysToRetain(7)))
+        .setHourMetrics(
+            new TableServiceMetrics()
+                .setVersion("1.0")
+                .setEnabled(true)
+                .setIncludeApis(true)
+                .setRetentionPolicy(
+                    new TableServiceRetentionPolicy().setEnabled(true).setDaysToRetain(30)))
+        .setMinuteMetrics(
+            new TableServiceMetrics()
+                .setVersion("1.0")
+                .setEnabled(false)
+                .setRetentionPolicy(new TableServiceRetentionPolicy().setEnabled(false)))
+        .setCorsRules(
+            List.of(
+                appRule(),
+                new TableServiceCorsRule()
+                    .setAllowedOrigins("*")
+                    .setAllowedMethods("GET")
+                    .setMaxAgeInSeconds(10)));
   }
 
-  private static HttpResponse<String> preflight(String endpoint, String path, String origin, String method,
-      String headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint + path))
-        .method("OPTIONS", BodyPublishers.noBody());
+  private static HttpResponse<String> preflight(
+      String endpoint, String path, String origin, String method, String headers) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(endpoint + path))
+            .method("OPTIONS", BodyPublishers.noBody());
     if (origin != null) {
       b.header("Origin", origin);
     }
@@ -89,7 +112,8 @@ class CorsSdkTest {
     assertThat(read.getLogging().getRetentionPolicy().getDaysToRetain()).isEqualTo(7);
     assertThat(read.getHourMetrics().isEnabled()).isTrue();
     assertThat(read.getHourMetrics().isIncludeApis()).isTrue();
-    assertThat(read.getHourMetrics().getTableServiceRetentionPolicy().getDaysToRetain()).isEqualTo(30);
+    assertThat(read.getHourMetrics().getTableServiceRetentionPolicy().getDaysToRetain())
+        .isEqualTo(30);
     assertThat(read.getMinuteMetrics().isEnabled()).isFalse();
     assertThat(read.getCorsRules()).hasSize(2);
     TableServiceCorsRule first = read.getCorsRules().get(0);
@@ -98,7 +122,9 @@ class CorsSdkTest {
     assertThat(first.getAllowedHeaders()).isEqualTo("x-ms-*,content-type,accept");
     assertThat(first.getExposedHeaders()).isEqualTo("x-ms-*,etag");
     assertThat(first.getMaxAgeInSeconds()).isEqualTo(300);
-    assertThat(read.getCorsRules().get(1).getAllowedHeaders()).as("left out by the SDK: empty").isNullOrEmpty();
+    assertThat(read.getCorsRules().get(1).getAllowedHeaders())
+        .as("left out by the SDK: empty")
+        .isNullOrEmpty();
   }
 
   @Test
@@ -107,8 +133,14 @@ class CorsSdkTest {
 
     azure.service().setProperties(new TableServiceProperties().setCorsRules(List.of(appRule())));
     TableServiceProperties afterCors = azure.service().getProperties();
-    azure.service().setProperties(new TableServiceProperties().setLogging(new TableServiceLogging()
-        .setAnalyticsVersion("1.0").setRetentionPolicy(new TableServiceRetentionPolicy().setEnabled(false))));
+    azure
+        .service()
+        .setProperties(
+            new TableServiceProperties()
+                .setLogging(
+                    new TableServiceLogging()
+                        .setAnalyticsVersion("1.0")
+                        .setRetentionPolicy(new TableServiceRetentionPolicy().setEnabled(false))));
     TableServiceProperties afterLogging = azure.service().getProperties();
 
     assertThat(afterCors.getCorsRules()).hasSize(1);
@@ -126,13 +158,34 @@ class CorsSdkTest {
       six.add(appRule());
     }
 
-    assertUnmappedFails(400, "InvalidXmlDocument",
+    assertUnmappedFails(
+        400,
+        "InvalidXmlDocument",
         () -> azure.service().setProperties(new TableServiceProperties().setCorsRules(six)));
-    assertUnmappedFails(400, "InvalidXmlNodeValue", () -> azure.service().setProperties(new TableServiceProperties()
-        .setCorsRules(List.of(appRule().setAllowedMethods("GET,TRACE")))));
-    assertUnmappedFails(400, "InvalidXmlNodeValue", () -> azure.service().setProperties(new TableServiceProperties()
-        .setLogging(everything().getLogging().setRetentionPolicy(new TableServiceRetentionPolicy().setEnabled(true)
-            .setDaysToRetain(400)))));
+    assertUnmappedFails(
+        400,
+        "InvalidXmlNodeValue",
+        () ->
+            azure
+                .service()
+                .setProperties(
+                    new TableServiceProperties()
+                        .setCorsRules(List.of(appRule().setAllowedMethods("GET,TRACE")))));
+    assertUnmappedFails(
+        400,
+        "InvalidXmlNodeValue",
+        () ->
+            azure
+                .service()
+                .setProperties(
+                    new TableServiceProperties()
+                        .setLogging(
+                            everything()
+                                .getLogging()
+                                .setRetentionPolicy(
+                                    new TableServiceRetentionPolicy()
+                                        .setEnabled(true)
+                                        .setDaysToRetain(400)))));
 
     TableServiceProperties read = azure.service().getProperties();
     assertThat(read.getCorsRules()).hasSize(2);
@@ -144,15 +197,29 @@ class CorsSdkTest {
     azure.service().setProperties(new TableServiceProperties().setCorsRules(List.of(appRule())));
     String table = azure.newTable("Cors").getTableName();
 
-    HttpResponse<String> unsigned = preflight(azure.endpoint(), "/" + table + "(PartitionKey='p',RowKey='r')", APP,
-        "PUT", "x-ms-date,x-ms-version,content-type");
-    com.azure.core.http.HttpResponse signed = new SignedHttp(azure).send(HttpMethod.OPTIONS, "/Tables", null,
-        "Origin", APP, "Access-Control-Request-Method", "DELETE");
+    HttpResponse<String> unsigned =
+        preflight(
+            azure.endpoint(),
+            "/" + table + "(PartitionKey='p',RowKey='r')",
+            APP,
+            "PUT",
+            "x-ms-date,x-ms-version,content-type");
+    com.azure.core.http.HttpResponse signed =
+        new SignedHttp(azure)
+            .send(
+                HttpMethod.OPTIONS,
+                "/Tables",
+                null,
+                "Origin",
+                APP,
+                "Access-Control-Request-Method",
+                "DELETE");
 
     assertThat(unsigned.statusCode()).isEqualTo(200);
     assertThat(unsigned.headers().firstValue("Access-Control-Allow-Origin")).hasValue(APP);
     assertThat(unsigned.headers().firstValue("Access-Control-Allow-Methods")).hasValue("PUT");
-    assertThat(unsigned.headers().firstValue("Access-Control-Allow-Headers")).hasValue("x-ms-date,x-ms-version,content-type");
+    assertThat(unsigned.headers().firstValue("Access-Control-Allow-Headers"))
+        .hasValue("x-ms-date,x-ms-version,content-type");
     assertThat(unsigned.headers().firstValue("Access-Control-Max-Age")).hasValue("300");
     assertThat(unsigned.headers().firstValue("Access-Control-Allow-Credentials")).hasValue("true");
     assertThat(signed.getStatusCode()).isEqualTo(200);
@@ -163,9 +230,11 @@ class CorsSdkTest {
   void aPreflightNoRuleAllowsIs403AndOneMissingItsHeadersIs400() throws Exception {
     azure.service().setProperties(new TableServiceProperties().setCorsRules(List.of(appRule())));
 
-    HttpResponse<String> otherOrigin = preflight(azure.endpoint(), "/Tables", "http://evil.example", "GET", null);
+    HttpResponse<String> otherOrigin =
+        preflight(azure.endpoint(), "/Tables", "http://evil.example", "GET", null);
     HttpResponse<String> otherMethod = preflight(azure.endpoint(), "/Tables", APP, "PATCH", null);
-    HttpResponse<String> otherHeader = preflight(azure.endpoint(), "/Tables", APP, "GET", "authorization");
+    HttpResponse<String> otherHeader =
+        preflight(azure.endpoint(), "/Tables", APP, "GET", "authorization");
     HttpResponse<String> noMethod = preflight(azure.endpoint(), "/Tables", APP, null, null);
     azure.service().setProperties(new TableServiceProperties().setCorsRules(List.of()));
     HttpResponse<String> corsOff = preflight(azure.endpoint(), "/Tables", APP, "GET", null);
@@ -217,17 +286,26 @@ class CorsSdkTest {
   void propertiesAndRulesSurviveAServerRestartOnTheSameData(@TempDir Path dir) throws Exception {
     OpenOptions options = AzureSdkServer.openOptions(dir);
     try (Database db = Viewbase.open(options);
-         AzureTablesServer server = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0))) {
+        AzureTablesServer server =
+            AzureTablesServer.start(db, AzureOptions.defaults().withPort(0))) {
       client(server.port()).setProperties(everything());
     }
 
     try (Database db = Viewbase.open(options);
-         AzureTablesServer server = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0))) {
+        AzureTablesServer server =
+            AzureTablesServer.start(db, AzureOptions.defaults().withPort(0))) {
       TableServiceProperties read = client(server.port()).getProperties();
-      HttpResponse<String> allowed = preflight("http://127.0.0.1:" + server.port() + "/" + AzureSdkServer.ACCOUNT,
-          "/Tables", APP, "MERGE", "x-ms-version");
+      HttpResponse<String> allowed =
+          preflight(
+              "http://127.0.0.1:" + server.port() + "/" + AzureSdkServer.ACCOUNT,
+              "/Tables",
+              APP,
+              "MERGE",
+              "x-ms-version");
 
-      assertThat(read.getCorsRules()).extracting(TableServiceCorsRule::getAllowedOrigins).containsExactly(APP, "*");
+      assertThat(read.getCorsRules())
+          .extracting(TableServiceCorsRule::getAllowedOrigins)
+          .containsExactly(APP, "*");
       assertThat(read.getLogging().getRetentionPolicy().getDaysToRetain()).isEqualTo(7);
       assertThat(allowed.statusCode()).isEqualTo(200);
     }
@@ -235,8 +313,16 @@ class CorsSdkTest {
 
   private static TableServiceClient client(int port) {
     return new TableServiceClientBuilder()
-        .connectionString("DefaultEndpointsProtocol=http;AccountName=" + AzureSdkServer.ACCOUNT + ";AccountKey="
-            + AzureSdkServer.KEY + ";TableEndpoint=http://127.0.0.1:" + port + "/" + AzureSdkServer.ACCOUNT + ";")
+        .connectionString(
+            "DefaultEndpointsProtocol=http;AccountName="
+                + AzureSdkServer.ACCOUNT
+                + ";AccountKey="
+                + AzureSdkServer.KEY
+                + ";TableEndpoint=http://127.0.0.1:"
+                + port
+                + "/"
+                + AzureSdkServer.ACCOUNT
+                + ";")
         .retryOptions(AzureSdkServer.noRetries())
         .httpClient(AzureSdkServer.HTTP)
         .buildClient();

@@ -31,12 +31,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the SDK with the right Java types.
  */
 class CrossApiSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient NATIVE_HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient NATIVE_HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
 
   private static ViewbaseServer nativeServer;
 
@@ -52,16 +54,20 @@ class CrossApiSdkTest {
     }
   }
 
-  private static HttpResponse<String> nativeCall(String method, String path, String body) throws IOException,
-      InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + nativeServer.port() + path))
-        .timeout(Duration.ofSeconds(10));
+  private static HttpResponse<String> nativeCall(String method, String path, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + nativeServer.port() + path))
+            .timeout(Duration.ofSeconds(10));
     if (body == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {
-      request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+      request
+          .header("Content-Type", "application/json")
+          .method(method, HttpRequest.BodyPublishers.ofString(body));
     }
-    return NATIVE_HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    return NATIVE_HTTP.send(
+        request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
   }
 
   private static String segment(String key) {
@@ -74,14 +80,23 @@ class CrossApiSdkTest {
     UUID guid = UUID.fromString("C9DA6455-213D-42C9-9A79-3E9149A57833");
     OffsetDateTime when = OffsetDateTime.of(2026, 11, 30, 12, 34, 56, 123_456_700, ZoneOffset.UTC);
     byte[] bytes = {0, 1, 2, (byte) 0xfe, (byte) 0xff};
-    table.createEntity(new TableEntity("acme", "ann 1").addProperty("s", "Ann").addProperty("b", true)
-        .addProperty("i32", 42).addProperty("i64", 5L).addProperty("i64big", Long.MAX_VALUE)
-        .addProperty("d", 42.0).addProperty("dfrac", 1.25).addProperty("dt", when).addProperty("g", guid)
-        .addProperty("bin", bytes));
+    table.createEntity(
+        new TableEntity("acme", "ann 1")
+            .addProperty("s", "Ann")
+            .addProperty("b", true)
+            .addProperty("i32", 42)
+            .addProperty("i64", 5L)
+            .addProperty("i64big", Long.MAX_VALUE)
+            .addProperty("d", 42.0)
+            .addProperty("dfrac", 1.25)
+            .addProperty("dt", when)
+            .addProperty("g", guid)
+            .addProperty("bin", bytes));
     String sdkEtag = table.getEntity("acme", "ann 1").getETag();
 
-    HttpResponse<String> response = nativeCall("GET",
-        "/v1/tables/" + table.getTableName() + "/items/acme/" + segment("ann 1"), null);
+    HttpResponse<String> response =
+        nativeCall(
+            "GET", "/v1/tables/" + table.getTableName() + "/items/acme/" + segment("ann 1"), null);
 
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     JsonNode item = JSON.readTree(response.body());
@@ -114,7 +129,8 @@ class CrossApiSdkTest {
   void itemWrittenThroughTheNativeApiReadsBackThroughTheSdkWithJavaTypes() throws Exception {
     String name = AzureSdkServer.uniqueName("FromNative");
     assertThat(nativeCall("PUT", "/v1/tables/" + name, null).statusCode()).isEqualTo(201);
-    String body = """
+    String body =
+        """
         {"name": "Bob", "active": false, "age": 41,
          "big": "9007199254740993", "big@odata.type": "Edm.Int64",
          "huge": "-9223372036854775808", "huge@odata.type": "Edm.Int64",
@@ -136,20 +152,28 @@ class CrossApiSdkTest {
     assertThat(bob.getProperty("huge")).isEqualTo(Long.MIN_VALUE);
     assertThat(bob.getProperty("score")).isInstanceOf(Double.class).isEqualTo(3.0);
     assertThat(bob.getProperty("ratio")).isEqualTo(0.1);
-    assertThat(bob.getProperty("nan")).isInstanceOf(Double.class).satisfies(v -> assertThat((Double) v).isNaN());
-    assertThat(bob.getProperty("born")).isEqualTo(OffsetDateTime.of(1990, 5, 1, 0, 0, 0, 100, ZoneOffset.UTC));
-    assertThat(bob.getProperty("ref")).isEqualTo(UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e"));
+    assertThat(bob.getProperty("nan"))
+        .isInstanceOf(Double.class)
+        .satisfies(v -> assertThat((Double) v).isNaN());
+    assertThat(bob.getProperty("born"))
+        .isEqualTo(OffsetDateTime.of(1990, 5, 1, 0, 0, 0, 100, ZoneOffset.UTC));
+    assertThat(bob.getProperty("ref"))
+        .isEqualTo(UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e"));
     assertThat(bob.getProperty("blob")).isEqualTo(new byte[] {0, 1, 2, (byte) 0xff});
     assertThat(bob.getETag()).isEqualTo(JSON.readTree(put.body()).get("_etag").asText());
   }
 
   @Test
   void nativeItemWithAnObjectPropertyIsReadableThroughTheSdk() throws Exception {
-    // Objects and arrays exist only in the native API; the Azure dialect must still answer the read.
+    // Objects and arrays exist only in the native API; the Azure dialect must still answer the
+    // read.
     String name = AzureSdkServer.uniqueName("Nested");
     nativeCall("PUT", "/v1/tables/" + name, null);
-    HttpResponse<String> put = nativeCall("PUT", "/v1/tables/" + name + "/items/p/r",
-        "{\"plain\": 1, \"address\": {\"city\": \"Oslo\"}, \"tags\": [\"a\", \"b\"]}");
+    HttpResponse<String> put =
+        nativeCall(
+            "PUT",
+            "/v1/tables/" + name + "/items/p/r",
+            "{\"plain\": 1, \"address\": {\"city\": \"Oslo\"}, \"tags\": [\"a\", \"b\"]}");
     assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
 
     TableEntity read = azure.table(name).getEntity("p", "r");
@@ -164,33 +188,48 @@ class CrossApiSdkTest {
 
     table.deleteEntity("p", "r");
 
-    assertThat(nativeCall("GET", "/v1/tables/" + table.getTableName() + "/items/p/r", null).statusCode())
+    assertThat(
+            nativeCall("GET", "/v1/tables/" + table.getTableName() + "/items/p/r", null)
+                .statusCode())
         .isEqualTo(404);
   }
 
   @Test
   void reservedAzureNamesAreSeenByTheNativeApiAsDollarNamesAndBack() throws Exception {
-    // id, partitionKey and _x are ordinary Azure names; the native API shows them as $id, $partitionKey, $_x.
+    // id, partitionKey and _x are ordinary Azure names; the native API shows them as $id,
+    // $partitionKey, $_x.
     TableClient table = azure.newTable("Escaped");
     table.createEntity(new TableEntity("p", "sdk").addProperty("id", "A-1").addProperty("_n", 3));
     String name = table.getTableName();
 
-    JsonNode item = JSON.readTree(nativeCall("GET", "/v1/tables/" + name + "/items/p/sdk", null).body());
-    HttpResponse<String> found = nativeCall("GET",
-        "/v1/tables/" + name + "/items?filter=" + segment("$id eq 'A-1' and $_n eq 3"), null);
-    HttpResponse<String> put = nativeCall("PUT", "/v1/tables/" + name + "/items/p/native",
-        "{\"$id\": \"B-2\", \"$partitionKey\": \"q\", \"$other\": 1}");
+    JsonNode item =
+        JSON.readTree(nativeCall("GET", "/v1/tables/" + name + "/items/p/sdk", null).body());
+    HttpResponse<String> found =
+        nativeCall(
+            "GET",
+            "/v1/tables/" + name + "/items?filter=" + segment("$id eq 'A-1' and $_n eq 3"),
+            null);
+    HttpResponse<String> put =
+        nativeCall(
+            "PUT",
+            "/v1/tables/" + name + "/items/p/native",
+            "{\"$id\": \"B-2\", \"$partitionKey\": \"q\", \"$other\": 1}");
 
     assertThat(item.get("id").asText()).isEqualTo("sdk");
     assertThat(item.get("$id").asText()).isEqualTo("A-1");
     assertThat(item.get("$_n").asInt()).isEqualTo(3);
     assertThat(item.has("_n")).isFalse();
     assertThat(found.statusCode()).as(found.body()).isEqualTo(200);
-    assertThat(JSON.readTree(found.body()).get("items")).extracting(i -> i.get("id").asText()).containsExactly("sdk");
+    assertThat(JSON.readTree(found.body()).get("items"))
+        .extracting(i -> i.get("id").asText())
+        .containsExactly("sdk");
     assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
     TableEntity back = table.getEntity("p", "native");
-    assertThat(back.getProperties()).containsEntry("id", "B-2").containsEntry("partitionKey", "q")
-        .containsEntry("$other", 1).doesNotContainKey("$id");
+    assertThat(back.getProperties())
+        .containsEntry("id", "B-2")
+        .containsEntry("partitionKey", "q")
+        .containsEntry("$other", 1)
+        .doesNotContainKey("$id");
     assertThat(back.getRowKey()).isEqualTo("native");
   }
 
@@ -209,7 +248,8 @@ class CrossApiSdkTest {
     assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
     assertThat(table.getEntity("p", "").getProperty("v")).isEqualTo(2);
     assertThat(partition.statusCode()).as(partition.body()).isEqualTo(200);
-    assertThat(JSON.readTree(partition.body()).get("items")).extracting(i -> i.get("partitionKey").asText() + "/"
-        + i.get("id").asText()).containsExactly("/");
+    assertThat(JSON.readTree(partition.body()).get("items"))
+        .extracting(i -> i.get("partitionKey").asText() + "/" + i.get("id").asText())
+        .containsExactly("/");
   }
 }

@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it is skipped, saying so, when something else holds it.
  */
 class DevelopmentStorageSdkTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void useDevelopmentStorageReachesAServerStartedWithTheDefaults() {
@@ -34,21 +33,25 @@ class DevelopmentStorageSdkTest {
       try {
         server = AzureTablesServer.start(db, AzureOptions.defaults());
       } catch (UncheckedIOException portTaken) {
-        assumeTrue(false, "port " + AzureOptions.DEFAULT_PORT + " is not free here: " + portTaken.getMessage());
+        assumeTrue(
+            false,
+            "port " + AzureOptions.DEFAULT_PORT + " is not free here: " + portTaken.getMessage());
         return;
       }
       try (AzureTablesServer serving = server) {
-        TableServiceClient service = new TableServiceClientBuilder()
-            .connectionString("UseDevelopmentStorage=true")
-            .retryOptions(AzureSdkServer.noRetries())
-            .httpClient(AzureSdkServer.HTTP)
-            .buildClient();
+        TableServiceClient service =
+            new TableServiceClientBuilder()
+                .connectionString("UseDevelopmentStorage=true")
+                .retryOptions(AzureSdkServer.noRetries())
+                .httpClient(AzureSdkServer.HTTP)
+                .buildClient();
 
         TableClient table = service.createTable("DevStorageTable");
         table.upsertEntity(new TableEntity("p", "r").addProperty("answer", 42));
 
         assertThat(serving.port()).isEqualTo(AzureOptions.DEFAULT_PORT);
-        assertThat(service.getServiceEndpoint()).isEqualTo("http://127.0.0.1:10002/devstoreaccount1");
+        assertThat(service.getServiceEndpoint())
+            .isEqualTo("http://127.0.0.1:10002/devstoreaccount1");
         assertThat(table.getEntity("p", "r").getProperty("answer")).isEqualTo(42);
         assertThat(service.listTables()).extracting(TableItem::getName).contains("DevStorageTable");
         // it landed in this server's database, not elsewhere

@@ -29,8 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * </pre>
  */
 class EdmTypesSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static TableClient table;
 
@@ -46,15 +45,19 @@ class EdmTypesSdkTest {
   }
 
   /** Writes one annotated property (the SDK sends the annotation as given) and reads it back. */
-  private static Object roundTripAnnotated(String rowKey, String property, Object value, String edmType) {
-    table.createEntity(new TableEntity("types", rowKey)
-        .addProperty(property + "@odata.type", edmType).addProperty(property, value));
+  private static Object roundTripAnnotated(
+      String rowKey, String property, Object value, String edmType) {
+    table.createEntity(
+        new TableEntity("types", rowKey)
+            .addProperty(property + "@odata.type", edmType)
+            .addProperty(property, value));
     return table.getEntity("types", rowKey).getProperty(property);
   }
 
   @Test
   void stringRoundTripsAsStringIncludingEmptyAndNonAscii() {
-    assertThat(roundTrip("s1", "v", "héllo, 世界 \uD83D\uDE00 \"quoted\" \\ back")).isEqualTo("héllo, 世界 \uD83D\uDE00 \"quoted\" \\ back");
+    assertThat(roundTrip("s1", "v", "héllo, 世界 \uD83D\uDE00 \"quoted\" \\ back"))
+        .isEqualTo("héllo, 世界 \uD83D\uDE00 \"quoted\" \\ back");
     assertThat(roundTrip("s2", "v", "")).isEqualTo("");
   }
 
@@ -88,7 +91,8 @@ class EdmTypesSdkTest {
 
   @Test
   void wholeNumberDoubleStaysADouble() {
-    // The server must write 42.0 with a decimal point (or annotate it): the SDK infers Integer from "42".
+    // The server must write 42.0 with a decimal point (or annotate it): the SDK infers Integer from
+    // "42".
     assertThat(roundTrip("d42", "v", 42.0)).isInstanceOf(Double.class).isEqualTo(42.0);
     assertThat(roundTrip("d0", "v", 0.0)).isInstanceOf(Double.class).isEqualTo(0.0);
     assertThat(roundTrip("d1e20", "v", 1.0E20)).isInstanceOf(Double.class).isEqualTo(1.0E20);
@@ -99,12 +103,14 @@ class EdmTypesSdkTest {
     Object read = roundTrip("dneg0", "v", -0.0);
 
     assertThat(read).isInstanceOf(Double.class);
-    assertThat(Double.doubleToRawLongBits((Double) read)).isEqualTo(Double.doubleToRawLongBits(-0.0));
+    assertThat(Double.doubleToRawLongBits((Double) read))
+        .isEqualTo(Double.doubleToRawLongBits(-0.0));
   }
 
   @Test
   void nanAndInfinitiesAnnotatedAsEdmDoubleRoundTripAsDouble() {
-    assertThat(roundTripAnnotated("nan", "v", Double.NaN, "Edm.Double")).isInstanceOf(Double.class)
+    assertThat(roundTripAnnotated("nan", "v", Double.NaN, "Edm.Double"))
+        .isInstanceOf(Double.class)
         .satisfies(v -> assertThat((Double) v).isNaN());
     assertThat(roundTripAnnotated("pinf", "v", Double.POSITIVE_INFINITY, "Edm.Double"))
         .isEqualTo(Double.POSITIVE_INFINITY);
@@ -167,9 +173,16 @@ class EdmTypesSdkTest {
   void everyTypeTogetherRoundTripsInOneEntity() {
     OffsetDateTime when = OffsetDateTime.of(2020, 2, 29, 23, 59, 59, 999_999_900, ZoneOffset.UTC);
     UUID id = UUID.randomUUID();
-    TableEntity entity = new TableEntity("types", "all")
-        .addProperty("s", "text").addProperty("b", true).addProperty("i", 42).addProperty("l", 42L)
-        .addProperty("d", 42.0).addProperty("t", when).addProperty("g", id).addProperty("x", new byte[] {1, 2, 3});
+    TableEntity entity =
+        new TableEntity("types", "all")
+            .addProperty("s", "text")
+            .addProperty("b", true)
+            .addProperty("i", 42)
+            .addProperty("l", 42L)
+            .addProperty("d", 42.0)
+            .addProperty("t", when)
+            .addProperty("g", id)
+            .addProperty("x", new byte[] {1, 2, 3});
 
     table.createEntity(entity);
     TableEntity read = table.getEntity("types", "all");
@@ -187,11 +200,22 @@ class EdmTypesSdkTest {
   @Test
   void typesSurviveAListQueryAsWellAsAPointRead() {
     OffsetDateTime when = OffsetDateTime.of(2021, 1, 1, 0, 0, 0, 500, ZoneOffset.UTC);
-    table.createEntity(new TableEntity("listed", "one").addProperty("l", 7L).addProperty("d", 7.0)
-        .addProperty("t", when).addProperty("x", new byte[] {9}));
+    table.createEntity(
+        new TableEntity("listed", "one")
+            .addProperty("l", 7L)
+            .addProperty("d", 7.0)
+            .addProperty("t", when)
+            .addProperty("x", new byte[] {9}));
 
-    TableEntity read = table.listEntities(new com.azure.data.tables.models.ListEntitiesOptions()
-        .setFilter("PartitionKey eq 'listed'"), null, null).iterator().next();
+    TableEntity read =
+        table
+            .listEntities(
+                new com.azure.data.tables.models.ListEntitiesOptions()
+                    .setFilter("PartitionKey eq 'listed'"),
+                null,
+                null)
+            .iterator()
+            .next();
 
     assertThat(read.getProperty("l")).isEqualTo(7L);
     assertThat(read.getProperty("d")).isEqualTo(7.0);
@@ -219,8 +243,10 @@ class EdmTypesSdkTest {
 
   @Test
   void nullPropertiesAreDropped() {
-    // The SDK itself leaves null properties out of the body; the server must not invent them either.
-    table.createEntity(new TableEntity("types", "nulls").addProperty("gone", null).addProperty("kept", 1));
+    // The SDK itself leaves null properties out of the body; the server must not invent them
+    // either.
+    table.createEntity(
+        new TableEntity("types", "nulls").addProperty("gone", null).addProperty("kept", 1));
 
     TableEntity read = table.getEntity("types", "nulls");
 
@@ -229,9 +255,12 @@ class EdmTypesSdkTest {
 
   @Test
   void explicitNullsAndClientSentSystemPropertiesInARequestBodyAreIgnored() {
-    WireTap rewrite = new WireTap().withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"rawnulls\","
-        + "\"gone\":null,\"kept\":1,\"Timestamp\":\"2000-01-01T00:00:00Z\","
-        + "\"odata.etag\":\"W/\\\"datetime'2000-01-01T00%3A00%3A00Z'\\\"\"}");
+    WireTap rewrite =
+        new WireTap()
+            .withRequestBody(
+                "{\"PartitionKey\":\"types\",\"RowKey\":\"rawnulls\","
+                    + "\"gone\":null,\"kept\":1,\"Timestamp\":\"2000-01-01T00:00:00Z\","
+                    + "\"odata.etag\":\"W/\\\"datetime'2000-01-01T00%3A00%3A00Z'\\\"\"}");
     TableClient raw = azure.tableClient(table.getTableName(), rewrite);
 
     raw.createEntity(new TableEntity("types", "rawnulls"));
@@ -245,28 +274,46 @@ class EdmTypesSdkTest {
   @Test
   void aTypedNullIsRefusedWithInvalidInputAndStoresNothing() {
     for (String type : List.of("Edm.DateTime", "Edm.Int64", "Edm.String", "Edm.Boolean")) {
-      WireTap rewrite = new WireTap().withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"typednull\","
-          + "\"x\":null,\"x@odata.type\":\"" + type + "\"}");
+      WireTap rewrite =
+          new WireTap()
+              .withRequestBody(
+                  "{\"PartitionKey\":\"types\",\"RowKey\":\"typednull\","
+                      + "\"x\":null,\"x@odata.type\":\""
+                      + type
+                      + "\"}");
       TableClient raw = azure.tableClient(table.getTableName(), rewrite);
 
-      SdkErrors.assertFails(400, "InvalidInput", () -> raw.createEntity(new TableEntity("types", "typednull")));
+      SdkErrors.assertFails(
+          400, "InvalidInput", () -> raw.createEntity(new TableEntity("types", "typednull")));
     }
     SdkErrors.assertFails(404, "ResourceNotFound", () -> table.getEntity("types", "typednull"));
   }
 
   @Test
   void aDoubleBeyondItsRangeIsRefusedAndTheAnnotatedNonFiniteOnesAreStored() {
-    for (String body : List.of("\"d\":1e400", "\"d@odata.type\":\"Edm.Double\",\"d\":\"1e400\"",
-        "\"d@odata.type\":\"Edm.Double\",\"d\":\"INF\"", "\"d@odata.type\":\"Edm.Double\",\"d\":\"nan\"")) {
-      WireTap rewrite = new WireTap().withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"huge\"," + body + "}");
+    for (String body :
+        List.of(
+            "\"d\":1e400",
+            "\"d@odata.type\":\"Edm.Double\",\"d\":\"1e400\"",
+            "\"d@odata.type\":\"Edm.Double\",\"d\":\"INF\"",
+            "\"d@odata.type\":\"Edm.Double\",\"d\":\"nan\"")) {
+      WireTap rewrite =
+          new WireTap()
+              .withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"huge\"," + body + "}");
       TableClient raw = azure.tableClient(table.getTableName(), rewrite);
-      SdkErrors.assertFails(400, "InvalidInput", () -> raw.createEntity(new TableEntity("types", "huge")));
+      SdkErrors.assertFails(
+          400, "InvalidInput", () -> raw.createEntity(new TableEntity("types", "huge")));
     }
     SdkErrors.assertFails(404, "ResourceNotFound", () -> table.getEntity("types", "huge"));
-    WireTap annotated = new WireTap().withRequestBody("{\"PartitionKey\":\"types\",\"RowKey\":\"nonfinite\","
-        + "\"inf@odata.type\":\"Edm.Double\",\"inf\":\"Infinity\",\"neg@odata.type\":\"Edm.Double\","
-        + "\"neg\":\"-Infinity\"}");
-    azure.tableClient(table.getTableName(), annotated).createEntity(new TableEntity("types", "nonfinite"));
+    WireTap annotated =
+        new WireTap()
+            .withRequestBody(
+                "{\"PartitionKey\":\"types\",\"RowKey\":\"nonfinite\","
+                    + "\"inf@odata.type\":\"Edm.Double\",\"inf\":\"Infinity\",\"neg@odata.type\":\"Edm.Double\","
+                    + "\"neg\":\"-Infinity\"}");
+    azure
+        .tableClient(table.getTableName(), annotated)
+        .createEntity(new TableEntity("types", "nonfinite"));
     TableEntity read = table.getEntity("types", "nonfinite");
     assertThat(read.getProperty("inf")).isEqualTo(Double.POSITIVE_INFINITY);
     assertThat(read.getProperty("neg")).isEqualTo(Double.NEGATIVE_INFINITY);
@@ -291,7 +338,9 @@ class EdmTypesSdkTest {
     table.createEntity(new TableEntity("types", "etagform"));
     TableEntity read = table.getEntity("types", "etagform");
 
-    String inside = read.getETag().substring("W/\"datetime'".length(), read.getETag().length() - "'\"".length());
+    String inside =
+        read.getETag()
+            .substring("W/\"datetime'".length(), read.getETag().length() - "'\"".length());
     OffsetDateTime fromEtag = OffsetDateTime.parse(inside.replace("%3A", ":"));
 
     assertThat(fromEtag.toInstant()).isEqualTo(read.getTimestamp().toInstant());

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Insert, read, update, merge, upsert and delete single entities through the official Java SDK. */
 class EntitiesSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   /**
    * The entity's own properties: without the keys, Timestamp and the {@code odata.*} and annotation
@@ -24,8 +23,15 @@ class EntitiesSdkTest {
    */
   private static Map<String, Object> custom(TableEntity entity) {
     Map<String, Object> properties = new TreeMap<>(entity.getProperties());
-    properties.keySet().removeIf(name -> name.equals("PartitionKey") || name.equals("RowKey")
-        || name.equals("Timestamp") || name.startsWith("odata.") || name.contains("@odata."));
+    properties
+        .keySet()
+        .removeIf(
+            name ->
+                name.equals("PartitionKey")
+                    || name.equals("RowKey")
+                    || name.equals("Timestamp")
+                    || name.startsWith("odata.")
+                    || name.contains("@odata."));
     return properties;
   }
 
@@ -34,14 +40,18 @@ class EntitiesSdkTest {
     WireTap tap = new WireTap();
     TableClient table = azure.tableClient(azure.newTable("Insert").getTableName(), tap);
 
-    Response<Void> response = table.createEntityWithResponse(
-        new TableEntity("p", "r").addProperty("name", "Ann").addProperty("age", 34), null, null);
+    Response<Void> response =
+        table.createEntityWithResponse(
+            new TableEntity("p", "r").addProperty("name", "Ann").addProperty("age", 34),
+            null,
+            null);
 
     assertThat(response.getStatusCode()).isEqualTo(204);
     assertThat(tap.body()).isEmpty();
     assertThat(tap.header("ETag")).startsWith("W/\"datetime'");
     TableEntity stored = table.getEntity("p", "r");
-    assertThat(custom(stored)).containsExactlyEntriesOf(new TreeMap<>(Map.of("age", 34, "name", "Ann")));
+    assertThat(custom(stored))
+        .containsExactlyEntriesOf(new TreeMap<>(Map.of("age", 34, "name", "Ann")));
   }
 
   @Test
@@ -50,32 +60,49 @@ class EntitiesSdkTest {
     WireTap tap = new WireTap().withRequestHeader("Prefer", "return-content");
     TableClient table = azure.tableClient(name, tap);
 
-    Response<Void> response = table.createEntityWithResponse(
-        new TableEntity("p", "r").addProperty("name", "Ann").addProperty("big", 5_000_000_000L), null, null);
+    Response<Void> response =
+        table.createEntityWithResponse(
+            new TableEntity("p", "r").addProperty("name", "Ann").addProperty("big", 5_000_000_000L),
+            null,
+            null);
 
     assertThat(response.getStatusCode()).isEqualTo(201);
     assertThat(tap.header("Preference-Applied")).isEqualTo("return-content");
     assertThat(tap.body())
-        .contains("\"PartitionKey\":\"p\"", "\"RowKey\":\"r\"", "\"name\":\"Ann\"",
-            "\"big@odata.type\":\"Edm.Int64\"", "\"big\":\"5000000000\"", "\"Timestamp\"", "\"odata.etag\"");
+        .contains(
+            "\"PartitionKey\":\"p\"",
+            "\"RowKey\":\"r\"",
+            "\"name\":\"Ann\"",
+            "\"big@odata.type\":\"Edm.Int64\"",
+            "\"big\":\"5000000000\"",
+            "\"Timestamp\"",
+            "\"odata.etag\"");
     assertThat(tap.body()).contains("\"odata.etag\":" + json(table.getEntity("p", "r").getETag()));
   }
 
   @Test
   void etagHeaderOnTheWireIsTheEntitysOdataEtag() {
-    // Raw requests: the SDK's TableScrubEtagPolicy strips the ETag header's closing quote before its
+    // Raw requests: the SDK's TableScrubEtagPolicy strips the ETag header's closing quote before
+    // its
     // other policies see the answer.
     String name = azure.newTable("WireEtag").getTableName();
     SignedHttp http = new SignedHttp(azure);
 
-    com.azure.core.http.HttpResponse inserted = http.send(com.azure.core.http.HttpMethod.POST, "/" + name,
-        "{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"v\":1}", "Prefer", "return-content");
-    com.azure.core.http.HttpResponse read = http.send(com.azure.core.http.HttpMethod.GET,
-        "/" + name + "(PartitionKey='p',RowKey='r')", null);
+    com.azure.core.http.HttpResponse inserted =
+        http.send(
+            com.azure.core.http.HttpMethod.POST,
+            "/" + name,
+            "{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"v\":1}",
+            "Prefer",
+            "return-content");
+    com.azure.core.http.HttpResponse read =
+        http.send(
+            com.azure.core.http.HttpMethod.GET, "/" + name + "(PartitionKey='p',RowKey='r')", null);
 
     assertThat(inserted.getStatusCode()).isEqualTo(201);
     String etag = inserted.getHeaderValue("ETag");
-    assertThat(etag).matches("W/\"datetime'\\d{4}-\\d\\d-\\d\\dT\\d\\d%3A\\d\\d%3A\\d\\d\\.\\d{7}Z'\"");
+    assertThat(etag)
+        .matches("W/\"datetime'\\d{4}-\\d\\d-\\d\\dT\\d\\d%3A\\d\\d%3A\\d\\d\\.\\d{7}Z'\"");
     assertThat(SignedHttp.body(inserted)).contains("\"odata.etag\":" + json(etag));
     assertThat(read.getStatusCode()).isEqualTo(200);
     assertThat(read.getHeaderValue("ETag")).isEqualTo(etag);
@@ -89,8 +116,12 @@ class EntitiesSdkTest {
     String name = azure.newTable("DelNoMatch").getTableName();
     table(name).createEntity(new TableEntity("p", "r"));
 
-    com.azure.core.http.HttpResponse deleted = new SignedHttp(azure).send(com.azure.core.http.HttpMethod.DELETE,
-        "/" + name + "(PartitionKey='p',RowKey='r')", null);
+    com.azure.core.http.HttpResponse deleted =
+        new SignedHttp(azure)
+            .send(
+                com.azure.core.http.HttpMethod.DELETE,
+                "/" + name + "(PartitionKey='p',RowKey='r')",
+                null);
 
     assertThat(deleted.getStatusCode()).isEqualTo(204);
     assertFails(404, "ResourceNotFound", () -> table(name).getEntity("p", "r"));
@@ -103,10 +134,16 @@ class EntitiesSdkTest {
     table(name).createEntity(new TableEntity("p", "r").addProperty("v", 1));
     SignedHttp http = new SignedHttp(azure);
 
-    com.azure.core.http.HttpResponse put = http.send(com.azure.core.http.HttpMethod.PUT,
-        "/" + name + "(PartitionKey='p',RowKey='r')", "{\"PartitionKey\":\"other\",\"RowKey\":\"r\",\"v\":2}");
-    com.azure.core.http.HttpResponse merge = http.send(com.azure.core.http.HttpMethod.PATCH,
-        "/" + name + "(PartitionKey='p',RowKey='r')", "{\"PartitionKey\":\"p\",\"RowKey\":\"other\",\"v\":3}");
+    com.azure.core.http.HttpResponse put =
+        http.send(
+            com.azure.core.http.HttpMethod.PUT,
+            "/" + name + "(PartitionKey='p',RowKey='r')",
+            "{\"PartitionKey\":\"other\",\"RowKey\":\"r\",\"v\":2}");
+    com.azure.core.http.HttpResponse merge =
+        http.send(
+            com.azure.core.http.HttpMethod.PATCH,
+            "/" + name + "(PartitionKey='p',RowKey='r')",
+            "{\"PartitionKey\":\"p\",\"RowKey\":\"other\",\"v\":3}");
 
     assertThat(put.getStatusCode()).isEqualTo(400);
     assertThat(put.getHeaderValue("x-ms-error-code")).isEqualTo("InvalidInput");
@@ -122,8 +159,9 @@ class EntitiesSdkTest {
     // No SDK sends GET /Tables('t'); Azure answers the table, Azurite a query of its entities.
     String name = azure.newTable("GetOne").getTableName();
 
-    com.azure.core.http.HttpResponse got = new SignedHttp(azure).send(com.azure.core.http.HttpMethod.GET,
-        "/Tables('" + name + "')", null);
+    com.azure.core.http.HttpResponse got =
+        new SignedHttp(azure)
+            .send(com.azure.core.http.HttpMethod.GET, "/Tables('" + name + "')", null);
 
     assertThat(got.getStatusCode()).isEqualTo(405);
     assertThat(got.getHeaderValue("x-ms-error-code")).isEqualTo("UnsupportedHttpVerb");
@@ -131,13 +169,21 @@ class EntitiesSdkTest {
 
   @Test
   void aVersionLaterThanAnyKnownATimeoutAndIfNoneMatchAreIgnoredAndTheReadServed() {
-    // a later x-ms-version is served as the version implemented; ?timeout= and If-None-Match change nothing.
+    // a later x-ms-version is served as the version implemented; ?timeout= and If-None-Match change
+    // nothing.
     String name = azure.newTable("Ignored").getTableName();
     table(name).createEntity(new TableEntity("p", "r").addProperty("v", 1));
 
-    com.azure.core.http.HttpResponse read = new SignedHttp(azure).send(com.azure.core.http.HttpMethod.GET,
-        "/" + name + "(PartitionKey='p',RowKey='r')?timeout=30", null, "x-ms-version", "2099-12-31",
-        "If-None-Match", "*");
+    com.azure.core.http.HttpResponse read =
+        new SignedHttp(azure)
+            .send(
+                com.azure.core.http.HttpMethod.GET,
+                "/" + name + "(PartitionKey='p',RowKey='r')?timeout=30",
+                null,
+                "x-ms-version",
+                "2099-12-31",
+                "If-None-Match",
+                "*");
 
     assertThat(read.getStatusCode()).isEqualTo(200);
     assertThat(SignedHttp.body(read)).contains("\"v\":1");
@@ -149,13 +195,24 @@ class EntitiesSdkTest {
     TableClient table = azure.newTable("Forged");
     table.createEntity(new TableEntity("p", "r").addProperty("v", 1));
     String forged = "W/\"datetime'2126-01-01T00%3A00%3A00.0000000Z'\"";
-    TableEntity withForgedEtag = new TableEntity("p", "r").addProperty("v", 2).addProperty("odata.etag", forged);
+    TableEntity withForgedEtag =
+        new TableEntity("p", "r").addProperty("v", 2).addProperty("odata.etag", forged);
 
-    assertFails(412, "UpdateConditionNotSatisfied",
-        () -> table.updateEntityWithResponse(withForgedEtag, TableEntityUpdateMode.REPLACE, true, null, null));
-    assertFails(412, "UpdateConditionNotSatisfied",
-        () -> table.updateEntityWithResponse(withForgedEtag, TableEntityUpdateMode.MERGE, true, null, null));
-    assertFails(412, "UpdateConditionNotSatisfied",
+    assertFails(
+        412,
+        "UpdateConditionNotSatisfied",
+        () ->
+            table.updateEntityWithResponse(
+                withForgedEtag, TableEntityUpdateMode.REPLACE, true, null, null));
+    assertFails(
+        412,
+        "UpdateConditionNotSatisfied",
+        () ->
+            table.updateEntityWithResponse(
+                withForgedEtag, TableEntityUpdateMode.MERGE, true, null, null));
+    assertFails(
+        412,
+        "UpdateConditionNotSatisfied",
         () -> table.deleteEntityWithResponse(withForgedEtag, true, null, null));
     table.createEntity(new TableEntity("p", "later"));
 
@@ -178,7 +235,10 @@ class EntitiesSdkTest {
     TableClient table = azure.newTable("Dup");
     table.createEntity(new TableEntity("p", "r").addProperty("v", 1));
 
-    assertFails(409, "EntityAlreadyExists", () -> table.createEntity(new TableEntity("p", "r").addProperty("v", 2)));
+    assertFails(
+        409,
+        "EntityAlreadyExists",
+        () -> table.createEntity(new TableEntity("p", "r").addProperty("v", 2)));
     assertThat(table.getEntity("p", "r").getProperty("v")).isEqualTo(1);
   }
 
@@ -191,12 +251,24 @@ class EntitiesSdkTest {
     table.createEntity(new TableEntity("p", "").addProperty("v", 3));
 
     assertThat(table.getEntity("", "").getProperty("v")).isEqualTo(1);
-    assertThat(table.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq ''"), null, null).stream()
-        .map(TableEntity::getRowKey).toList()).containsExactly("", "r");
-    assertThat(table.listEntities(new ListEntitiesOptions().setFilter("RowKey eq ''"), null, null).stream()
-        .map(TableEntity::getPartitionKey).toList()).containsExactly("", "p");
+    assertThat(
+            table
+                .listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq ''"), null, null)
+                .stream()
+                .map(TableEntity::getRowKey)
+                .toList())
+        .containsExactly("", "r");
+    assertThat(
+            table
+                .listEntities(new ListEntitiesOptions().setFilter("RowKey eq ''"), null, null)
+                .stream()
+                .map(TableEntity::getPartitionKey)
+                .toList())
+        .containsExactly("", "p");
     table.updateEntity(new TableEntity("p", "").addProperty("w", 4), TableEntityUpdateMode.MERGE);
-    assertThat(table.getEntity("p", "").getProperties()).containsEntry("v", 3).containsEntry("w", 4);
+    assertThat(table.getEntity("p", "").getProperties())
+        .containsEntry("v", 3)
+        .containsEntry("w", 4);
     table.deleteEntity("", "");
     assertFails(404, "ResourceNotFound", () -> table.getEntity("", ""));
   }
@@ -238,11 +310,16 @@ class EntitiesSdkTest {
   @Test
   void getEntityWithSelectReturnsOnlyTheSelectedProperties() {
     TableClient table = azure.newTable("GetSelect");
-    table.createEntity(new TableEntity("p", "r").addProperty("a", 1).addProperty("b", 2).addProperty("c", 3));
+    table.createEntity(
+        new TableEntity("p", "r").addProperty("a", 1).addProperty("b", 2).addProperty("c", 3));
 
-    TableEntity read = table.getEntityWithResponse("p", "r", java.util.List.of("a", "c"), null, null).getValue();
+    TableEntity read =
+        table.getEntityWithResponse("p", "r", java.util.List.of("a", "c"), null, null).getValue();
 
-    assertThat(read.getProperties()).containsEntry("a", 1).containsEntry("c", 3).doesNotContainKey("b");
+    assertThat(read.getProperties())
+        .containsEntry("a", 1)
+        .containsEntry("c", 3)
+        .doesNotContainKey("b");
   }
 
   @Test
@@ -251,8 +328,12 @@ class EntitiesSdkTest {
     table.createEntity(new TableEntity("p", "r").addProperty("a", 1).addProperty("b", 2));
     TableEntity current = table.getEntity("p", "r");
 
-    table.updateEntityWithResponse(new TableEntity("p", "r").addProperty("a", 10).addProperty("odata.etag", current.getETag()),
-        TableEntityUpdateMode.REPLACE, true, null, null);
+    table.updateEntityWithResponse(
+        new TableEntity("p", "r").addProperty("a", 10).addProperty("odata.etag", current.getETag()),
+        TableEntityUpdateMode.REPLACE,
+        true,
+        null,
+        null);
 
     TableEntity after = table.getEntity("p", "r");
     assertThat(custom(after)).containsExactlyEntriesOf(Map.of("a", 10));
@@ -266,7 +347,8 @@ class EntitiesSdkTest {
     TableEntity current = table.getEntity("p", "r");
 
     TableEntity patch = new TableEntity("p", "r").addProperty("a", "ten").addProperty("c", true);
-    table.updateEntityWithResponse(withEtag(patch, current.getETag()), TableEntityUpdateMode.MERGE, true, null, null);
+    table.updateEntityWithResponse(
+        withEtag(patch, current.getETag()), TableEntityUpdateMode.MERGE, true, null, null);
 
     assertThat(custom(table.getEntity("p", "r")))
         .containsExactlyEntriesOf(new TreeMap<>(Map.of("a", "ten", "b", 2, "c", true)));
@@ -279,8 +361,16 @@ class EntitiesSdkTest {
     String stale = table.getEntity("p", "r").getETag();
     table.updateEntity(new TableEntity("p", "r").addProperty("v", 2));
 
-    assertFails(412, "UpdateConditionNotSatisfied", () -> table.updateEntityWithResponse(
-        withEtag(new TableEntity("p", "r").addProperty("v", 3), stale), TableEntityUpdateMode.REPLACE, true, null, null));
+    assertFails(
+        412,
+        "UpdateConditionNotSatisfied",
+        () ->
+            table.updateEntityWithResponse(
+                withEtag(new TableEntity("p", "r").addProperty("v", 3), stale),
+                TableEntityUpdateMode.REPLACE,
+                true,
+                null,
+                null));
     assertThat(table.getEntity("p", "r").getProperty("v")).isEqualTo(2);
   }
 
@@ -291,8 +381,16 @@ class EntitiesSdkTest {
     String stale = table.getEntity("p", "r").getETag();
     table.updateEntity(new TableEntity("p", "r").addProperty("v", 2), TableEntityUpdateMode.MERGE);
 
-    assertFails(412, "UpdateConditionNotSatisfied", () -> table.updateEntityWithResponse(
-        withEtag(new TableEntity("p", "r").addProperty("w", 3), stale), TableEntityUpdateMode.MERGE, true, null, null));
+    assertFails(
+        412,
+        "UpdateConditionNotSatisfied",
+        () ->
+            table.updateEntityWithResponse(
+                withEtag(new TableEntity("p", "r").addProperty("w", 3), stale),
+                TableEntityUpdateMode.MERGE,
+                true,
+                null,
+                null));
     assertThat(table.getEntity("p", "r").getProperties()).doesNotContainKey("w");
   }
 
@@ -303,8 +401,12 @@ class EntitiesSdkTest {
     String stale = table.getEntity("p", "r").getETag();
     table.updateEntity(new TableEntity("p", "r").addProperty("v", 2));
 
-    table.updateEntityWithResponse(withEtag(new TableEntity("p", "r").addProperty("v", 3), stale),
-        TableEntityUpdateMode.REPLACE, false, null, null);
+    table.updateEntityWithResponse(
+        withEtag(new TableEntity("p", "r").addProperty("v", 3), stale),
+        TableEntityUpdateMode.REPLACE,
+        false,
+        null,
+        null);
 
     assertThat(table.getEntity("p", "r").getProperty("v")).isEqualTo(3);
   }
@@ -313,20 +415,32 @@ class EntitiesSdkTest {
   void updateEntityWhenMissingFailsWithResourceNotFound() {
     TableClient table = azure.newTable("UpdMissing");
 
-    assertFails(404, "ResourceNotFound", () -> table.updateEntity(new TableEntity("p", "r").addProperty("v", 1)));
-    assertFails(404, "ResourceNotFound",
-        () -> table.updateEntity(new TableEntity("p", "r").addProperty("v", 1), TableEntityUpdateMode.MERGE));
+    assertFails(
+        404,
+        "ResourceNotFound",
+        () -> table.updateEntity(new TableEntity("p", "r").addProperty("v", 1)));
+    assertFails(
+        404,
+        "ResourceNotFound",
+        () ->
+            table.updateEntity(
+                new TableEntity("p", "r").addProperty("v", 1), TableEntityUpdateMode.MERGE));
   }
 
   @Test
   void upsertEntityReplaceInsertsThenReplacesEveryProperty() {
     TableClient table = azure.newTable("UpsertRep");
 
-    table.upsertEntityWithResponse(new TableEntity("p", "r").addProperty("a", 1).addProperty("b", 2),
-        TableEntityUpdateMode.REPLACE, null, null);
-    assertThat(custom(table.getEntity("p", "r"))).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1, "b", 2)));
+    table.upsertEntityWithResponse(
+        new TableEntity("p", "r").addProperty("a", 1).addProperty("b", 2),
+        TableEntityUpdateMode.REPLACE,
+        null,
+        null);
+    assertThat(custom(table.getEntity("p", "r")))
+        .containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1, "b", 2)));
 
-    table.upsertEntityWithResponse(new TableEntity("p", "r").addProperty("c", 3), TableEntityUpdateMode.REPLACE, null, null);
+    table.upsertEntityWithResponse(
+        new TableEntity("p", "r").addProperty("c", 3), TableEntityUpdateMode.REPLACE, null, null);
     assertThat(custom(table.getEntity("p", "r"))).containsExactlyEntriesOf(Map.of("c", 3));
   }
 
@@ -334,14 +448,17 @@ class EntitiesSdkTest {
   void upsertEntityMergeInsertsThenMergesIntoTheStoredProperties() {
     TableClient table = azure.newTable("UpsertMrg");
 
-    Response<Void> inserted = table.upsertEntityWithResponse(new TableEntity("p", "r").addProperty("a", 1),
-        TableEntityUpdateMode.MERGE, null, null);
-    Response<Void> merged = table.upsertEntityWithResponse(new TableEntity("p", "r").addProperty("b", 2),
-        TableEntityUpdateMode.MERGE, null, null);
+    Response<Void> inserted =
+        table.upsertEntityWithResponse(
+            new TableEntity("p", "r").addProperty("a", 1), TableEntityUpdateMode.MERGE, null, null);
+    Response<Void> merged =
+        table.upsertEntityWithResponse(
+            new TableEntity("p", "r").addProperty("b", 2), TableEntityUpdateMode.MERGE, null, null);
 
     assertThat(inserted.getStatusCode()).isEqualTo(204);
     assertThat(merged.getStatusCode()).isEqualTo(204);
-    assertThat(custom(table.getEntity("p", "r"))).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1, "b", 2)));
+    assertThat(custom(table.getEntity("p", "r")))
+        .containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1, "b", 2)));
   }
 
   @Test
@@ -363,7 +480,10 @@ class EntitiesSdkTest {
     TableEntity stale = table.getEntity("p", "r");
     table.updateEntity(new TableEntity("p", "r").addProperty("v", 2));
 
-    assertFails(412, "UpdateConditionNotSatisfied", () -> table.deleteEntityWithResponse(stale, true, null, null));
+    assertFails(
+        412,
+        "UpdateConditionNotSatisfied",
+        () -> table.deleteEntityWithResponse(stale, true, null, null));
     assertThat(table.getEntity("p", "r").getProperty("v")).isEqualTo(2);
   }
 
@@ -384,7 +504,8 @@ class EntitiesSdkTest {
     WireTap tap = new WireTap();
     TableClient table = azure.tableClient(name, tap);
 
-    Response<Void> response = table.deleteEntityWithResponse(new TableEntity("p", "nobody"), false, null, null);
+    Response<Void> response =
+        table.deleteEntityWithResponse(new TableEntity("p", "nobody"), false, null, null);
 
     assertThat(response.getStatusCode()).isEqualTo(404);
     assertThat(tap.header("x-ms-error-code")).isEqualTo("ResourceNotFound");
@@ -401,7 +522,8 @@ class EntitiesSdkTest {
   @Test
   void clientRequestIdIsEchoedExactlyAndEveryAnswerCarriesARequestId() {
     String name = azure.newTable("Echo").getTableName();
-    WireTap tap = new WireTap().withRequestHeader("x-ms-client-request-id", "my id; with Odd/chars=1");
+    WireTap tap =
+        new WireTap().withRequestHeader("x-ms-client-request-id", "my id; with Odd/chars=1");
     TableClient table = azure.tableClient(name, tap);
 
     table.createEntity(new TableEntity("p", "r"));

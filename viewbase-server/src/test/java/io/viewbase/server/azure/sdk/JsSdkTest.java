@@ -26,29 +26,43 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * stored nothing.
  *
  * <p>Without Node.js the tests are skipped, or fail with {@code -Dviewbase.test.requireNode=true}
- * (as CI runs them); the npm packages are installed once per JVM when missing ({@link NodeRuntime}).
+ * (as CI runs them); the npm packages are installed once per JVM when missing ({@link
+ * NodeRuntime}).
  */
 class JsSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static NodeRuntime node;
 
   /**
-   * Before each test rather than once for the class: a test skipped or failed from {@code @BeforeAll}
-   * is not reported one by one, and Surefire would then count no test and lose the reason.
+   * Before each test rather than once for the class: a test skipped or failed from
+   * {@code @BeforeAll} is not reported one by one, and Surefire would then count no test and lose
+   * the reason.
    */
   @BeforeEach
   void prepareNode() {
     node = NodeRuntime.require();
   }
 
-  /** Runs the scenario against this class's server, asserts that it passed, and returns its report. */
+  /**
+   * Runs the scenario against this class's server, asserts that it passed, and returns its report.
+   */
   private static ScenarioReport passes(String scenario) {
-    ChildRun run = node.run("scenarios/" + scenario + ".js", azure.endpoint(), AzureSdkServer.ACCOUNT,
-        AzureSdkServer.KEY);
+    ChildRun run =
+        node.run(
+            "scenarios/" + scenario + ".js",
+            azure.endpoint(),
+            AzureSdkServer.ACCOUNT,
+            AzureSdkServer.KEY);
     assertThat(run.succeeded())
-        .as(() -> "scenario " + scenario + ".js with node " + node.version() + " failed:\n" + run.describe())
+        .as(
+            () ->
+                "scenario "
+                    + scenario
+                    + ".js with node "
+                    + node.version()
+                    + " failed:\n"
+                    + run.describe())
         .isTrue();
     return ScenarioReport.parse(run.lastLine());
   }
@@ -59,7 +73,9 @@ class JsSdkTest {
 
   private static Map<String, Value> propertiesOf(String table, String partitionKey, String id) {
     return stored(table, partitionKey, id)
-        .orElseThrow(() -> new AssertionError("not stored: " + table + " (" + partitionKey + ", " + id + ")"))
+        .orElseThrow(
+            () ->
+                new AssertionError("not stored: " + table + " (" + partitionKey + ", " + id + ")"))
         .properties();
   }
 
@@ -68,7 +84,9 @@ class JsSdkTest {
     ScenarioReport report = passes("tables");
 
     List<String> tables = azure.db().listTables().stream().map(TableInfo::name).toList();
-    assertThat(tables).contains(report.string("kept")).doesNotContainAnyElementsOf(report.strings("deleted"));
+    assertThat(tables)
+        .contains(report.string("kept"))
+        .doesNotContainAnyElementsOf(report.strings("deleted"));
   }
 
   @Test
@@ -77,9 +95,11 @@ class JsSdkTest {
 
     String table = report.string("table");
     String partitionKey = report.string("partitionKey");
-    assertThat(propertiesOf(table, partitionKey, "ada")).as("after Replace").containsExactlyEntriesOf(
-        Map.of("name", new Value.Str("Ada Lovelace")));
-    assertThat(propertiesOf(table, partitionKey, "grace")).as("after upsert in Replace mode")
+    assertThat(propertiesOf(table, partitionKey, "ada"))
+        .as("after Replace")
+        .containsExactlyEntriesOf(Map.of("name", new Value.Str("Ada Lovelace")));
+    assertThat(propertiesOf(table, partitionKey, "grace"))
+        .as("after upsert in Replace mode")
         .containsExactlyEntriesOf(Map.of("name", new Value.Str("Grace Hopper")));
     for (String id : report.strings("deleted")) {
       assertThat(stored(table, partitionKey, id)).as("deleted %s", id).isEmpty();
@@ -90,8 +110,10 @@ class JsSdkTest {
   void valuesTheJsSdkSendsAreStoredWithTheirEdmTypes() {
     ScenarioReport report = passes("edm-types");
 
-    Map<String, Value> p = propertiesOf(report.string("table"), report.string("partitionKey"), report.string("id"));
-    assertThat(p).containsEntry("text", new Value.Str("héllo, 世界 \uD83D\uDE00"))
+    Map<String, Value> p =
+        propertiesOf(report.string("table"), report.string("partitionKey"), report.string("id"));
+    assertThat(p)
+        .containsEntry("text", new Value.Str("héllo, 世界 \uD83D\uDE00"))
         .containsEntry("yes", new Value.Bool(true))
         .containsEntry("no", new Value.Bool(false))
         .containsEntry("int32", new Value.Int32(Integer.MAX_VALUE))
@@ -122,14 +144,17 @@ class JsSdkTest {
     @SuppressWarnings("unchecked")
     List<Long> pageSizes = (List<Long>) report.members().get("pageSizes");
     assertThat(pageSizes).hasSizeGreaterThanOrEqualTo(5).allMatch(size -> size <= 7);
-    assertThat(pageSizes.stream().mapToLong(Long::longValue).sum()).isEqualTo(report.number("entities"));
+    assertThat(pageSizes.stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(report.number("entities"));
   }
 
   @Test
   void updateWithAStaleEtagFailsWithPreconditionFailedAndKeepsTheWinningWrite() {
     ScenarioReport report = passes("etag");
 
-    assertThat(propertiesOf(report.string("table"), report.string("partitionKey"), report.string("id")))
+    assertThat(
+            propertiesOf(
+                report.string("table"), report.string("partitionKey"), report.string("id")))
         .containsExactlyEntriesOf(Map.of("value", new Value.Str(report.string("value"))));
   }
 
@@ -143,11 +168,15 @@ class JsSdkTest {
     List<String> values = report.strings("values");
     Item first = stored(table, partitionKey, ids.get(0)).orElseThrow();
     Item second = stored(table, partitionKey, ids.get(1)).orElseThrow();
-    assertThat(first.properties()).as("after the refused writes")
+    assertThat(first.properties())
+        .as("after the refused writes")
         .containsExactlyEntriesOf(Map.of("value", new Value.Str(values.get(0))));
     assertThat(first.timestamp()).isEqualTo(Instant.parse(report.string("firstTimestamp")));
-    assertThat(second.properties()).containsExactlyEntriesOf(Map.of("value", new Value.Str(values.get(1))));
-    assertThat(second.timestamp()).as("written after the forged ETag").isAfter(first.timestamp())
+    assertThat(second.properties())
+        .containsExactlyEntriesOf(Map.of("value", new Value.Str(values.get(1))));
+    assertThat(second.timestamp())
+        .as("written after the forged ETag")
+        .isAfter(first.timestamp())
         .isCloseTo(Instant.now(), within(5, ChronoUnit.MINUTES));
   }
 
@@ -163,7 +192,8 @@ class JsSdkTest {
     for (String id : report.strings("absent")) {
       assertThat(stored(table, partitionKey, id)).as("deleted or refused %s", id).isEmpty();
     }
-    assertThat(propertiesOf(table, partitionKey, "existing")).as("the refused batch's duplicate create")
+    assertThat(propertiesOf(table, partitionKey, "existing"))
+        .as("the refused batch's duplicate create")
         .containsEntry("state", new Value.Str("shipped"));
   }
 
@@ -190,14 +220,16 @@ class JsSdkTest {
 
     String table = report.string("table");
     for (List<String> key : report.keys("committed")) {
-      assertThat(propertiesOf(table, key.get(0), key.get(1))).as("committed %s", key)
+      assertThat(propertiesOf(table, key.get(0), key.get(1)))
+          .as("committed %s", key)
           .containsEntry("n", new Value.Int32(2));
     }
     for (List<String> key : report.keys("refused")) {
       assertThat(stored(table, key.get(0), key.get(1))).as("refused %s", key).isEmpty();
     }
     for (List<String> key : report.keys("unchanged")) {
-      assertThat(propertiesOf(table, key.get(0), key.get(1))).as("after a refused transaction %s", key)
+      assertThat(propertiesOf(table, key.get(0), key.get(1)))
+          .as("after a refused transaction %s", key)
           .isEqualTo(Map.of("x", new Value.Str("a"), "n", new Value.Int32(1)));
     }
   }
@@ -207,16 +239,22 @@ class JsSdkTest {
     ScenarioReport report = passes("connection-string");
 
     for (String id : report.strings("ids")) {
-      assertThat(stored(report.string("table"), report.string("partitionKey"), id)).as(id).isPresent();
+      assertThat(stored(report.string("table"), report.string("partitionKey"), id))
+          .as(id)
+          .isPresent();
     }
   }
 
-  /** Found by the JS SDK: an unannotated integer beyond Int32 was an Int64 and read back as a bigint. */
+  /**
+   * Found by the JS SDK: an unannotated integer beyond Int32 was an Int64 and read back as a
+   * bigint.
+   */
   @Test
   void integerBeyondInt32WrittenAsAJsNumberReadsBackAsANumber() {
     ScenarioReport report = passes("large-numbers");
 
-    assertThat(stored(report.string("table"), report.string("partitionKey"), report.string("id"))).isPresent();
+    assertThat(stored(report.string("table"), report.string("partitionKey"), report.string("id")))
+        .isPresent();
   }
 
   @Test

@@ -10,10 +10,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Azure's limits on keys, properties and entities, as the official Java SDK meets them; a refused write stores nothing. */
+/**
+ * Azure's limits on keys, properties and entities, as the official Java SDK meets them; a refused
+ * write stores nothing.
+ */
 class LimitsSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static TableClient table;
 
@@ -23,8 +25,13 @@ class LimitsSdkTest {
   }
 
   private static void assertAbsent(String pk, String rk) {
-    assertThat(table.listEntities(new ListEntitiesOptions()
-        .setFilter("PartitionKey eq '" + pk + "' and RowKey eq '" + rk + "'"), null, null)).isEmpty();
+    assertThat(
+            table.listEntities(
+                new ListEntitiesOptions()
+                    .setFilter("PartitionKey eq '" + pk + "' and RowKey eq '" + rk + "'"),
+                null,
+                null))
+        .isEmpty();
   }
 
   @Test
@@ -57,13 +64,20 @@ class LimitsSdkTest {
     String longest = "n".repeat(255);
     table.createEntity(new TableEntity("names", "longest").addProperty(longest, 1));
 
-    assertFails(400, "PropertyNameTooLong",
-        () -> table.createEntity(new TableEntity("names", "tooLong").addProperty(longest + "n", 1)));
-    assertFails(400, "PropertyNameTooLong",
-        () -> table.upsertEntity(new TableEntity("names", "longest").addProperty(longest + "n", 2)));
+    assertFails(
+        400,
+        "PropertyNameTooLong",
+        () ->
+            table.createEntity(new TableEntity("names", "tooLong").addProperty(longest + "n", 1)));
+    assertFails(
+        400,
+        "PropertyNameTooLong",
+        () ->
+            table.upsertEntity(new TableEntity("names", "longest").addProperty(longest + "n", 2)));
 
     assertThat(table.getEntity("names", "longest").getProperty(longest)).isEqualTo(1);
-    assertThat(table.getEntity("names", "longest").getProperties()).doesNotContainKey(longest + "n");
+    assertThat(table.getEntity("names", "longest").getProperties())
+        .doesNotContainKey(longest + "n");
     assertAbsent("names", "tooLong");
   }
 
@@ -76,17 +90,29 @@ class LimitsSdkTest {
     }
     String tooMany = thousand + " or RowKey eq 'r1000'";
 
-    assertThat(table.listEntities(new ListEntitiesOptions().setFilter(thousand.toString()), null, null).stream()
-        .map(TableEntity::getRowKey)).containsExactly("r7");
-    SdkErrors.assertUnmappedFails(400, "InvalidInput",
-        () -> table.listEntities(new ListEntitiesOptions().setFilter(tooMany), null, null).stream().count());
+    assertThat(
+            table
+                .listEntities(new ListEntitiesOptions().setFilter(thousand.toString()), null, null)
+                .stream()
+                .map(TableEntity::getRowKey))
+        .containsExactly("r7");
+    SdkErrors.assertUnmappedFails(
+        400,
+        "InvalidInput",
+        () ->
+            table.listEntities(new ListEntitiesOptions().setFilter(tooMany), null, null).stream()
+                .count());
   }
 
   @Test
   void stringPropertyOverThirtyTwoKCharactersIsRefusedWithPropertyValueTooLarge() {
     table.createEntity(new TableEntity("strings", "fits").addProperty("s", "x".repeat(32_767)));
-    assertFails(400, "PropertyValueTooLarge",
-        () -> table.createEntity(new TableEntity("strings", "over").addProperty("s", "x".repeat(32_769))));
+    assertFails(
+        400,
+        "PropertyValueTooLarge",
+        () ->
+            table.createEntity(
+                new TableEntity("strings", "over").addProperty("s", "x".repeat(32_769))));
 
     assertThat((String) table.getEntity("strings", "fits").getProperty("s")).hasSize(32_767);
     assertAbsent("strings", "over");
@@ -95,8 +121,12 @@ class LimitsSdkTest {
   @Test
   void binaryPropertyOverSixtyFourKibIsRefusedWithPropertyValueTooLarge() {
     table.createEntity(new TableEntity("binaries", "fits").addProperty("b", new byte[65_536]));
-    assertFails(400, "PropertyValueTooLarge",
-        () -> table.createEntity(new TableEntity("binaries", "over").addProperty("b", new byte[65_537])));
+    assertFails(
+        400,
+        "PropertyValueTooLarge",
+        () ->
+            table.createEntity(
+                new TableEntity("binaries", "over").addProperty("b", new byte[65_537])));
 
     assertThat((byte[]) table.getEntity("binaries", "fits").getProperty("b")).hasSize(65_536);
     assertAbsent("binaries", "over");

@@ -50,18 +50,26 @@ final class NodeRuntime {
   private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(20);
   // A first install downloads some 25 small packages; minutes only on a slow mirror.
   private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(5);
+
   /** Each scenario takes about a second; a hung one fails after this, with what it printed. */
   static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(60);
 
-  private static final String INSTALL_HINT = "Install Node.js 18 or newer (20+ is what the SDK supports) "
-      + "and npm (Debian/Ubuntu: apt-get install nodejs npm; elsewhere https://nodejs.org), or name the "
-      + "programs with -D" + NODE + "=/path/to/node and -D" + NPM + "=/path/to/npm.";
+  private static final String INSTALL_HINT =
+      "Install Node.js 18 or newer (20+ is what the SDK supports) "
+          + "and npm (Debian/Ubuntu: apt-get install nodejs npm; elsewhere https://nodejs.org), or name the "
+          + "programs with -D"
+          + NODE
+          + "=/path/to/node and -D"
+          + NPM
+          + "=/path/to/npm.";
   private static final int OLDEST_MAJOR = 18;
+
   /** Below this major version, crypto is not a global unless node is asked for it. */
   private static final int GLOBAL_CRYPTO_MAJOR = 19;
 
   /** The outcome of the one preparation in this JVM: a runtime, or why there is none. */
   private static NodeRuntime prepared;
+
   private static String unavailable;
 
   private final List<String> node;
@@ -92,35 +100,58 @@ final class NodeRuntime {
       return prepared;
     }
     if (Boolean.getBoolean(REQUIRE)) {
-      return fail(unavailable + "\n(-D" + REQUIRE + "=true: the JavaScript SDK's scenarios must run here.)");
+      return fail(
+          unavailable
+              + "\n(-D"
+              + REQUIRE
+              + "=true: the JavaScript SDK's scenarios must run here.)");
     }
-    return Assumptions.abort(unavailable + "\n(Skipped; -D" + REQUIRE + "=true makes this a failure.)");
+    return Assumptions.abort(
+        unavailable + "\n(Skipped; -D" + REQUIRE + "=true makes this a failure.)");
   }
 
   private static NodeRuntime prepare() throws Unavailable {
     Path dir = Path.of(System.getProperty(JS_DIR, "src/test/js")).toAbsolutePath().normalize();
     if (!Files.isRegularFile(dir.resolve("package-lock.json"))) {
-      throw new Unavailable("The JavaScript SDK's scenarios are not at " + dir
-          + " (no package-lock.json there); -D" + JS_DIR + " names their directory.");
+      throw new Unavailable(
+          "The JavaScript SDK's scenarios are not at "
+              + dir
+              + " (no package-lock.json there); -D"
+              + JS_DIR
+              + " names their directory.");
     }
     String node = System.getProperty(NODE, "node");
-    ChildRun version = ChildRun.run(List.of(node, "--version"), dir, VERSION_TIMEOUT)
-        .orElseThrow(() -> new Unavailable("Node.js was not found: '" + node + "' could not be started. "
-            + INSTALL_HINT));
+    ChildRun version =
+        ChildRun.run(List.of(node, "--version"), dir, VERSION_TIMEOUT)
+            .orElseThrow(
+                () ->
+                    new Unavailable(
+                        "Node.js was not found: '"
+                            + node
+                            + "' could not be started. "
+                            + INSTALL_HINT));
     if (!version.succeeded()) {
-      throw new Unavailable("Node.js did not answer '" + node + " --version'. " + INSTALL_HINT + "\n"
-          + version.describe());
+      throw new Unavailable(
+          "Node.js did not answer '"
+              + node
+              + " --version'. "
+              + INSTALL_HINT
+              + "\n"
+              + version.describe());
     }
     String v = version.stdout().strip();
     int major = majorVersion(v);
     if (major < OLDEST_MAJOR) {
-      throw new Unavailable("Node.js " + v + " ('" + node + "') is too old for the SDK. " + INSTALL_HINT);
+      throw new Unavailable(
+          "Node.js " + v + " ('" + node + "') is too old for the SDK. " + INSTALL_HINT);
     }
     if (!installed(dir)) {
       install(dir);
     }
-    List<String> command = major < GLOBAL_CRYPTO_MAJOR ? List.of(node, "--experimental-global-webcrypto")
-        : List.of(node);
+    List<String> command =
+        major < GLOBAL_CRYPTO_MAJOR
+            ? List.of(node, "--experimental-global-webcrypto")
+            : List.of(node);
     return new NodeRuntime(command, v, dir);
   }
 
@@ -134,27 +165,39 @@ final class NodeRuntime {
   private static boolean installed(Path dir) {
     Path marker = dir.resolve("node_modules/.package-lock.json");
     try {
-      return Files.isRegularFile(marker) && Files.getLastModifiedTime(marker)
-          .compareTo(Files.getLastModifiedTime(dir.resolve("package-lock.json"))) >= 0;
+      return Files.isRegularFile(marker)
+          && Files.getLastModifiedTime(marker)
+                  .compareTo(Files.getLastModifiedTime(dir.resolve("package-lock.json")))
+              >= 0;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   /**
-   * {@code npm ci}: exactly the lock file's versions, node_modules rebuilt from scratch. No audit or
-   * funding calls (offline-friendly: npm's cache serves a reinstall), and no install scripts: none of
-   * the packages needs one.
+   * {@code npm ci}: exactly the lock file's versions, node_modules rebuilt from scratch. No audit
+   * or funding calls (offline-friendly: npm's cache serves a reinstall), and no install scripts:
+   * none of the packages needs one.
    */
   private static void install(Path dir) throws Unavailable {
     String npm = System.getProperty(NPM, "npm");
-    List<String> command = new ArrayList<>(List.of(npm, "ci", "--no-audit", "--no-fund", "--prefer-offline",
-        "--ignore-scripts"));
-    ChildRun install = ChildRun.run(command, dir, INSTALL_TIMEOUT)
-        .orElseThrow(() -> new Unavailable("npm was not found: '" + npm + "' could not be started, and "
-            + dir.resolve("node_modules") + " is missing or older than package-lock.json. " + INSTALL_HINT));
+    List<String> command =
+        new ArrayList<>(
+            List.of(npm, "ci", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"));
+    ChildRun install =
+        ChildRun.run(command, dir, INSTALL_TIMEOUT)
+            .orElseThrow(
+                () ->
+                    new Unavailable(
+                        "npm was not found: '"
+                            + npm
+                            + "' could not be started, and "
+                            + dir.resolve("node_modules")
+                            + " is missing or older than package-lock.json. "
+                            + INSTALL_HINT));
     if (!install.succeeded()) {
-      throw new Unavailable("npm ci could not install the JavaScript SDK's packages.\n" + install.describe());
+      throw new Unavailable(
+          "npm ci could not install the JavaScript SDK's packages.\n" + install.describe());
     }
   }
 
@@ -164,7 +207,8 @@ final class NodeRuntime {
     command.add(script);
     command.addAll(List.of(args));
     return ChildRun.run(command, dir, SCENARIO_TIMEOUT)
-        .orElseThrow(() -> new IllegalStateException("'" + node.get(0) + "' could no longer be started"));
+        .orElseThrow(
+            () -> new IllegalStateException("'" + node.get(0) + "' could no longer be started"));
   }
 
   /** {@code v20.20.2}: for failure messages. */

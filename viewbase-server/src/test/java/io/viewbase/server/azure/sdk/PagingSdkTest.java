@@ -16,14 +16,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Paging over more than 5,000 entities with the official Java SDK's continuation handling. */
 class PagingSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static final int PARTITIONS = 5;
   private static final int ROWS_PER_PARTITION = 1_010;
   private static final int TOTAL = PARTITIONS * ROWS_PER_PARTITION;
 
   private static TableClient table;
+
   /** "pk/rk" of every entity, in Azure's order: PartitionKey, then RowKey. */
   private static final List<String> EXPECTED = new ArrayList<>();
 
@@ -36,8 +36,9 @@ class PagingSdkTest {
       List<TableTransactionAction> actions = new ArrayList<>();
       for (int r = 0; r < ROWS_PER_PARTITION; r++) {
         String rk = String.format("row%05d", r);
-        actions.add(new TableTransactionAction(TableTransactionActionType.CREATE,
-            new TableEntity(pk, rk).addProperty("n", n++)));
+        actions.add(
+            new TableTransactionAction(
+                TableTransactionActionType.CREATE, new TableEntity(pk, rk).addProperty("n", n++)));
         EXPECTED.add(pk + "/" + rk);
         if (actions.size() == 100) {
           table.submitTransaction(actions);
@@ -52,7 +53,8 @@ class PagingSdkTest {
 
   @Test
   void listEntitiesIteratesEveryEntityExactlyOnceInKeyOrder() {
-    List<String> seen = table.listEntities().stream().map(e -> e.getPartitionKey() + "/" + e.getRowKey()).toList();
+    List<String> seen =
+        table.listEntities().stream().map(e -> e.getPartitionKey() + "/" + e.getRowKey()).toList();
 
     assertThat(seen).hasSize(TOTAL).containsExactlyElementsOf(EXPECTED);
   }
@@ -63,7 +65,8 @@ class PagingSdkTest {
     table.listEntities().iterableByPage().forEach(pages::add);
 
     assertThat(pages.size()).isGreaterThanOrEqualTo(TOTAL / 1000 + 1);
-    assertThat(pages).allSatisfy(page -> assertThat(page.getValue().size()).isLessThanOrEqualTo(1000));
+    assertThat(pages)
+        .allSatisfy(page -> assertThat(page.getValue().size()).isLessThanOrEqualTo(1000));
     assertThat(pages.subList(0, pages.size() - 1))
         .allSatisfy(page -> assertThat(page.getContinuationToken()).isNotNull());
     assertThat(pages.get(pages.size() - 1).getContinuationToken()).isNull();
@@ -72,8 +75,13 @@ class PagingSdkTest {
 
   @Test
   void listEntitiesWithANonKeyFilterPagesThroughTheMatchesInOrder() {
-    List<Integer> seen = table.listEntities(new ListEntitiesOptions().setFilter("n ge 1500 and n lt 4200"), null, null)
-        .stream().map(e -> (Integer) e.getProperty("n")).toList();
+    List<Integer> seen =
+        table
+            .listEntities(
+                new ListEntitiesOptions().setFilter("n ge 1500 and n lt 4200"), null, null)
+            .stream()
+            .map(e -> (Integer) e.getProperty("n"))
+            .toList();
 
     List<Integer> expected = new ArrayList<>();
     for (int i = 1500; i < 4200; i++) {
@@ -85,12 +93,20 @@ class PagingSdkTest {
   @Test
   void listEntitiesOfOnePartitionWithTopPagesByTop() {
     List<PagedResponse<TableEntity>> pages = new ArrayList<>();
-    table.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq 'part3'").setTop(250), null, null)
-        .iterableByPage().forEach(pages::add);
+    table
+        .listEntities(
+            new ListEntitiesOptions().setFilter("PartitionKey eq 'part3'").setTop(250), null, null)
+        .iterableByPage()
+        .forEach(pages::add);
 
-    assertThat(pages).allSatisfy(page -> assertThat(page.getValue().size()).isLessThanOrEqualTo(250));
-    assertThat(pages.stream().mapToInt(page -> page.getValue().size()).sum()).isEqualTo(ROWS_PER_PARTITION);
-    assertThat(pages.stream().flatMap(page -> page.getValue().stream()).map(TableEntity::getPartitionKey))
+    assertThat(pages)
+        .allSatisfy(page -> assertThat(page.getValue().size()).isLessThanOrEqualTo(250));
+    assertThat(pages.stream().mapToInt(page -> page.getValue().size()).sum())
+        .isEqualTo(ROWS_PER_PARTITION);
+    assertThat(
+            pages.stream()
+                .flatMap(page -> page.getValue().stream())
+                .map(TableEntity::getPartitionKey))
         .containsOnly("part3");
   }
 
@@ -99,11 +115,13 @@ class PagingSdkTest {
     PagedResponse<TableEntity> first = table.listEntities().iterableByPage().iterator().next();
     String token = first.getContinuationToken();
 
-    PagedResponse<TableEntity> second = table.listEntities().iterableByPage(token).iterator().next();
+    PagedResponse<TableEntity> second =
+        table.listEntities().iterableByPage(token).iterator().next();
 
     TableEntity lastOfFirst = first.getValue().get(first.getValue().size() - 1);
     TableEntity firstOfSecond = second.getValue().get(0);
     int index = EXPECTED.indexOf(lastOfFirst.getPartitionKey() + "/" + lastOfFirst.getRowKey());
-    assertThat(firstOfSecond.getPartitionKey() + "/" + firstOfSecond.getRowKey()).isEqualTo(EXPECTED.get(index + 1));
+    assertThat(firstOfSecond.getPartitionKey() + "/" + firstOfSecond.getRowKey())
+        .isEqualTo(EXPECTED.get(index + 1));
   }
 }

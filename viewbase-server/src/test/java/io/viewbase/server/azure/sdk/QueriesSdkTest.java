@@ -14,10 +14,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@code $filter}, {@code $select} and {@code $top} through the official Java SDK's listEntities. */
+/**
+ * {@code $filter}, {@code $select} and {@code $top} through the official Java SDK's listEntities.
+ */
 class QueriesSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static final UUID GUID_A1 = UUID.fromString("11111111-1111-1111-1111-111111111111");
   private static final UUID GUID_A2 = UUID.fromString("22222222-2222-2222-2222-222222222222");
@@ -28,24 +29,44 @@ class QueriesSdkTest {
   @BeforeAll
   static void load() {
     table = azure.newTable("Query");
-    table.createEntity(person("a", "1", "ann", 30, 5L, 1.5, 2020, GUID_A1, new byte[] {1, 2}, true));
-    table.createEntity(person("a", "2", "bob", 40, 6_000_000_000L, 2.5, 2021, GUID_A2, new byte[] {3, 4}, false));
-    table.createEntity(person("b", "1", "cat", 50, 5L, 3.5, 2022, GUID_B1, new byte[] {1, 2}, true));
+    table.createEntity(
+        person("a", "1", "ann", 30, 5L, 1.5, 2020, GUID_A1, new byte[] {1, 2}, true));
+    table.createEntity(
+        person("a", "2", "bob", 40, 6_000_000_000L, 2.5, 2021, GUID_A2, new byte[] {3, 4}, false));
+    table.createEntity(
+        person("b", "1", "cat", 50, 5L, 3.5, 2022, GUID_B1, new byte[] {1, 2}, true));
     // dan has no age: a missing property matches no comparison, not even ne.
-    table.createEntity(new TableEntity("b", "2").addProperty("name", "dan").addProperty("active", false));
+    table.createEntity(
+        new TableEntity("b", "2").addProperty("name", "dan").addProperty("active", false));
   }
 
-  private static TableEntity person(String pk, String rk, String name, int age, long big, double score, int year,
-      UUID guid, byte[] bytes, boolean active) {
-    return new TableEntity(pk, rk).addProperty("name", name).addProperty("age", age).addProperty("big", big)
-        .addProperty("score", score).addProperty("when", OffsetDateTime.of(year, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC))
-        .addProperty("guid", guid).addProperty("bytes", bytes).addProperty("active", active);
+  private static TableEntity person(
+      String pk,
+      String rk,
+      String name,
+      int age,
+      long big,
+      double score,
+      int year,
+      UUID guid,
+      byte[] bytes,
+      boolean active) {
+    return new TableEntity(pk, rk)
+        .addProperty("name", name)
+        .addProperty("age", age)
+        .addProperty("big", big)
+        .addProperty("score", score)
+        .addProperty("when", OffsetDateTime.of(year, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC))
+        .addProperty("guid", guid)
+        .addProperty("bytes", bytes)
+        .addProperty("active", active);
   }
 
   /** The names of the entities the filter selects, in the order listEntities yields them. */
   private static List<String> names(String filter) {
     return table.listEntities(new ListEntitiesOptions().setFilter(filter), null, null).stream()
-        .map(e -> (String) e.getProperty("name")).toList();
+        .map(e -> (String) e.getProperty("name"))
+        .toList();
   }
 
   @Test
@@ -65,7 +86,10 @@ class QueriesSdkTest {
 
   @Test
   void noFilterReturnsEverythingOrderedByPartitionKeyThenRowKey() {
-    assertThat(table.listEntities().stream().map(e -> e.getPartitionKey() + "/" + e.getRowKey()).toList())
+    assertThat(
+            table.listEntities().stream()
+                .map(e -> e.getPartitionKey() + "/" + e.getRowKey())
+                .toList())
         .containsExactly("a/1", "a/2", "b/1", "b/2");
   }
 
@@ -103,7 +127,8 @@ class QueriesSdkTest {
     assertThat(names("PartitionKey eq 'a' and age gt 35")).containsExactly("bob");
     assertThat(names("name eq 'ann' or name eq 'dan'")).containsExactly("ann", "dan");
     assertThat(names("not (name eq 'ann')")).containsExactly("bob", "cat", "dan");
-    assertThat(names("(name eq 'ann' or name eq 'cat') and not (PartitionKey eq 'b')")).containsExactly("ann");
+    assertThat(names("(name eq 'ann' or name eq 'cat') and not (PartitionKey eq 'b')"))
+        .containsExactly("ann");
   }
 
   @Test
@@ -141,20 +166,37 @@ class QueriesSdkTest {
 
   @Test
   void selectReturnsTheSelectedPropertiesAndTheKeysWhenSelected() {
-    List<TableEntity> read = table.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq 'a'")
-        .setSelect(List.of("PartitionKey", "RowKey", "name")), null, null).stream().toList();
+    List<TableEntity> read =
+        table
+            .listEntities(
+                new ListEntitiesOptions()
+                    .setFilter("PartitionKey eq 'a'")
+                    .setSelect(List.of("PartitionKey", "RowKey", "name")),
+                null,
+                null)
+            .stream()
+            .toList();
 
     assertThat(read).hasSize(2);
     assertThat(read.get(0).getPartitionKey()).isEqualTo("a");
     assertThat(read.get(0).getRowKey()).isEqualTo("1");
     assertThat(read.get(0).getProperty("name")).isEqualTo("ann");
-    assertThat(read.get(0).getProperties()).doesNotContainKeys("age", "big", "score", "when", "guid", "bytes");
+    assertThat(read.get(0).getProperties())
+        .doesNotContainKeys("age", "big", "score", "when", "guid", "bytes");
   }
 
   @Test
   void selectWithoutTheKeysReturnsOnlyTheSelectedProperties() {
-    List<TableEntity> read = table.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq 'a'")
-        .setSelect(List.of("age", "big")), null, null).stream().toList();
+    List<TableEntity> read =
+        table
+            .listEntities(
+                new ListEntitiesOptions()
+                    .setFilter("PartitionKey eq 'a'")
+                    .setSelect(List.of("age", "big")),
+                null,
+                null)
+            .stream()
+            .toList();
 
     assertThat(read).hasSize(2);
     assertThat(read.get(1).getProperty("age")).isEqualTo(40);
@@ -166,8 +208,16 @@ class QueriesSdkTest {
 
   @Test
   void selectOfAPropertyTheEntityLacksReturnsItAsNull() {
-    TableEntity dan = table.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq 'b' and RowKey eq '2'")
-        .setSelect(List.of("name", "age")), null, null).iterator().next();
+    TableEntity dan =
+        table
+            .listEntities(
+                new ListEntitiesOptions()
+                    .setFilter("PartitionKey eq 'b' and RowKey eq '2'")
+                    .setSelect(List.of("name", "age")),
+                null,
+                null)
+            .iterator()
+            .next();
 
     assertThat(dan.getProperties()).containsKey("age");
     assertThat(dan.getProperty("age")).isNull();
@@ -177,7 +227,8 @@ class QueriesSdkTest {
   void topLimitsEachPageAndListingStillYieldsEveryEntity() {
     ListEntitiesOptions options = new ListEntitiesOptions().setTop(3);
 
-    List<PagedResponse<TableEntity>> pages = table.listEntities(options, null, null).streamByPage().toList();
+    List<PagedResponse<TableEntity>> pages =
+        table.listEntities(options, null, null).streamByPage().toList();
 
     assertThat(pages.get(0).getValue()).hasSize(3);
     assertThat(pages.get(0).getContinuationToken()).isNotNull();
@@ -187,9 +238,14 @@ class QueriesSdkTest {
 
   @Test
   void topOfOneWithAFilterPagesOneEntityAtATime() {
-    List<List<String>> pages = table.listEntities(new ListEntitiesOptions().setTop(1).setFilter("active eq true"),
-        null, null).streamByPage().map(p -> p.getValue().stream().map(e -> (String) e.getProperty("name")).toList())
-        .filter(p -> !p.isEmpty()).toList();
+    List<List<String>> pages =
+        table
+            .listEntities(
+                new ListEntitiesOptions().setTop(1).setFilter("active eq true"), null, null)
+            .streamByPage()
+            .map(p -> p.getValue().stream().map(e -> (String) e.getProperty("name")).toList())
+            .filter(p -> !p.isEmpty())
+            .toList();
 
     assertThat(pages).containsExactly(List.of("ann"), List.of("cat"));
   }

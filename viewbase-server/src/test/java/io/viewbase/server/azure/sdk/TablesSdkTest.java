@@ -21,8 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Create, list and delete tables through the official Java SDK. */
 class TablesSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static List<String> tableNames(TableServiceClient service, ListTablesOptions options) {
     return service.listTables(options, null, null).stream().map(TableItem::getName).toList();
@@ -52,7 +51,10 @@ class TablesSdkTest {
     String name = AzureSdkServer.uniqueName("Cased");
     azure.service().createTable(name);
 
-    assertFails(409, "TableAlreadyExists", () -> azure.service().createTable(name.toUpperCase(Locale.ROOT)));
+    assertFails(
+        409,
+        "TableAlreadyExists",
+        () -> azure.service().createTable(name.toUpperCase(Locale.ROOT)));
   }
 
   @Test
@@ -78,7 +80,9 @@ class TablesSdkTest {
 
     assertThat(second.getTableName()).isEqualTo(name);
     assertThat(second.getEntity("p", "r").getRowKey()).isEqualTo("r");
-    assertThat(tableNames(azure.service(), new ListTablesOptions().setFilter("TableName eq '" + name + "'")))
+    assertThat(
+            tableNames(
+                azure.service(), new ListTablesOptions().setFilter("TableName eq '" + name + "'")))
         .containsExactly(name);
   }
 
@@ -89,7 +93,9 @@ class TablesSdkTest {
     azure.service().createTable(a);
     azure.service().createTable(b);
 
-    assertThat(tableNames(azure.service(), new ListTablesOptions())).contains(a, b).doesNotHaveDuplicates();
+    assertThat(tableNames(azure.service(), new ListTablesOptions()))
+        .contains(a, b)
+        .doesNotHaveDuplicates();
   }
 
   @Test
@@ -98,7 +104,10 @@ class TablesSdkTest {
     azure.service().createTable(wanted);
     azure.service().createTable(AzureSdkServer.uniqueName("Unwanted"));
 
-    assertThat(tableNames(azure.service(), new ListTablesOptions().setFilter("TableName eq '" + wanted + "'")))
+    assertThat(
+            tableNames(
+                azure.service(),
+                new ListTablesOptions().setFilter("TableName eq '" + wanted + "'")))
         .containsExactly(wanted);
   }
 
@@ -110,8 +119,11 @@ class TablesSdkTest {
     azure.service().createTable(two);
     azure.service().createTable(AzureSdkServer.uniqueName("RangeQr"));
 
-    assertThat(tableNames(azure.service(),
-        new ListTablesOptions().setFilter("TableName ge 'RangeQq' and TableName lt 'RangeQr'")))
+    assertThat(
+            tableNames(
+                azure.service(),
+                new ListTablesOptions()
+                    .setFilter("TableName ge 'RangeQq' and TableName lt 'RangeQr'")))
         .containsExactlyInAnyOrder(one, two);
   }
 
@@ -121,11 +133,18 @@ class TablesSdkTest {
     for (int i = 0; i < 5; i++) {
       azure.service().createTable(prefix + "x" + i);
     }
-    ListTablesOptions options = new ListTablesOptions().setTop(2)
-        .setFilter("TableName ge '" + prefix + "x' and TableName lt '" + prefix + "y'");
+    ListTablesOptions options =
+        new ListTablesOptions()
+            .setTop(2)
+            .setFilter("TableName ge '" + prefix + "x' and TableName lt '" + prefix + "y'");
 
-    List<Integer> pageSizes = azure.service().listTables(options, null, null).streamByPage()
-        .map(page -> page.getValue().size()).toList();
+    List<Integer> pageSizes =
+        azure
+            .service()
+            .listTables(options, null, null)
+            .streamByPage()
+            .map(page -> page.getValue().size())
+            .toList();
 
     assertThat(pageSizes).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(2));
     assertThat(pageSizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(5);
@@ -139,7 +158,8 @@ class TablesSdkTest {
 
     azure.service().deleteTable(table.getTableName());
 
-    assertThat(tableNames(azure.service(), new ListTablesOptions())).doesNotContain(table.getTableName());
+    assertThat(tableNames(azure.service(), new ListTablesOptions()))
+        .doesNotContain(table.getTableName());
     assertFails(404, "TableNotFound", () -> table.createEntity(new TableEntity("p", "r2")));
   }
 
@@ -148,7 +168,8 @@ class TablesSdkTest {
     WireTap tap = new WireTap();
     TableServiceClient service = azure.serviceClient(AzureSdkServer.KEY, tap);
 
-    Response<Void> response = service.deleteTableWithResponse(AzureSdkServer.uniqueName("Missing"), null, null);
+    Response<Void> response =
+        service.deleteTableWithResponse(AzureSdkServer.uniqueName("Missing"), null, null);
 
     assertThat(response.getStatusCode()).isEqualTo(404);
     assertThat(tap.header("x-ms-error-code")).isEqualTo("ResourceNotFound");
@@ -182,7 +203,10 @@ class TablesSdkTest {
     assertThat(azure.service().getProperties().getLogging().isReadLogged()).isTrue();
   }
 
-  /** The secondary endpoint, as Azure's RA-GRS accounts have it: {@code <account>-secondary}, signed as the account. */
+  /**
+   * The secondary endpoint, as Azure's RA-GRS accounts have it: {@code <account>-secondary}, signed
+   * as the account.
+   */
   private static TableServiceClient secondary() {
     return new TableServiceClientBuilder()
         .endpoint(azure.endpoint() + "-secondary")
@@ -196,8 +220,10 @@ class TablesSdkTest {
   void serviceStatisticsAreAnsweredOnTheSecondaryAndRefusedOnThePrimary() {
     TableServiceStatistics statistics = secondary().getStatistics();
 
-    assertThat(statistics.getGeoReplication().getStatus()).isEqualTo(TableServiceGeoReplicationStatus.LIVE);
-    SdkErrors.assertUnmappedFails(400, "InvalidQueryParameterValue", () -> azure.service().getStatistics());
+    assertThat(statistics.getGeoReplication().getStatus())
+        .isEqualTo(TableServiceGeoReplicationStatus.LIVE);
+    SdkErrors.assertUnmappedFails(
+        400, "InvalidQueryParameterValue", () -> azure.service().getStatistics());
   }
 
   @Test
@@ -207,13 +233,20 @@ class TablesSdkTest {
     TableClient onSecondary = secondary().getTableClient(primary.getTableName());
 
     assertThat(onSecondary.getEntity("p", "r").getProperty("v")).isEqualTo(1);
-    assertThat(onSecondary.listEntities().stream().map(TableEntity::getRowKey)).containsExactly("r");
-    assertThat(secondary().listTables().stream().map(t -> t.getName())).contains(primary.getTableName());
-    SdkErrors.assertFails(403, "InsufficientAccountPermissions",
+    assertThat(onSecondary.listEntities().stream().map(TableEntity::getRowKey))
+        .containsExactly("r");
+    assertThat(secondary().listTables().stream().map(t -> t.getName()))
+        .contains(primary.getTableName());
+    SdkErrors.assertFails(
+        403,
+        "InsufficientAccountPermissions",
         () -> onSecondary.upsertEntity(new TableEntity("p", "r").addProperty("v", 2)));
-    SdkErrors.assertFails(403, "InsufficientAccountPermissions",
+    SdkErrors.assertFails(
+        403,
+        "InsufficientAccountPermissions",
         () -> onSecondary.createEntity(new TableEntity("p", "new")));
-    SdkErrors.assertFails(403, "InsufficientAccountPermissions", () -> secondary().createTable("NotOnSecondary"));
+    SdkErrors.assertFails(
+        403, "InsufficientAccountPermissions", () -> secondary().createTable("NotOnSecondary"));
     assertThat(primary.getEntity("p", "r").getProperty("v")).isEqualTo(1);
     assertThat(azure.db().listTables()).noneMatch(t -> t.name().equals("NotOnSecondary"));
   }

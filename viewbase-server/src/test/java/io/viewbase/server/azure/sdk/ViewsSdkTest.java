@@ -24,8 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * OperationNotAllowedOnView naming it.
  */
 class ViewsSdkTest {
-  @RegisterExtension
-  static final AzureSdkServer azure = new AzureSdkServer();
+  @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   /** Viewbase's code for a write to a view; Azure has no views, so no code of its own. */
   private static final String READ_ONLY = "OperationNotAllowedOnView";
@@ -37,19 +36,33 @@ class ViewsSdkTest {
   @BeforeAll
   static void createSourceAndView() throws InterruptedException {
     people = azure.newTable("People");
-    people.createEntity(new TableEntity("acme", "ann").addProperty("email", "Ann@Example.com")
-        .addProperty("name", "Ann").addProperty("age", 34).addProperty("big", 7L));
-    people.createEntity(new TableEntity("acme", "bob").addProperty("email", "bob@example.com")
-        .addProperty("name", "Bob").addProperty("age", 41));
-    people.createEntity(new TableEntity("globex", "cat").addProperty("email", "cat@example.com")
-        .addProperty("name", "Cat").addProperty("age", 29));
+    people.createEntity(
+        new TableEntity("acme", "ann")
+            .addProperty("email", "Ann@Example.com")
+            .addProperty("name", "Ann")
+            .addProperty("age", 34)
+            .addProperty("big", 7L));
+    people.createEntity(
+        new TableEntity("acme", "bob")
+            .addProperty("email", "bob@example.com")
+            .addProperty("name", "Bob")
+            .addProperty("age", 41));
+    people.createEntity(
+        new TableEntity("globex", "cat")
+            .addProperty("email", "cat@example.com")
+            .addProperty("name", "Cat")
+            .addProperty("age", 29));
 
     viewName = AzureSdkServer.uniqueName("PeopleByEmail");
-    azure.db().createView(ViewDefinition.of(viewName, people.getTableName(), "all", "{email|lower}"));
+    azure
+        .db()
+        .createView(ViewDefinition.of(viewName, people.getTableName(), "all", "{email|lower}"));
     for (int i = 0; i < 200 && !azure.db().viewStatus(viewName).isReady(); i++) {
       Thread.sleep(25);
     }
-    assertThat(azure.db().viewStatus(viewName).isReady()).as("the view's backfill finished").isTrue();
+    assertThat(azure.db().viewStatus(viewName).isReady())
+        .as("the view's backfill finished")
+        .isTrue();
     byEmail = azure.table(viewName);
   }
 
@@ -57,8 +70,16 @@ class ViewsSdkTest {
   void viewAppearsInListTables() {
     assertThat(azure.service().listTables().stream().map(TableItem::getName))
         .contains(viewName, people.getTableName());
-    assertThat(azure.service().listTables(new ListTablesOptions().setFilter("TableName eq '" + viewName + "'"), null,
-        null).stream().map(TableItem::getName)).containsExactly(viewName);
+    assertThat(
+            azure
+                .service()
+                .listTables(
+                    new ListTablesOptions().setFilter("TableName eq '" + viewName + "'"),
+                    null,
+                    null)
+                .stream()
+                .map(TableItem::getName))
+        .containsExactly(viewName);
   }
 
   @Test
@@ -75,13 +96,16 @@ class ViewsSdkTest {
 
   @Test
   void getEntityOfAKeyNotInTheViewFailsWithResourceNotFound() {
-    SdkErrors.assertFails(404, "ResourceNotFound", () -> byEmail.getEntity("all", "nobody@example.com"));
+    SdkErrors.assertFails(
+        404, "ResourceNotFound", () -> byEmail.getEntity("all", "nobody@example.com"));
   }
 
   @Test
   void listEntitiesWithAFilterQueriesTheViewInItsKeyOrder() {
-    List<String> rows = byEmail.listEntities(new ListEntitiesOptions().setFilter("age lt 40"), null, null).stream()
-        .map(TableEntity::getRowKey).toList();
+    List<String> rows =
+        byEmail.listEntities(new ListEntitiesOptions().setFilter("age lt 40"), null, null).stream()
+            .map(TableEntity::getRowKey)
+            .toList();
     List<String> all = byEmail.listEntities().stream().map(TableEntity::getRowKey).toList();
 
     assertThat(rows).containsExactly("ann@example.com", "cat@example.com");
@@ -90,23 +114,33 @@ class ViewsSdkTest {
 
   @Test
   void writesToTheSourceThroughTheSdkAreInTheViewWhenTheyAnswer() {
-    people.createEntity(new TableEntity("initech", "dan").addProperty("email", "Dan@example.com").addProperty("age", 50));
+    people.createEntity(
+        new TableEntity("initech", "dan")
+            .addProperty("email", "Dan@example.com")
+            .addProperty("age", 50));
 
     assertThat(byEmail.getEntity("all", "dan@example.com").getProperty("age")).isEqualTo(50);
 
     people.deleteEntity("initech", "dan");
-    SdkErrors.assertFails(404, "ResourceNotFound", () -> byEmail.getEntity("all", "dan@example.com"));
+    SdkErrors.assertFails(
+        404, "ResourceNotFound", () -> byEmail.getEntity("all", "dan@example.com"));
   }
 
   @Test
   void insertIntoTheViewFailsWithOperationNotAllowedOnViewNamingTheView() {
-    assertWriteRefused(() -> byEmail.createEntity(new TableEntity("all", "eve@example.com").addProperty("age", 1)));
+    assertWriteRefused(
+        () ->
+            byEmail.createEntity(new TableEntity("all", "eve@example.com").addProperty("age", 1)));
   }
 
   @Test
   void upsertUpdateAndDeleteOnTheViewAreRefusedAndChangeNothing() {
-    assertWriteRefused(() -> byEmail.upsertEntity(new TableEntity("all", "ann@example.com").addProperty("age", 1)));
-    assertWriteRefused(() -> byEmail.updateEntity(new TableEntity("all", "ann@example.com").addProperty("age", 1)));
+    assertWriteRefused(
+        () ->
+            byEmail.upsertEntity(new TableEntity("all", "ann@example.com").addProperty("age", 1)));
+    assertWriteRefused(
+        () ->
+            byEmail.updateEntity(new TableEntity("all", "ann@example.com").addProperty("age", 1)));
     assertWriteRefused(() -> byEmail.deleteEntity("all", "ann@example.com"));
 
     assertThat(byEmail.getEntity("all", "ann@example.com").getProperty("age")).isEqualTo(34);
@@ -115,7 +149,8 @@ class ViewsSdkTest {
 
   @Test
   void deleteTableOfTheViewIsRefusedAndTheViewStays() {
-    TableServiceException e = SdkErrors.assertFails(409, READ_ONLY, () -> azure.service().deleteTable(viewName));
+    TableServiceException e =
+        SdkErrors.assertFails(409, READ_ONLY, () -> azure.service().deleteTable(viewName));
 
     assertThat(e.getValue().getErrorMessage()).contains(viewName);
     assertThat(azure.db().viewStatus(viewName).isReady()).isTrue();
@@ -132,32 +167,51 @@ class ViewsSdkTest {
     WireTap tap = new WireTap();
     TableClient viaTap = azure.tableClient(viewName, tap);
 
-    TableServiceException e = SdkErrors.assertTransactionFails(tap, 409, READ_ONLY, 0,
-        () -> viaTap.submitTransaction(List.of(new TableTransactionAction(TableTransactionActionType.UPSERT_MERGE,
-            new TableEntity("all", "ann@example.com").addProperty("age", 1)))));
+    TableServiceException e =
+        SdkErrors.assertTransactionFails(
+            tap,
+            409,
+            READ_ONLY,
+            0,
+            () ->
+                viaTap.submitTransaction(
+                    List.of(
+                        new TableTransactionAction(
+                            TableTransactionActionType.UPSERT_MERGE,
+                            new TableEntity("all", "ann@example.com").addProperty("age", 1)))));
 
     assertThat(e.getValue().getErrorMessage()).as("the message names the view").contains(viewName);
     assertThat(byEmail.getEntity("all", "ann@example.com").getProperty("age")).isEqualTo(34);
   }
 
   @Test
-  void aViewThatFailedItsBackfillAnswersViewNotReadyAndQueriesOfItsSourceStillScan() throws InterruptedException {
+  void aViewThatFailedItsBackfillAnswersViewNotReadyAndQueriesOfItsSourceStillScan()
+      throws InterruptedException {
     TableClient twins = azure.newTable("Twins");
     twins.createEntity(new TableEntity("a", "1").addProperty("email", "same@example.com"));
     twins.createEntity(new TableEntity("b", "2").addProperty("email", "same@example.com"));
     String failing = AzureSdkServer.uniqueName("TwinsByEmail");
     azure.db().createView(ViewDefinition.of(failing, twins.getTableName(), "all", "{email}"));
-    for (int i = 0; i < 200 && ViewStatus.BUILDING.equals(azure.db().viewStatus(failing).state()); i++) {
+    for (int i = 0;
+        i < 200 && ViewStatus.BUILDING.equals(azure.db().viewStatus(failing).state());
+        i++) {
       Thread.sleep(25);
     }
     TableClient view = azure.table(failing);
 
-    assertThat(azure.db().viewStatus(failing).state()).as("two sources share the view key").isEqualTo(ViewStatus.FAILED);
+    assertThat(azure.db().viewStatus(failing).state())
+        .as("two sources share the view key")
+        .isEqualTo(ViewStatus.FAILED);
     SdkErrors.assertFails(409, "ViewNotReady", () -> view.getEntity("all", "same@example.com"));
     SdkErrors.assertUnmappedFails(409, "ViewNotReady", () -> view.listEntities().stream().count());
     // the planner uses only a ready view: the source's equality query still answers both twins
-    assertThat(twins.listEntities(new ListEntitiesOptions().setFilter("email eq 'same@example.com'"), null, null)
-        .stream().map(TableEntity::getRowKey)).containsExactly("1", "2");
+    assertThat(
+            twins
+                .listEntities(
+                    new ListEntitiesOptions().setFilter("email eq 'same@example.com'"), null, null)
+                .stream()
+                .map(TableEntity::getRowKey))
+        .containsExactly("1", "2");
   }
 
   private static void assertWriteRefused(ThrowingCallable write) {

@@ -10,17 +10,22 @@ import java.util.Map;
 
 /**
  * A pipeline policy that shows a test the wire under the SDK: it can set request headers the SDK
- * offers no option for (such as {@code Prefer: return-content}) or a body the SDK would never
- * write (such as explicit nulls), and keeps the last response's
- * status, headers and body. SharedKeyLite signs only the date and the path, so what it changes
- * in headers or body leaves the signature valid.
+ * offers no option for (such as {@code Prefer: return-content}) or a body the SDK would never write
+ * (such as explicit nulls), and keeps the last response's status, headers and body. SharedKeyLite
+ * signs only the date and the path, so what it changes in headers or body leaves the signature
+ * valid.
  */
 final class WireTap extends HttpPipelineSyncPolicy {
   private final Map<String, String> requestHeaders = new LinkedHashMap<>();
   private String requestBody;
   private volatile int status;
-  /** The response headers as they came off the wire (the SDK's own policies edit some, such as ETag). */
+
+  /**
+   * The response headers as they came off the wire (the SDK's own policies edit some, such as
+   * ETag).
+   */
   private volatile Map<String, String> headers = Map.of();
+
   private volatile String body;
 
   WireTap withRequestHeader(String name, String value) {
@@ -28,7 +33,9 @@ final class WireTap extends HttpPipelineSyncPolicy {
     return this;
   }
 
-  /** Sends this JSON instead of the body the SDK serialized (SharedKeyLite does not sign bodies). */
+  /**
+   * Sends this JSON instead of the body the SDK serialized (SharedKeyLite does not sign bodies).
+   */
   WireTap withRequestBody(String json) {
     requestBody = json;
     return this;
@@ -36,14 +43,17 @@ final class WireTap extends HttpPipelineSyncPolicy {
 
   @Override
   protected void beforeSendingRequest(HttpPipelineCallContext context) {
-    requestHeaders.forEach((name, value) -> context.getHttpRequest().setHeader(HttpHeaderName.fromString(name), value));
+    requestHeaders.forEach(
+        (name, value) ->
+            context.getHttpRequest().setHeader(HttpHeaderName.fromString(name), value));
     if (requestBody != null) {
       context.getHttpRequest().setBody(BinaryData.fromString(requestBody));
     }
   }
 
   @Override
-  protected HttpResponse afterReceivedResponse(HttpPipelineCallContext context, HttpResponse response) {
+  protected HttpResponse afterReceivedResponse(
+      HttpPipelineCallContext context, HttpResponse response) {
     HttpResponse buffered = response.buffer();
     status = buffered.getStatusCode();
     Map<String, String> copy = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);

@@ -41,6 +41,34 @@ class NativeApiTest {
     }
   }
 
+  /**
+   * A property-name limit under 64 once turned a long name into a 500 (the error's context cut it
+   * at 64).
+   */
+  @Test
+  void putWithANameOverALimitUnder64Answers400InvalidPropertyNameAndStoresNothing() {
+    Limits d = Limits.DEFAULT;
+    Limits shortNames =
+        new Limits(
+            d.maxKeyBytes(),
+            d.maxItemBytes(),
+            d.maxProperties(),
+            10,
+            d.maxNestingDepth(),
+            d.maxPageSize());
+    try (Database db = Viewbase.open(OpenOptions.inMemory().withLimits(shortNames))) {
+      NativeApi api = new NativeApi(db);
+      api.handle(ApiRequest.of("PUT", "/v1/tables/Things"));
+
+      ApiResponse r = api.handle(put("/v1/tables/Things/items/p/i", "{\"elevenchars\":1}"));
+
+      assertThat(r.status()).isEqualTo(400);
+      assertThat(ErrorJson.read(r.body()).orElseThrow().code())
+          .isEqualTo(ErrorCode.InvalidPropertyName);
+      assertThat(db.table("Things").get("p", "i")).isEmpty();
+    }
+  }
+
   @Test
   void handleOnAClosedDatabaseAnswers503() {
     Database db = Viewbase.open(OpenOptions.inMemory());

@@ -208,7 +208,8 @@ class CatalogAcrossProcessesTest {
           c.orderedPartitions(),
           c.snapshots(),
           c.durableCommits(),
-          c.groupCommit());
+          c.groupCommit(),
+          c.sequences());
     }
 
     @Override

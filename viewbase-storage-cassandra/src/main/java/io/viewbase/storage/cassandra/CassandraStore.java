@@ -36,7 +36,8 @@ import java.util.Optional;
  * snapshots: {@link #snapshot()} reads the live data.
  */
 final class CassandraStore implements Store {
-  static final Capabilities CAPABILITIES = new Capabilities(true, false, true, false, true, false);
+  static final Capabilities CAPABILITIES =
+      new Capabilities(true, false, true, false, true, false, false);
 
   /** Schema changes wait for every node to agree, which takes longer than a request. */
   private static final Duration SCHEMA_TIMEOUT = Duration.ofSeconds(60);

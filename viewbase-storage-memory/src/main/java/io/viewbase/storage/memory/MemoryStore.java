@@ -20,14 +20,14 @@ import java.util.Optional;
  * conformance suite's expectations were written against, and the backend of in-memory databases and
  * of tests.
  *
- * <p>Commits check their conditions and apply under one lock, so batches are atomic and isolated.
- * Snapshots and cursors read a frozen copy-on-write state (see {@link PartitionedData}), so taking
- * one is free and the next write to a partition pays for one copy of it. Nothing survives {@link
- * #close()}.
+ * <p>Commits check their conditions and apply under one lock (appends take their numbers there), so
+ * batches are atomic and isolated. Snapshots and cursors read a frozen copy-on-write state (see
+ * {@link PartitionedData}), so taking one is free and the next write to a partition pays for one
+ * copy of it. Nothing survives {@link #close()}.
  */
 public final class MemoryStore implements Store {
   private static final Capabilities CAPABILITIES =
-      new Capabilities(true, true, true, true, false, false);
+      new Capabilities(true, true, true, true, false, false, true);
 
   private final Object lock = new Object();
   private final PartitionedData data = new PartitionedData();
@@ -85,7 +85,9 @@ public final class MemoryStore implements Store {
         }
       }
       for (Mutation m : batch) {
-        if (m instanceof Mutation.Put put) {
+        if (m instanceof Mutation.Append append) {
+          append(append);
+        } else if (m instanceof Mutation.Put put) {
           data.put(
               put.partition().clone(),
               put.key().clone(),
@@ -95,6 +97,20 @@ public final class MemoryStore implements Store {
         }
       }
     }
+  }
+
+  /** Stores the entry under the sequence's next number and records that number; under the lock. */
+  private void append(Mutation.Append append) {
+    Versioned last = data.get(append.partition(), append.key());
+    long n = (last == null ? 0 : Mutation.sequenceNumber(last.value())) + 1;
+    data.put(
+        append.partition().clone(),
+        Mutation.sequenceKey(append.key(), n),
+        new Versioned(append.version(), append.value().clone()));
+    data.put(
+        append.partition().clone(),
+        append.key().clone(),
+        new Versioned(append.version(), Mutation.sequenceKey(new byte[0], n)));
   }
 
   @Override

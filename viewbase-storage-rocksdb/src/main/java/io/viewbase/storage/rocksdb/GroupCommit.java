@@ -79,6 +79,12 @@ final class GroupCommit implements AutoCloseable {
   /** Versions of recent keys, so that checking a condition rarely reads RocksDB; leader-only. */
   private final VersionCache versions = new VersionCache(VERSION_CACHE_ENTRIES);
 
+  /**
+   * The last number of each sequence appended to ({@link Mutation.Append}), by its encoded key:
+   * read once from RocksDB, then kept; leader-only, and forgotten when a write fails.
+   */
+  private final Map<ByteBuffer, long[]> sequences = new HashMap<>();
+
   /** Whether a thread is leading (or about to lead) a group; guarded by queueLock. */
   private boolean leaderActive;
 
@@ -326,6 +332,7 @@ final class GroupCommit implements AutoCloseable {
           db.write(writeOptions, writeBatch);
         } catch (RocksDBException | RuntimeException e) {
           versions.clear(); // nothing is known of the keys this write touched: forget everything
+          sequences.clear();
           throw e;
         } finally {
           // after the write (even a failed one, which may have been applied) and before any
@@ -363,6 +370,11 @@ final class GroupCommit implements AutoCloseable {
       for (int i = 0; i < batch.size(); i++) {
         if (!(batch.get(i) instanceof Mutation.Check)) {
           valueCache.invalidate(pending.keys[i]);
+        }
+      }
+      if (pending.appended != null) {
+        for (byte[] key : pending.appended) {
+          valueCache.invalidate(key);
         }
       }
     }
@@ -446,6 +458,8 @@ final class GroupCommit implements AutoCloseable {
       long version;
       if (m instanceof Mutation.Put put) {
         version = put.version();
+      } else if (m instanceof Mutation.Append append) {
+        version = append.version();
       } else if (m instanceof Mutation.Delete) {
         version = VersionCache.ABSENT;
       } else {
@@ -469,6 +483,11 @@ final class GroupCommit implements AutoCloseable {
         if (overlay != null) {
           overlay.put(ByteBuffer.wrap(pending.keys[i]), put.version());
         }
+      } else if (m instanceof Mutation.Append append) {
+        append(pending, i, append);
+        if (overlay != null) {
+          overlay.put(ByteBuffer.wrap(pending.keys[i]), append.version());
+        }
       } else if (m instanceof Mutation.Delete) {
         writeBatch.delete(pending.keys[i]);
         if (overlay != null) {
@@ -476,6 +495,30 @@ final class GroupCommit implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Writes an append under its sequence's next number, and that number as the sequence's last: the
+   * leader alone numbers, in the order it writes, so numbers are dense and in commit order.
+   */
+  private void append(Pending pending, int index, Mutation.Append append) throws RocksDBException {
+    byte[] sequenceKey = pending.keys[index];
+    long[] last = sequences.get(ByteBuffer.wrap(sequenceKey));
+    if (last == null) {
+      byte[] stored = db.get(readOptions, sequenceKey);
+      last = new long[] {stored == null ? 0 : Mutation.sequenceNumber(StoredValue.value(stored))};
+      sequences.put(ByteBuffer.wrap(sequenceKey), last);
+    }
+    long n = ++last[0];
+    byte[] entryKey =
+        OrderedKeyCodec.encode(append.partition(), Mutation.sequenceKey(append.key(), n));
+    writeBatch.put(entryKey, StoredValue.encode(append.version(), append.value()));
+    writeBatch.put(
+        sequenceKey, StoredValue.encode(append.version(), Mutation.sequenceKey(new byte[0], n)));
+    if (pending.appended == null) {
+      pending.appended = new ArrayList<>();
+    }
+    pending.appended.add(entryKey);
   }
 
   /**
@@ -558,6 +601,10 @@ final class GroupCommit implements AutoCloseable {
 
     // Written by the leader before it sets state, read by the owner after it sees the state.
     ConditionFailedException conditionFailure;
+
+    /** The encoded keys of the entries this batch's appends wrote; leader-only. */
+    List<byte[]> appended;
+
     StorageException failure;
 
     /** Members of the same group this one wakes once it is woken (see {@link GroupCommit#wake}). */
@@ -589,6 +636,8 @@ final class GroupCommit implements AutoCloseable {
         if (m instanceof Mutation.Put put) {
           stored[i] = StoredValue.encode(put.version(), put.value());
           size += stored[i].length;
+        } else if (m instanceof Mutation.Append append) {
+          size += append.value().length + 2L * (StoredValue.VERSION_BYTES + Long.BYTES);
         }
         size += keys[i].length;
       }

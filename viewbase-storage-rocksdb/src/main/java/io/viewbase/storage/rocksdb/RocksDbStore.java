@@ -36,7 +36,7 @@ import org.rocksdb.Status;
  */
 public final class RocksDbStore implements Store {
   private static final Capabilities CAPABILITIES =
-      new Capabilities(true, true, true, true, true, true);
+      new Capabilities(true, true, true, true, true, true, true);
 
   static {
     // Unpacks and loads the native library once per class loader, before any RocksDB object exists.

@@ -19,6 +19,11 @@ final class StoredValue {
     return out;
   }
 
+  /** The value after the version. */
+  static byte[] value(byte[] stored) {
+    return java.util.Arrays.copyOfRange(stored, VERSION_BYTES, stored.length);
+  }
+
   /** The version in the first 8 bytes of {@code stored} (which may be longer). */
   static long version(byte[] stored) {
     long version = 0;

@@ -12,6 +12,8 @@ package io.viewbase.storage.spi;
  * @param snapshots {@link Store#snapshot()} gives a point-in-time view
  * @param durableCommits a synced commit survives a process or machine crash
  * @param groupCommit concurrent synced commits share one log sync
+ * @param sequences {@link Mutation.Append} is supported: numbers assigned at commit, dense and in
+ *     commit order per sequence
  */
 public record Capabilities(
     boolean atomicMultiPartitionBatch,
@@ -19,4 +21,5 @@ public record Capabilities(
     boolean orderedPartitions,
     boolean snapshots,
     boolean durableCommits,
-    boolean groupCommit) {}
+    boolean groupCommit,
+    boolean sequences) {}

@@ -34,7 +34,8 @@ public abstract class StoreConformanceTest
         ConcurrencyContract,
         DurabilityContract,
         LifecycleContract,
-        RandomizedModelContract {
+        RandomizedModelContract,
+        SequenceContract {
 
   @TempDir protected Path dir;
 

@@ -16,6 +16,35 @@ public interface Database extends AutoCloseable {
    */
   TableInfo createTable(String name);
 
+  /**
+   * Creates a table with options (its change feed, its time-to-live); as {@link
+   * #createTable(String)} otherwise. A database that keeps no options accepts only {@link
+   * TableOptions#DEFAULT}.
+   */
+  default TableInfo createTable(String name, TableOptions options) {
+    if (options == null || options.equals(TableOptions.DEFAULT)) {
+      return createTable(name);
+    }
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Table options are not supported by this database");
+  }
+
+  /** A table's options; {@link ErrorCode#TableNotFound} for an unknown table (or a view). */
+  default TableOptions tableOptions(String name) {
+    table(name);
+    return TableOptions.DEFAULT;
+  }
+
+  /**
+   * Changes a table's options, durably; writes committed after this returns follow them. Turning
+   * the change feed on starts it at the next sequence number (the feed holds no entries of earlier
+   * writes); turning it off keeps the entries held until retention drops them.
+   */
+  default TableOptions alterTable(String name, TableOptions options) {
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Table options are not supported by this database");
+  }
+
   /** Drops a table and all its items; fails with {@link ErrorCode#TableNotFound}. */
   void dropTable(String name);
 

@@ -129,6 +129,15 @@ public enum ErrorCode {
       azure("ViewNotReady"),
       "A view was read before its backfill finished, or after it failed."),
   TableBeingDeleted(409, azure("TableBeingDeleted"), "The table is being dropped."),
+  ChangeFeedDisabled(
+      409,
+      azure("InvalidInput"),
+      "The table's change feed was read, but the table does not record one (enable it in the table's options)."),
+  ChangesExpired(
+      410,
+      azure("InvalidInput"),
+      "A change-feed read asked for entries older than the oldest the feed still holds (its context names"
+          + " oldest); resume from there, or re-read the table."),
   PreconditionFailed(
       412,
       azure(

@@ -1,7 +1,9 @@
 package io.viewbase.api;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.function.Supplier;
 
 /**
@@ -118,5 +120,40 @@ public interface Table {
   /** How {@link #query} would answer this query, and why; reads no items. */
   default QueryPlan explain(Query query) {
     throw new ViewbaseException(ErrorCode.NotImplemented, "explain is not supported by this table");
+  }
+
+  /**
+   * The entries of this table's change feed after sequence number {@code after}, oldest first: at
+   * most {@code limit} (1 to {@link ChangePage#MAX_LIMIT}). When there are none yet, waits up to
+   * {@code wait} for the first to commit (long-polling; {@link Duration#ZERO}: answers at once).
+   *
+   * @throws ViewbaseException {@link ErrorCode#ChangeFeedDisabled} if the table keeps no feed;
+   *     {@link ErrorCode#ChangesExpired} if entries after {@code after} have already been dropped
+   *     by the feed's retention (its context names {@code oldest}); {@link ErrorCode#InvalidInput}
+   *     for a negative position, a limit out of range or a wait over {@link #MAX_CHANGES_WAIT}
+   */
+  default ChangePage changes(long after, int limit, Duration wait) {
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Change feeds are not supported by this database");
+  }
+
+  /** The longest a {@link #changes} call may wait for an entry. */
+  Duration MAX_CHANGES_WAIT = Duration.ofSeconds(60);
+
+  /** {@link #changes(long, int, Duration)} without waiting. */
+  default ChangePage changes(long after, int limit) {
+    return changes(after, limit, Duration.ZERO);
+  }
+
+  /**
+   * Follows the change feed from after sequence {@code after}: each subscriber receives every later
+   * entry once, in order, as it commits, at the pace it requests ({@link
+   * Flow.Subscription#request}; nothing is read ahead of demand beyond one page). The subscription
+   * ends with {@code onError} if the feed fails (a {@link ViewbaseException}: {@link
+   * ErrorCode#ChangesExpired} when the subscriber fell behind the feed's retention), and never
+   * completes on its own: cancel it. Each subscription reads on a thread of its own.
+   */
+  default Flow.Publisher<Change> follow(long after) {
+    return new ChangeFollower(this, after);
   }
 }

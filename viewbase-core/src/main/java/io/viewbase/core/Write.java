@@ -32,8 +32,16 @@ import io.viewbase.storage.spi.Condition;
  * @param item its identity and, but for DELETE and CHECK, the properties it writes
  * @param value {@code item}'s properties encoded (null for DELETE and CHECK)
  * @param expected what the item must be for the operation to apply
+ * @param expiry whether the write is the removal of an item whose time-to-live ran out (a DELETE
+ *     expecting the expired version), which the change feed records as such
  */
-record Write(Batch.Kind kind, TableEntry table, Item item, byte[] value, Condition expected) {
+record Write(
+    Batch.Kind kind,
+    TableEntry table,
+    Item item,
+    byte[] value,
+    Condition expected,
+    boolean expiry) {
   /** Whether the operation stores an item (every kind but DELETE and CHECK). */
   boolean storesItem() {
     return storesItem(kind);

@@ -99,7 +99,35 @@ final class WritePipeline {
       value = ItemCodec.encode(item.properties());
       rules.checkEncodedSize(value, item.partitionKey(), item.id());
     }
-    return new Write(kind, table, item, value, Write.expectation(kind, ifMatch));
+    return new Write(kind, table, item, value, Write.expectation(kind, ifMatch), false);
+  }
+
+  /**
+   * Removes an item whose time-to-live ran out, with its view entries, if it is still at {@code
+   * version} (a write since then gave it a new life): the change feed records an expiry.
+   *
+   * @return whether the item was removed; false if it changed or went since it was read
+   */
+  boolean expire(TableEntry table, String partitionKey, String id, long version) {
+    Write write =
+        new Write(
+            Batch.Kind.DELETE,
+            table,
+            Item.of(partitionKey, id, Map.of()),
+            null,
+            Condition.version(version),
+            true);
+    table.beginWrite();
+    try {
+      commit(List.of(write));
+      return true;
+    } catch (Refused refused) {
+      return false; // changed (412) or gone (404) since the sweep read it
+    } catch (StorageException e) {
+      throw EmbeddedDatabase.storageError(e);
+    } finally {
+      table.endWrite();
+    }
   }
 
   /** A write alone, blocking: returns the stored item, or null for a delete. */

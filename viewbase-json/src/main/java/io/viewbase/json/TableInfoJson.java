@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.Value;
 import java.io.IOException;
 import java.time.Instant;
@@ -12,13 +13,28 @@ import java.util.List;
 
 /**
  * Table descriptions as JSON: {@code {"name", "kind", "source", "state", "created"}}, and lists of
- * them as {@code {"tables": [...]}}.
+ * them as {@code {"tables": [...]}}. The description of one table ({@code GET /v1/tables/{t}}) adds
+ * its {@code "options"} ({@link TableOptionsJson}).
  */
 public final class TableInfoJson {
   private TableInfoJson() {}
 
   public static byte[] write(TableInfo info) {
     return Json.write(g -> write(g, info));
+  }
+
+  /** One table's description with its options ({@code "options"}; left out when null). */
+  public static byte[] write(TableInfo info, TableOptions options) {
+    return Json.write(
+        g -> {
+          g.writeStartObject();
+          writeMembers(g, info);
+          if (options != null) {
+            g.writeFieldName("options");
+            TableOptionsJson.write(g, options);
+          }
+          g.writeEndObject();
+        });
   }
 
   public static byte[] writeList(List<TableInfo> tables) {
@@ -68,13 +84,17 @@ public final class TableInfoJson {
 
   private static void write(JsonGenerator g, TableInfo info) throws IOException {
     g.writeStartObject();
+    writeMembers(g, info);
+    g.writeEndObject();
+  }
+
+  private static void writeMembers(JsonGenerator g, TableInfo info) throws IOException {
     g.writeStringField("name", info.name());
     g.writeStringField("kind", info.kind());
     g.writeStringField("source", info.source());
     g.writeStringField("state", info.state());
     g.writeStringField(
         "created", info.created() == null ? null : Value.DateTime.isoString(info.created()));
-    g.writeEndObject();
   }
 
   private static TableInfo readObject(JsonParser p) throws IOException {

@@ -8,7 +8,6 @@ import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Stability;
 import io.viewbase.api.Table;
-import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.BatchJson;
 import io.viewbase.json.BatchResultJson;
@@ -61,6 +60,8 @@ public final class NativeApi {
   private final Database db;
   private final ServerMetrics metrics;
   private final ViewEndpoints views;
+  private final TableOptionEndpoints tableOptions;
+  private final ChangeEndpoint changes;
 
   public NativeApi(Database db) {
     this(db, new ServerMetrics());
@@ -70,6 +71,8 @@ public final class NativeApi {
     this.db = db;
     this.metrics = metrics;
     this.views = new ViewEndpoints(db);
+    this.tableOptions = new TableOptionEndpoints(db);
+    this.changes = new ChangeEndpoint(db);
   }
 
   public ApiResponse handle(ApiRequest request) {
@@ -84,7 +87,7 @@ public final class NativeApi {
   static boolean runsInline(String method, RouteMatch match) {
     return switch (match.route()) {
       case ITEM, TABLE, VIEW -> method.equals("GET");
-      case TABLE_QUERY, PARTITION_QUERY, VIEW_VERIFY, BATCH -> false;
+      case TABLE_QUERY, PARTITION_QUERY, VIEW_VERIFY, BATCH, CHANGES -> false;
       default -> true;
     };
   }
@@ -135,6 +138,45 @@ public final class NativeApi {
           return answer;
         },
         answerOn);
+  }
+
+  /** Whether the request reads a change feed: {@link #handleChanges} serves it without blocking. */
+  static boolean isChangeRead(RouteMatch match) {
+    return match.route() == Route.CHANGES;
+  }
+
+  /**
+   * Serves a change-feed read as a long-poll that holds no thread while it waits ({@link
+   * ChangePolls}); the answer is made on {@code answerOn}. Never fails: errors are answers.
+   */
+  CompletableFuture<ApiResponse> handleChanges(
+      ApiRequest request, RouteMatch match, Executor answerOn) {
+    CompletableFuture<io.viewbase.api.ChangePage> poll;
+    try {
+      poll = changes.start(admit(request, match), match.param(0));
+    } catch (RuntimeException | Error e) {
+      poll = CompletableFuture.failedFuture(e);
+    }
+    return poll.handleAsync(
+        (page, failure) -> {
+          ApiResponse answer;
+          try {
+            answer =
+                failure == null
+                    ? ChangeEndpoint.answer(page)
+                    : failure(request, Futures.unwrap(failure));
+          } catch (RuntimeException | Error e) {
+            answer = failure(request, e);
+          }
+          metrics.answered(Route.CHANGES, answer.status());
+          return answer;
+        },
+        answerOn);
+  }
+
+  /** Answers the change-feed polls that wait, and stops their threads. */
+  void close() {
+    changes.close();
   }
 
   /**
@@ -217,6 +259,7 @@ public final class NativeApi {
       case TABLE_QUERY -> query(parameters, match.param(0), null);
       case PARTITION_QUERY -> query(parameters, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
+      case CHANGES -> changes.serve(parameters, match.param(0));
       case BATCH -> batch(r);
       case VIEW -> views.view(r, match.param(0));
       case VIEW_VERIFY -> views.verify(parameters, match.param(0));
@@ -226,29 +269,14 @@ public final class NativeApi {
 
   private ApiResponse table(ApiRequest r, String name) {
     return switch (r.method()) {
-      case "PUT" -> {
-        TableInfo created = db.createTable(name);
-        yield ApiResponse.json(201, TableInfoJson.write(created))
-            .withHeader("Location", "/v1/tables/" + created.name());
-      }
+      case "PUT" -> tableOptions.create(r, name);
+      case "PATCH" -> tableOptions.alter(r, name);
       case "DELETE" -> {
         db.dropTable(name);
         yield ApiResponse.noContent();
       }
-      default -> ApiResponse.json(200, TableInfoJson.write(describe(name)));
+      default -> tableOptions.describe(name);
     };
-  }
-
-  /**
-   * A table's description; not in the v1 table of routes, but what a client needs to check a name.
-   */
-  private TableInfo describe(String name) {
-    for (TableInfo info : db.listTables()) {
-      if (info.name().equalsIgnoreCase(name)) {
-        return info;
-      }
-    }
-    throw ViewbaseException.of(ErrorCode.TableNotFound, "Table not found", "table", name);
   }
 
   private ApiResponse query(Map<String, String> parameters, String tableName, String partitionKey) {

@@ -20,6 +20,7 @@ import java.util.concurrent.Executor;
  * GET of an item, a table or a view; table list, health,    | INLINE
  *   metrics                                                 |
  * PUT, PATCH, DELETE of an item                             | ASYNC
+ * GET of a table's changes (a long-poll, no thread waits)   | ASYNC
  * queries, batches, verify, table and view changes          | WORKERS
  * </pre>
  */
@@ -54,7 +55,9 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
     if (NativeApi.runsInline(request.method(), match)) {
       return Mode.INLINE;
     }
-    return NativeApi.isItemWrite(request.method(), match) ? Mode.ASYNC : Mode.WORKERS;
+    return NativeApi.isItemWrite(request.method(), match) || NativeApi.isChangeRead(match)
+        ? Mode.ASYNC
+        : Mode.WORKERS;
   }
 
   @Override
@@ -65,7 +68,9 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
   @Override
   public CompletableFuture<ApiResponse> serveAsync(
       ApiRequest request, RouteMatch match, Executor answerOn) {
-    return api.handleItemWrite(request, match, answerOn);
+    return NativeApi.isChangeRead(match)
+        ? api.handleChanges(request, match, answerOn)
+        : api.handleItemWrite(request, match, answerOn);
   }
 
   @Override

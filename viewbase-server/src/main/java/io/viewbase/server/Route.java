@@ -11,7 +11,7 @@ enum Route {
   HEALTH("health", "/v1/health", Set.of("GET"), Set.of()),
   METRICS("metrics", "/metrics", Set.of("GET"), Set.of()),
   TABLES("tables", "/v1/tables", Set.of("GET"), Set.of()),
-  TABLE("table", "/v1/tables/{table}", Set.of("GET", "PUT", "DELETE"), Set.of()),
+  TABLE("table", "/v1/tables/{table}", Set.of("GET", "PUT", "PATCH", "DELETE"), Set.of()),
   TABLE_QUERY("table_query", "/v1/tables/{table}/items", Set.of("GET"), QueryParameters.NAMES),
   PARTITION_QUERY(
       "partition_query",
@@ -23,6 +23,7 @@ enum Route {
       "/v1/tables/{table}/items/{partitionKey}/{id}",
       Set.of("GET", "PUT", "PATCH", "DELETE"),
       Set.of()),
+  CHANGES("changes", "/v1/tables/{table}/changes", Set.of("GET"), ChangeEndpoint.PARAMETERS),
   BATCH("batch", "/v1/batch", Set.of("POST"), Set.of()),
   VIEW("view", "/v1/views/{view}", Set.of("GET", "PUT", "DELETE"), Set.of()),
   VIEW_VERIFY("view_verify", "/v1/views/{view}/verify", Set.of("POST"), Set.of("repair")),

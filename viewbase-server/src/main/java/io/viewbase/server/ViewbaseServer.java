@@ -16,9 +16,11 @@ public final class ViewbaseServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ViewbaseServer.class);
 
   private final HttpListener listener;
+  private final NativeApi api;
 
-  private ViewbaseServer(HttpListener listener) {
+  private ViewbaseServer(HttpListener listener, NativeApi api) {
     this.listener = listener;
+    this.api = api;
   }
 
   /**
@@ -40,7 +42,7 @@ public final class ViewbaseServer implements AutoCloseable {
             new NativeDialect(api, metrics));
     LOG.info(
         "Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
-    return new ViewbaseServer(listener);
+    return new ViewbaseServer(listener, api);
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */
@@ -50,10 +52,12 @@ public final class ViewbaseServer implements AutoCloseable {
 
   /**
    * Stops accepting connections, lets requests already running finish and answer (up to ten
-   * seconds), then closes every connection.
+   * seconds), then closes every connection. Change-feed polls that wait are answered first, with
+   * what their feed holds (usually nothing): their clients poll again.
    */
   @Override
   public void close() {
+    api.close();
     listener.close();
   }
 }

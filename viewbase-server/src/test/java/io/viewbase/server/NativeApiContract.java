@@ -380,7 +380,7 @@ abstract class NativeApiContract {
     assertError(http.get("/v1/nowhere"), 404, ErrorCode.UnknownEndpoint);
     HttpResponse<byte[]> post = http.send("POST", "/v1/tables/" + t, "{}");
     assertError(post, 405, ErrorCode.MethodNotAllowed);
-    assertThat(post.headers().firstValue("Allow")).hasValue("DELETE, GET, PUT");
+    assertThat(post.headers().firstValue("Allow")).hasValue("DELETE, GET, PATCH, PUT");
     assertError(http.get("/v1/tables/" + t + "/items/p?limit=0"), 400, ErrorCode.InvalidQuery);
     assertError(http.get("/v1/tables/" + t + "/items/p?limit=1001"), 400, ErrorCode.InvalidQuery);
     assertError(

@@ -2,6 +2,7 @@ package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
@@ -180,8 +181,14 @@ final class Catalog {
       }
     }
     for (CatalogRecord record : records) {
-      if (record instanceof TableRecord table && !tables.containsKey(lower(table.name()))) {
+      if (!(record instanceof TableRecord table)) {
+        continue;
+      }
+      TableEntry held = tables.get(lower(table.name()));
+      if (held == null) {
         tables.put(lower(table.name()), new TableEntry(table));
+      } else if (!held.options().equals(table.options())) {
+        held.changeOptions(table.options()); // altered by another process
       }
     }
     for (CatalogRecord record : records) {
@@ -253,6 +260,11 @@ final class Catalog {
         .toList();
   }
 
+  /** Every table and view held now. */
+  List<TableEntry> entries() {
+    return List.copyOf(tables.values());
+  }
+
   byte[] tokenSecret() {
     return tokenSecret;
   }
@@ -282,13 +294,46 @@ final class Catalog {
         .toList();
   }
 
-  synchronized TableInfo create(String name) {
+  synchronized TableInfo create(String name, TableOptions options) {
     refreshIfShared();
     checkNameFree(name);
     TableEntry entry =
-        new TableEntry(allocate(name, id -> new TableRecord(name, id, Instant.now())));
+        new TableEntry(allocate(name, id -> new TableRecord(name, id, Instant.now(), options)));
     tables.put(lower(name), entry);
     return entry.info();
+  }
+
+  /**
+   * Stores a table's new options and applies them once the writes in flight have finished; another
+   * process sharing the store applies them when it next reads the catalog.
+   */
+  synchronized TableOptions alter(String name, TableOptions options) {
+    refreshIfShared();
+    TableEntry entry = require(name);
+    if (entry.isView()) {
+      throw ViewbaseException.of(
+          ErrorCode.ViewIsReadOnly,
+          "A view has no options of its own; alter its source",
+          "view",
+          name);
+    }
+    TableRecord altered = entry.record().withOptions(options);
+    try {
+      store.commit(
+          List.of(
+              new Mutation.Put(
+                  TABLES,
+                  bytes(lower(entry.name())),
+                  clock.next(),
+                  CatalogCodec.encode(altered),
+                  Condition.EXISTS),
+              generationPut()));
+    } catch (ConditionFailedException e) {
+      throw ViewbaseException.of(
+          ErrorCode.TableNotFound, "The table does not exist", "table", name);
+    }
+    entry.changeOptions(options);
+    return options;
   }
 
   /**
@@ -512,9 +557,22 @@ final class Catalog {
     commitUnconditional(List.of(Mutation.delete(PURGE, KeyLayout.tablePrefix(tableId))));
   }
 
-  /** Deletes every entry stored under a table id, in bounded chunks. */
+  /** Deletes every entry stored under a table id, and its change feed, in bounded chunks. */
   void purgeData(int tableId) {
     byte[] prefix = KeyLayout.tablePrefix(tableId);
+    byte[] feed = ChangeFeed.partition(tableId);
+    while (true) {
+      List<Mutation> chunk = new ArrayList<>(PURGE_CHUNK);
+      try (Cursor c = store.scan(feed, KeyRange.ALL, false)) {
+        while (chunk.size() < PURGE_CHUNK && c.next()) {
+          chunk.add(Mutation.delete(feed, c.key()));
+        }
+      }
+      if (chunk.isEmpty()) {
+        break;
+      }
+      commitUnconditional(chunk);
+    }
     while (true) {
       List<Mutation> chunk = new ArrayList<>(PURGE_CHUNK);
       try (Cursor c = store.scanAll(prefix, null, null)) {

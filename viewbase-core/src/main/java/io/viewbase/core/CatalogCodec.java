@@ -1,8 +1,10 @@
 package io.viewbase.core;
 
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +18,10 @@ import java.util.Map;
  * <pre>
  * stored under          | record          | properties
  * ----------------------+-----------------+-------------------------------------------------------------
- * tables / lower(name)  | TableRecord     | name: string, tableId: int32, created: datetime
+ * tables / lower(name)  | TableRecord     | name: string, tableId: int32, created: datetime,
+ *                       |                 | changeFeed?: {enabled, beforeImages: bool, retentionMillis,
+ *                       |                 | maxEntries: int64}, ttlMillis?: int64 (both left out when
+ *                       |                 | default: older catalogs read as the default options)
  * tables / lower(name)  | ViewRecord      | name, tableId, created, source: string, partitionBy?: string,
  *                       |                 | idBy?: string, where?: string, select: [string], state: string
  *                       |                 | (building, ready, failed), done: int64, total: int64,
@@ -49,7 +54,8 @@ final class CatalogCodec {
         new TableRecord(
             field(p, "name", Value.Str.class).value(),
             field(p, "tableId", Value.Int32.class).value(),
-            field(p, "created", Value.DateTime.class).toInstant());
+            field(p, "created", Value.DateTime.class).toInstant(),
+            options(p));
     return p.containsKey("source") ? view(table, p) : table;
   }
 
@@ -101,7 +107,37 @@ final class CatalogCodec {
     p.put("name", Value.of(table.name()));
     p.put("tableId", Value.of(table.id()));
     p.put("created", Value.of(table.created()));
+    TableOptions.ChangeFeed feed = table.options().changeFeed();
+    if (!feed.equals(TableOptions.ChangeFeed.OFF)) {
+      Map<String, Value> f = new LinkedHashMap<>();
+      f.put("enabled", Value.of(feed.enabled()));
+      f.put("beforeImages", Value.of(feed.beforeImages()));
+      f.put("retentionMillis", Value.of(feed.retention().toMillis()));
+      f.put("maxEntries", Value.of(feed.maxEntries()));
+      p.put("changeFeed", new Value.Obj(f));
+    }
+    if (table.options().ttl() != null) {
+      p.put("ttlMillis", Value.of(table.options().ttl().toMillis()));
+    }
     return p;
+  }
+
+  private static TableOptions options(Map<String, Value> p) {
+    TableOptions.ChangeFeed feed = TableOptions.ChangeFeed.OFF;
+    if (p.containsKey("changeFeed")) {
+      Map<String, Value> f = field(p, "changeFeed", Value.Obj.class).properties();
+      feed =
+          new TableOptions.ChangeFeed(
+              field(f, "enabled", Value.Bool.class).value(),
+              field(f, "beforeImages", Value.Bool.class).value(),
+              Duration.ofMillis(field(f, "retentionMillis", Value.Int64.class).value()),
+              field(f, "maxEntries", Value.Int64.class).value());
+    }
+    Duration ttl =
+        p.containsKey("ttlMillis")
+            ? Duration.ofMillis(field(p, "ttlMillis", Value.Int64.class).value())
+            : null;
+    return new TableOptions(feed, ttl);
   }
 
   private static Map<String, Value> viewProperties(ViewRecord view) {

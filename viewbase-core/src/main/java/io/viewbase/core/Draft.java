@@ -41,17 +41,54 @@ abstract sealed class Draft implements ReadView, ViewMaintainer.Context {
 
   final ReadView store;
 
-  private Draft(ReadView store) {
+  /** The version everything this attempt writes takes. */
+  final long version;
+
+  /** What the attempt's operations put in change feeds, in operation order; null: nothing. */
+  private List<ChangeFeed.Recorded> recorded;
+
+  private Draft(ReadView store, long version) {
     this.store = store;
+    this.version = version;
+  }
+
+  /** Adds what the current operation puts in its table's change feed. */
+  void record(ChangeFeed.Recorded change) {
+    if (recorded == null) {
+      recorded = new ArrayList<>(2);
+    }
+    recorded.add(change);
+  }
+
+  List<ChangeFeed.Recorded> recorded() {
+    return recorded == null ? List.of() : recorded;
   }
 
   /**
-   * The draft of attempt {@code attempt} at {@code operations} operations. A write alone guesses
-   * its view entries on its first attempt (see {@link ViewMaintainer.Context#optimistic}); a batch
-   * of several reads them, because its deferred claims need their owners.
+   * What goes to the store: {@link #mutations()}, then the change-feed appends, so that a
+   * mutation's index means the same in both.
    */
-  static Draft of(ReadView store, int operations, int attempt) {
-    return operations == 1 ? new Alone(store, attempt == 0) : new Several(store, operations);
+  List<Mutation> batch() {
+    List<Mutation> mutations = mutations();
+    if (recorded == null) {
+      return mutations;
+    }
+    List<Mutation> batch = new ArrayList<>(mutations.size() + recorded.size());
+    batch.addAll(mutations);
+    batch.addAll(ChangeFeed.appends(recorded, version));
+    return batch;
+  }
+
+  /**
+   * The draft of attempt {@code attempt} at {@code operations} operations, writing at {@code
+   * version}. A write alone guesses its view entries on its first attempt (see {@link
+   * ViewMaintainer.Context#optimistic}); a batch of several reads them, because its deferred claims
+   * need their owners.
+   */
+  static Draft of(ReadView store, int operations, int attempt, long version) {
+    return operations == 1
+        ? new Alone(store, attempt == 0, version)
+        : new Several(store, operations, version);
   }
 
   /** Whether the set is one operation, which no other can see or change. */
@@ -108,8 +145,8 @@ abstract sealed class Draft implements ReadView, ViewMaintainer.Context {
     private int ruleIndex = -1;
     private Item result;
 
-    Alone(ReadView store, boolean optimistic) {
-      super(store);
+    Alone(ReadView store, boolean optimistic, long version) {
+      super(store, version);
       this.optimistic = optimistic;
     }
 
@@ -224,8 +261,8 @@ abstract sealed class Draft implements ReadView, ViewMaintainer.Context {
     private int operation;
     private List<Slot> committed;
 
-    Several(ReadView store, int operations) {
-      super(store);
+    Several(ReadView store, int operations, long version) {
+      super(store, version);
       this.results = new Item[operations];
     }
 

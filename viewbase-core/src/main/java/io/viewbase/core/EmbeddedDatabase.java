@@ -2,31 +2,41 @@ package io.viewbase.core;
 
 import io.viewbase.api.Batch;
 import io.viewbase.api.BatchResult;
+import io.viewbase.api.ChangePage;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
+import io.viewbase.api.Value;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded engine: a {@link Database} over a storage {@link Store}, with the catalog, the
  * rules, the version clock and the query executor that its tables share.
  */
 public final class EmbeddedDatabase implements Database {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedDatabase.class);
+
   /**
    * Writer threads: blocked writes wait for a shared log sync, so more of them make larger groups.
    */
@@ -47,6 +57,20 @@ public final class EmbeddedDatabase implements Database {
   private final QueryExecutor queries;
   private final ViewMaintainer viewMaintainer;
   private final WritePipeline writes = new WritePipeline(this);
+  private final ChangeFeed changeFeed;
+
+  /** Entries one retention pass deletes at most per table, so that a pass stays short. */
+  private static final int TRIM_BUDGET = 10_000;
+
+  /** Runs the change feeds' retention every second. */
+  private final ScheduledExecutorService retention =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "viewbase-feed-retention");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final ExecutorService backfills =
       Executors.newCachedThreadPool(
           r -> {
@@ -80,6 +104,7 @@ public final class EmbeddedDatabase implements Database {
     this.catalogRefresh =
         CatalogRefresh.isNeeded(store.capabilities()) ? new CatalogRefresh() : null;
     this.catalog = new Catalog(store, clock, catalogRefresh);
+    this.changeFeed = new ChangeFeed(store, catalogRefresh != null);
     try {
       catalog.load();
     } catch (StorageException e) {
@@ -99,6 +124,7 @@ public final class EmbeddedDatabase implements Database {
     for (ViewHandle view : catalog.buildingViews()) {
       startBackfill(view, 0); // every process that was running when it was created has learnt of it
     }
+    retention.scheduleWithFixedDelay(this::trimQuietly, 1, 1, TimeUnit.SECONDS);
   }
 
   @Override
@@ -181,12 +207,78 @@ public final class EmbeddedDatabase implements Database {
 
   @Override
   public TableInfo createTable(String name) {
+    return createTable(name, TableOptions.DEFAULT);
+  }
+
+  @Override
+  public TableInfo createTable(String name, TableOptions options) {
     checkOpen();
+    checkSupported(options);
     try {
-      return catalog.create(name);
+      return catalog.create(name, options == null ? TableOptions.DEFAULT : options);
     } catch (StorageException e) {
       throw storageError(e);
     }
+  }
+
+  @Override
+  public TableOptions tableOptions(String name) {
+    TableEntry entry = entry(name);
+    if (entry.isView()) {
+      throw ViewbaseException.of(
+          ErrorCode.ViewIsReadOnly, "A view has no options of its own", "view", entry.name());
+    }
+    return entry.options();
+  }
+
+  @Override
+  public TableOptions alterTable(String name, TableOptions options) {
+    checkOpen();
+    if (options == null) {
+      throw new ViewbaseException(ErrorCode.InvalidInput, "Altering a table needs its options");
+    }
+    checkSupported(options);
+    try {
+      return catalog.alter(name, options);
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
+  }
+
+  /** A change feed needs the store's sequences. */
+  private void checkSupported(TableOptions options) {
+    if (options != null && options.changeFeed().enabled() && !store.capabilities().sequences()) {
+      throw new ViewbaseException(
+          ErrorCode.NotImplemented,
+          "This storage backend keeps no sequences, which a change feed needs");
+    }
+  }
+
+  /** The change feed of a table ({@link Table#changes}). */
+  ChangePage changes(TableEntry entry, long after, int limit, Duration wait) {
+    checkOpen();
+    try {
+      return changeFeed.read(entry, after, limit, wait);
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
+  }
+
+  /**
+   * Deletes what the change feeds' retention no longer keeps, for every table; the retention task
+   * runs it every second, tests call it directly.
+   *
+   * @return how many entries were deleted
+   */
+  int trimChanges() {
+    long now = Value.DateTime.of(Instant.now()).ticks();
+    int deleted = 0;
+    for (TableEntry entry : catalog.entries()) {
+      if (!entry.isView()) {
+        deleted += changeFeed.trim(entry, now, TRIM_BUDGET);
+      }
+    }
+    return deleted;
   }
 
   @Override
@@ -249,10 +341,12 @@ public final class EmbeddedDatabase implements Database {
         catalogRefresh.close();
       }
       backfills.shutdownNow();
+      retention.shutdownNow();
       writers.shutdown(); // the queued writes fail fast (the database is closed), the running ones
       // finish
       try {
         backfills.awaitTermination(30, TimeUnit.SECONDS);
+        retention.awaitTermination(30, TimeUnit.SECONDS);
         writers.awaitTermination(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -261,8 +355,26 @@ public final class EmbeddedDatabase implements Database {
     }
   }
 
+  /** The retention task's pass: a failure is logged and the next pass tries again. */
+  private void trimQuietly() {
+    if (closed) {
+      return;
+    }
+    try {
+      trimChanges();
+    } catch (RuntimeException e) {
+      if (!closed) {
+        LOG.warn("Change feed retention pass failed; the next one retries", e);
+      }
+    }
+  }
+
   Store store() {
     return store;
+  }
+
+  ChangeFeed changeFeed() {
+    return changeFeed;
   }
 
   /** Where asynchronous writes that must block run. */

@@ -1,6 +1,7 @@
 package io.viewbase.core;
 
 import io.viewbase.api.Batch;
+import io.viewbase.api.ChangePage;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
 import io.viewbase.api.ItemMapping;
@@ -13,6 +14,7 @@ import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Derivation;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Versioned;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -216,5 +218,10 @@ final class EmbeddedTable implements Table {
     if (view != null) {
       view.checkReadable();
     }
+  }
+
+  @Override
+  public ChangePage changes(long after, int limit, Duration wait) {
+    return db.changes(entry, after, limit, wait);
   }
 }

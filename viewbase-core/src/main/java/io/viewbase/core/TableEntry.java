@@ -2,6 +2,7 @@ package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +32,12 @@ final class TableEntry {
   private final Lock exclusive = gate.asWriteLock();
   private volatile boolean dropped;
 
+  /** The table's options as last stored: {@link #changeOptions} replaces them between writes. */
+  private volatile TableOptions options;
+
+  /** Where the table's change feed is kept ({@link ChangeFeed#partition}). */
+  private final byte[] feedPartition;
+
   /** For a view: what makes it one; null for a table. */
   private volatile ViewHandle view;
 
@@ -42,10 +49,39 @@ final class TableEntry {
     this.name = record.name();
     this.id = record.id();
     this.prefix = KeyLayout.tablePrefix(id);
+    this.options = record.options();
+    this.feedPartition = ChangeFeed.partition(id);
   }
 
+  TableOptions options() {
+    return options;
+  }
+
+  /** Whether writes to this table are recorded in its change feed. */
+  boolean recordsChanges() {
+    return options.changeFeed().enabled();
+  }
+
+  byte[] feedPartition() {
+    return feedPartition;
+  }
+
+  /**
+   * Replaces the options once every write in flight has finished, so that each write follows one
+   * set of options from its decision to its commit.
+   */
+  void changeOptions(TableOptions next) {
+    exclusive.lock();
+    try {
+      options = next;
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  /** The record as created, with the options it holds now. */
   TableRecord record() {
-    return record;
+    return record.withOptions(options);
   }
 
   String name() {

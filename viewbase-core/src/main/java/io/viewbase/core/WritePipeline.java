@@ -2,6 +2,7 @@ package io.viewbase.core;
 
 import io.viewbase.api.Batch;
 import io.viewbase.api.BatchResult;
+import io.viewbase.api.Change;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.Value;
@@ -166,7 +167,7 @@ final class WritePipeline {
         return onWriterThread(write);
       }
       draft = decide(List.of(write), 0); // no read: decided by its condition, on this thread
-      committed = db.store().commitAsync(draft.mutations());
+      committed = db.store().commitAsync(draft.batch());
     } catch (RuntimeException | Error e) {
       table.endWrite();
       return CompletableFuture.failedFuture(
@@ -299,7 +300,8 @@ final class WritePipeline {
         continue; // the clock was behind a version read: it has caught up
       }
       try {
-        db.store().commit(draft.mutations());
+        db.store().commit(draft.batch());
+        db.changeFeed().committed(draft.recorded());
         return draft;
       } catch (ConditionFailedException e) {
         if (draft.isRule(e.index())) {
@@ -327,8 +329,8 @@ final class WritePipeline {
 
   /** One attempt's decisions, or null if the clock must catch up first. */
   private Draft decide(List<Write> writes, int attempt) {
-    Draft draft = Draft.of(db.store(), writes.size(), attempt);
     long version = db.clock().next();
+    Draft draft = Draft.of(db.store(), writes.size(), attempt, version);
     for (int i = 0; i < writes.size(); i++) {
       draft.begin(i);
       try {
@@ -359,8 +361,11 @@ final class WritePipeline {
     if (write.kind() == Batch.Kind.CHECK) {
       return true;
     }
-    if (!alone || write.merges() || !write.table().views().isEmpty()) {
-      return false;
+    if (!alone
+        || write.merges()
+        || !write.table().views().isEmpty()
+        || write.table().recordsChanges()) {
+      return false; // the views, the merge or the feed need the item before
     }
     Condition expected = write.expected();
     return expected.kind() != Condition.Kind.VERSION || !db.clock().isAhead(expected.version());
@@ -395,14 +400,35 @@ final class WritePipeline {
     Map<String, Value> before = read == null ? null : ItemCodec.decode(read.value());
     Map<String, Value> after = after(write, before);
     Condition unchanged = read == null ? Condition.ABSENT : Condition.version(read.version());
+    byte[] value = null;
     if (after == null) {
       draft.add(new Mutation.Delete(partition, key, unchanged));
     } else {
-      byte[] value = after == item.properties() ? write.value() : encodeMerged(after, item);
+      value = after == item.properties() ? write.value() : encodeMerged(after, item);
       draft.add(new Mutation.Put(partition, key, version, value, unchanged));
     }
     db.viewMaintainer().changes(new Decision(write, read, before, after, version), draft);
+    if (write.table().recordsChanges()) {
+      draft.record(recorded(write, read, value));
+    }
     draft.result(after == null ? null : stored(item, after, version));
+  }
+
+  /** What a decided write puts in its table's change feed; {@code after} null for a delete. */
+  private static ChangeFeed.Recorded recorded(Write write, Versioned read, byte[] after) {
+    Change.Kind kind =
+        after != null
+            ? read == null ? Change.Kind.INSERT : Change.Kind.UPDATE
+            : write.expiry() ? Change.Kind.EXPIRE : Change.Kind.DELETE;
+    boolean beforeImage = read != null && write.table().options().changeFeed().beforeImages();
+    return new ChangeFeed.Recorded(
+        write.table(),
+        kind,
+        write.item().partitionKey(),
+        write.item().id(),
+        read == null ? 0 : read.version(),
+        after,
+        beforeImage ? read.value() : null);
   }
 
   /** The item's properties after the write (null: deleted), its rule having held. */

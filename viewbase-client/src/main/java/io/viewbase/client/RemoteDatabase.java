@@ -8,6 +8,7 @@ import io.viewbase.api.Limits;
 import io.viewbase.api.Stability;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
@@ -15,6 +16,7 @@ import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.BatchJson;
 import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.TableInfoJson;
+import io.viewbase.json.TableOptionsJson;
 import io.viewbase.json.VerifyReportJson;
 import io.viewbase.json.ViewDefinitionJson;
 import io.viewbase.json.ViewStatusJson;
@@ -39,6 +41,12 @@ import java.util.List;
  * whose answer was lost (a timeout, a dropped connection) may or may not have committed: the
  * exception is then Timeout, and a retry should check first (a {@code check} operation, or an
  * insert that fails with ItemAlreadyExists if the first attempt landed).
+ *
+ * <p>Table options map onto {@code /v1/tables/{table}}: {@link #createTable(String, TableOptions)}
+ * is {@code PUT} with the options as its body, {@link #tableOptions} reads the {@code "options"} of
+ * {@code GET}, {@link #alterTable} is {@code PATCH} with every member, so the table gets exactly
+ * the options given. {@link Table#changes} is {@code GET .../changes?after=&limit=&wait=}; a call
+ * that waits has that much longer for its answer than the request timeout.
  *
  * <p>{@link #limits()} answers the default limits: the v1 API does not publish a server's own, and
  * the server enforces whichever it has.
@@ -86,6 +94,35 @@ public final class RemoteDatabase implements Database {
   @Override
   public TableInfo createTable(String name) {
     return TableInfoJson.read(http.send("PUT", tablePath(name), null).body());
+  }
+
+  @Override
+  public TableInfo createTable(String name, TableOptions options) {
+    if (options == null) {
+      return createTable(name);
+    }
+    return TableInfoJson.read(
+        http.send("PUT", tablePath(name), TableOptionsJson.write(options)).body());
+  }
+
+  @Override
+  public TableOptions tableOptions(String name) {
+    byte[] description = http.send("GET", tablePath(name), null).body();
+    return TableOptionsJson.readDescribed(description)
+        .orElseThrow(
+            () ->
+                ViewbaseException.of(
+                    ErrorCode.ViewIsReadOnly, "A view has no options of its own", "view", name));
+  }
+
+  @Override
+  public TableOptions alterTable(String name, TableOptions options) {
+    if (options == null) {
+      throw new ViewbaseException(ErrorCode.InvalidInput, "Altering a table needs its options");
+    }
+    byte[] description =
+        http.send("PATCH", tablePath(name), TableOptionsJson.write(options)).body();
+    return TableOptionsJson.readDescribed(description).orElse(options);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.viewbase.client;
 
+import io.viewbase.api.ChangePage;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
 import io.viewbase.api.ItemCursor;
@@ -10,8 +11,10 @@ import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.json.ChangeJson;
 import io.viewbase.json.ItemJson;
 import io.viewbase.json.PageJson;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -28,6 +31,7 @@ import java.util.Optional;
  * upsertMerge             | PATCH  .../items/{pk}/{id}
  * delete(pk, id, e)       | DELETE .../items/{pk}/{id}   If-Match: e when given
  * query                   | GET    .../items/{pk}?...  or  .../items?... without a partition key
+ * changes(after, n, wait) | GET    .../changes?after=&limit=&wait=Nms  (timeout: wait + request's)
  * </pre>
  */
 final class RemoteTable implements Table {
@@ -117,6 +121,45 @@ final class RemoteTable implements Table {
   public QueryPlan explain(Query query) {
     return PageJson.readPlan(
         http.send("GET", queryPath(query.withLimit(1)) + "&explain=true", null).body());
+  }
+
+  /**
+   * One request; its arguments are checked here as the embedded engine checks them, so a bad one
+   * fails alike (InvalidInput) without a round trip. A wait is sent in whole milliseconds, rounded
+   * up.
+   */
+  @Override
+  public ChangePage changes(long after, int limit, Duration wait) {
+    if (after < 0) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "A feed position is 0 or more", "after", after);
+    }
+    if (limit < 1 || limit > ChangePage.MAX_LIMIT) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A change page holds 1 to " + ChangePage.MAX_LIMIT + " entries",
+          "limit",
+          limit);
+    }
+    if (wait == null || wait.isNegative() || wait.compareTo(MAX_CHANGES_WAIT) > 0) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A change read waits 0 to " + MAX_CHANGES_WAIT.toSeconds() + " seconds",
+          "wait",
+          String.valueOf(wait));
+    }
+    long millis = wait.toMillis() + (wait.minusMillis(wait.toMillis()).isZero() ? 0 : 1);
+    String path =
+        RemoteDatabase.tablePath(name)
+            + "/changes?after="
+            + after
+            + "&limit="
+            + limit
+            + "&wait="
+            + millis
+            + "ms";
+    HttpTransport.Answer answer = http.send("GET", path, null, http.timeout().plus(wait));
+    return ChangeJson.readPage(answer.body(), READ_LIMITS);
   }
 
   private Item write(String method, Item item, String... headers) {

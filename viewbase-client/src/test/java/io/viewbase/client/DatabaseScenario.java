@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.viewbase.api.Batch;
 import io.viewbase.api.BatchResult;
+import io.viewbase.api.Change;
+import io.viewbase.api.ChangePage;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
@@ -13,16 +15,23 @@ import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.Value;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -544,5 +553,111 @@ abstract class DatabaseScenario {
         ErrorCode.InvalidKey,
         0);
     assertThat(t.query(Query.all()).items()).isEmpty();
+  }
+
+  private Table newFeedTable(TableOptions.ChangeFeed feed) {
+    String name = "Feed" + NAMES.incrementAndGet();
+    db().createTable(name, TableOptions.DEFAULT.withChangeFeed(feed));
+    return db().table(name);
+  }
+
+  @Test
+  void tableOptionsAreCreatedReadAndAltered() {
+    String name = "Options" + NAMES.incrementAndGet();
+    TableOptions options =
+        new TableOptions(
+            new TableOptions.ChangeFeed(true, true, Duration.ofHours(3), 100), Duration.ofHours(1));
+    assertThat(db().createTable(name, options).name()).isEqualTo(name);
+    assertThat(db().tableOptions(name.toLowerCase())).isEqualTo(options);
+    TableOptions off = TableOptions.DEFAULT;
+    assertThat(db().alterTable(name, off)).isEqualTo(off);
+    assertThat(db().tableOptions(name)).isEqualTo(off);
+    assertThat(db().tableOptions(newTable().name())).isEqualTo(TableOptions.DEFAULT);
+    assertCode(() -> db().tableOptions("Nope" + name), ErrorCode.TableNotFound);
+    assertCode(() -> db().alterTable("Nope" + name, off), ErrorCode.TableNotFound);
+  }
+
+  @Test
+  void changesListEveryWriteAndAWaitingReadGetsTheNextCommit() throws Exception {
+    Table t = newFeedTable(TableOptions.ChangeFeed.ON.withBeforeImages(true));
+    Item a = t.insert(Item.builder("p", "a").put("v", 1).build());
+    Item a2 = t.upsert(Item.builder("p", "a").put("v", 2).build());
+    t.delete("p", "a", null);
+    ChangePage page = t.changes(0, 10);
+    assertThat(page.changes())
+        .extracting(Change::kind)
+        .containsExactly(Change.Kind.INSERT, Change.Kind.UPDATE, Change.Kind.DELETE);
+    assertThat(page.changes().get(0).item()).isEqualTo(a);
+    assertThat(page.changes().get(1).item()).isEqualTo(a2);
+    assertThat(page.changes().get(1).before().properties()).isEqualTo(a.properties());
+    assertThat(page.next()).isEqualTo(3);
+    assertThat(page.latest()).isEqualTo(3);
+
+    CompletableFuture<ChangePage> waiting =
+        CompletableFuture.supplyAsync(() -> t.changes(3, 10, Duration.ofSeconds(30)));
+    Item b = t.insert(Item.builder("p", "b").build());
+    ChangePage next = waiting.get(30, TimeUnit.SECONDS);
+    assertThat(next.changes()).extracting(Change::item).containsExactly(b);
+    assertThat(t.changes(4, 10, Duration.ofMillis(50)).changes()).isEmpty();
+  }
+
+  @Test
+  void followDeliversEveryLaterEntryInOrderAtTheSubscribersPace() throws Exception {
+    Table t = newFeedTable(TableOptions.ChangeFeed.ON);
+    t.insert(Item.builder("p", "before").build());
+    BlockingQueue<Change> received = new LinkedBlockingQueue<>();
+    Flow.Subscription[] subscription = new Flow.Subscription[1];
+    t.follow(1)
+        .subscribe(
+            new Flow.Subscriber<>() {
+              @Override
+              public void onSubscribe(Flow.Subscription s) {
+                subscription[0] = s;
+                s.request(2);
+              }
+
+              @Override
+              public void onNext(Change change) {
+                received.add(change);
+              }
+
+              @Override
+              public void onError(Throwable failure) {}
+
+              @Override
+              public void onComplete() {}
+            });
+    for (int i = 0; i < 3; i++) {
+      t.insert(Item.builder("p", "i" + i).build());
+    }
+    assertThat(received.poll(30, TimeUnit.SECONDS).id()).isEqualTo("i0");
+    assertThat(received.poll(30, TimeUnit.SECONDS).id()).isEqualTo("i1");
+    subscription[0].request(1);
+    assertThat(received.poll(30, TimeUnit.SECONDS).id()).isEqualTo("i2");
+    subscription[0].cancel();
+    assertThat(received).isEmpty();
+  }
+
+  @Test
+  void changeReadsFailAsTheEngineDoes() {
+    Table plain = newTable();
+    assertCode(() -> plain.changes(0, 10), ErrorCode.ChangeFeedDisabled);
+    Table small = newFeedTable(TableOptions.ChangeFeed.ON.withRetention(Duration.ofHours(1), 2));
+    for (int i = 0; i < 4; i++) {
+      small.insert(Item.builder("p", "i" + i).build());
+    }
+    assertThatThrownBy(() -> small.changes(0, 10))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.ChangesExpired);
+              assertThat(((Number) e.context().get("oldest")).longValue()).isEqualTo(3);
+            });
+    assertThat(small.changes(2, 10).changes()).extracting(Change::sequence).containsExactly(3L, 4L);
+    assertCode(() -> small.changes(-1, 10), ErrorCode.InvalidInput);
+    assertCode(() -> small.changes(0, 0), ErrorCode.InvalidInput);
+    assertCode(() -> small.changes(0, ChangePage.MAX_LIMIT + 1), ErrorCode.InvalidInput);
+    assertCode(() -> small.changes(2, 10, Duration.ofSeconds(61)), ErrorCode.InvalidInput);
+    assertCode(() -> small.changes(5, 10), ErrorCode.InvalidInput);
   }
 }

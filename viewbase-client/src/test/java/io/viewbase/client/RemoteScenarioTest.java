@@ -96,4 +96,20 @@ class RemoteScenarioTest extends DatabaseScenario {
       assertCode(client::listTables, ErrorCode.DatabaseClosed);
     }
   }
+
+  @Test
+  void aChangeReadWaitsLongerThanTheRequestTimeoutWithoutTimingOut() {
+    String name = "Patient" + System.nanoTime() % 100000;
+    embedded.createTable(
+        name,
+        io.viewbase.api.TableOptions.DEFAULT.withChangeFeed(
+            io.viewbase.api.TableOptions.ChangeFeed.ON));
+    try (RemoteDatabase impatient =
+        RemoteDatabase.connect(
+            URI.create("http://127.0.0.1:" + server.port()), Duration.ofMillis(500))) {
+      var page = impatient.table(name).changes(0, 10, Duration.ofSeconds(2));
+      assertThat(page.changes()).isEmpty();
+      assertThat(page.latest()).isZero();
+    }
+  }
 }

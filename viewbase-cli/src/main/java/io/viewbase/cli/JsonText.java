@@ -4,6 +4,7 @@ import io.viewbase.api.BatchResult;
 import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.json.BatchResultJson;
@@ -42,6 +43,11 @@ final class JsonText {
   /** A table or view description, as {@code GET /v1/tables} lists them. */
   static String table(TableInfo table) {
     return new String(TableInfoJson.write(table), StandardCharsets.UTF_8);
+  }
+
+  /** One table's description with its options, as {@code GET /v1/tables/{t}} answers it. */
+  static String table(TableInfo table, TableOptions options) {
+    return new String(TableInfoJson.write(table, options), StandardCharsets.UTF_8);
   }
 
   /** A view's definition, state and progress, as {@code GET /v1/views/{view}} answers it. */

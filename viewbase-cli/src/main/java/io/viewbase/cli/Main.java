@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       GetCommand.class,
       DeleteCommand.class,
       QueryCommand.class,
+      ChangesCommand.class,
       BatchCommand.class,
       ViewCommand.class,
       VerifyCommand.class,

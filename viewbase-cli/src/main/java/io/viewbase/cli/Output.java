@@ -4,6 +4,7 @@ import io.viewbase.api.Batch;
 import io.viewbase.api.BatchResult;
 import io.viewbase.api.Item;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.json.BatchJson;
@@ -84,6 +85,31 @@ final class Output {
       tables.forEach(t -> out.println(JsonText.table(t)));
     } else {
       TextTable.ofTables(tables).print(out);
+    }
+    out.flush();
+  }
+
+  /** One table's description with its options (null: a view's, which has none). */
+  void table(PrintWriter out, TableInfo table, TableOptions options) {
+    if (format == OutputFormat.json) {
+      out.println(JsonText.table(table, options));
+    } else {
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(List.of("name", table.name()));
+      rows.add(List.of("kind", table.kind()));
+      if (table.source() != null) {
+        rows.add(List.of("source", table.source()));
+      }
+      rows.add(List.of("created", table.created() == null ? "" : table.created().toString()));
+      if (options != null) {
+        TableOptions.ChangeFeed feed = options.changeFeed();
+        rows.add(List.of("changeFeed", feed.enabled() ? "on" : "off"));
+        rows.add(List.of("beforeImages", Boolean.toString(feed.beforeImages())));
+        rows.add(List.of("retention", feed.retention().toString()));
+        rows.add(List.of("maxEntries", Long.toString(feed.maxEntries())));
+        rows.add(List.of("ttl", options.ttl() == null ? "none" : options.ttl().toString()));
+      }
+      TextTable.of(List.of("field", "value"), rows).print(out);
     }
     out.flush();
   }

@@ -1,6 +1,7 @@
 package io.viewbase.storage.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -8,7 +9,9 @@ import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.KeyRange;
 import io.viewbase.storage.spi.Mutation;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,6 +30,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <tr><td>Delete</td><td>delete version, value (a claim stays)</td><td>delete row IF cond AND claim = null</td>
  *       <td>delete row</td></tr>
  *   <tr><td>Check</td><td>nothing</td><td>set claim = null IF cond AND claim = null</td><td>set claim = null</td></tr>
+ *   <tr><td>Append</td><td colspan="2">the sequence's row: set version, value = last + k IF value = last AND claim = null;
+ *       each entry: set version, value (one conditional batch)</td>
+ *       <td>claim: set claim IF value = last AND claim = null; the batch: set the row's version and value
+ *       and each entry's, keeping the claim, released after the batch</td></tr>
  * </table>
  *
  * A Delete whose condition is ABSENT deletes nothing when it holds, so it is written as a Check.
@@ -55,6 +62,10 @@ final class CassandraStatements {
   private final Map<Condition.Kind, PreparedStatement> conditionalCheck =
       new EnumMap<>(Condition.Kind.class);
   private final Map<Condition.Kind, PreparedStatement> claim = new EnumMap<>(Condition.Kind.class);
+  private final PreparedStatement advanceFromNothing;
+  private final PreparedStatement advance;
+  private final PreparedStatement claimSequenceFromNothing;
+  private final PreparedStatement claimSequence;
   private final PreparedStatement partitionsFromStart;
   private final PreparedStatement liveRowsOfPartition;
   private final Map<String, PreparedStatement> scans = new ConcurrentHashMap<>();
@@ -96,6 +107,16 @@ final class CassandraStatements {
           kind,
           prepare("UPDATE " + table + " USING TTL :ttl SET claim = :owner" + where + condition));
     }
+    // A sequence's row: its last number moves only from the one a commit expects (see Sequences).
+    // The conditions name value, so that a transaction that does not apply returns the number.
+    String fromNothing = " IF value = null AND claim = null";
+    String fromLast = " IF value = :last AND claim = null";
+    String setNumber = "UPDATE " + table + " SET version = :version, value = :value" + where;
+    advanceFromNothing = prepare(setNumber + fromNothing);
+    advance = prepare(setNumber + fromLast);
+    String setClaim = "UPDATE " + table + " USING TTL :ttl SET claim = :owner" + where;
+    claimSequenceFromNothing = prepare(setClaim + fromNothing);
+    claimSequence = prepare(setClaim + fromLast);
     partitionsFromStart = prepare("SELECT p, version FROM " + table + " PER PARTITION LIMIT 1");
     liveRowsOfPartition = prepare("SELECT version FROM " + table + " WHERE p = :p");
   }
@@ -179,6 +200,63 @@ final class CassandraStatements {
     return keyed(releaseOwn, m.partition(), m.key()).setString("owner", owner).build();
   }
 
+  /**
+   * The lightweight transaction (part of a conditional batch) that moves a sequence's last number
+   * from {@code appends.expected} to {@code appends.last()}, if nobody moved or claimed it first.
+   */
+  BoundStatement advance(Sequences.Appends appends) {
+    BoundStatementBuilder b =
+        keyed(appends.expected == 0 ? advanceFromNothing : advance, appends.partition, appends.key)
+            .setLong("version", appends.version())
+            .setByteBuffer("value", Sequences.numberBytes(appends.last()));
+    return expectedNumber(b, appends).build();
+  }
+
+  /**
+   * The lightweight transaction that claims a sequence's row for {@code owner} if its last number
+   * is still {@code appends.expected} and nobody claims it.
+   */
+  BoundStatement claimSequence(Sequences.Appends appends, String owner, int ttlSeconds) {
+    BoundStatementBuilder b =
+        keyed(
+                appends.expected == 0 ? claimSequenceFromNothing : claimSequence,
+                appends.partition,
+                appends.key)
+            .setInt("ttl", ttlSeconds)
+            .setString("owner", owner);
+    return expectedNumber(b, appends).build();
+  }
+
+  /**
+   * The plain write of a sequence's new last number, in the logged batch of a commit that claimed
+   * the row; it leaves the claim, which the commit releases once the batch is acknowledged.
+   */
+  BoundStatement setNumber(Sequences.Appends appends) {
+    return keyed(put, appends.partition, appends.key)
+        .setLong("version", appends.version())
+        .setByteBuffer("value", Sequences.numberBytes(appends.last()))
+        .build();
+  }
+
+  /** The plain writes of a batch's entries of one sequence, numbered from {@code expected + 1}. */
+  List<BatchableStatement<?>> entries(Sequences.Appends appends) {
+    List<BatchableStatement<?>> out = new ArrayList<>(appends.appends.size());
+    long n = appends.expected;
+    for (Mutation.Append a : appends.appends) {
+      out.add(
+          keyed(put, a.partition(), Mutation.sequenceKey(a.key(), ++n))
+              .setLong("version", a.version())
+              .setByteBuffer("value", PartitionBytes.copy(a.value()))
+              .build());
+    }
+    return out;
+  }
+
+  /** Drops {@code owner}'s claim on a sequence's row, and nobody else's. */
+  BoundStatement releaseOwn(Sequences.Appends appends, String owner) {
+    return keyed(releaseOwn, appends.partition, appends.key).setString("owner", owner).build();
+  }
+
   /** One partition's rows in a key range; the range must not be empty. */
   BoundStatement scan(byte[] partition, KeyRange range, boolean reverse, int pageSize) {
     StringBuilder cql =
@@ -226,6 +304,13 @@ final class CassandraStatements {
         .boundStatementBuilder()
         .setByteBuffer("p", PartitionBytes.encode(partition))
         .setByteBuffer("k", PartitionBytes.copy(key));
+  }
+
+  private static BoundStatementBuilder expectedNumber(
+      BoundStatementBuilder b, Sequences.Appends appends) {
+    return appends.expected == 0
+        ? b
+        : b.setByteBuffer("last", Sequences.numberBytes(appends.expected));
   }
 
   private static BoundStatementBuilder expected(BoundStatementBuilder b, Condition c) {

@@ -33,11 +33,13 @@ import java.util.Optional;
  * <p>What it guarantees, declared in {@link #capabilities()} and explained in docs/scale-out.md: a
  * batch is all or nothing (a logged batch across partitions), but not isolated: a reader may see
  * one partition of a batch before another. Partitions enumerate in token order. There are no
- * snapshots: {@link #snapshot()} reads the live data.
+ * snapshots: {@link #snapshot()} reads the live data. Sequences ({@link Mutation.Append}) are
+ * numbered by lightweight transactions on each sequence's own row ({@link Sequences}), so numbers
+ * stay dense and unique across every server on the keyspace.
  */
 final class CassandraStore implements Store {
   static final Capabilities CAPABILITIES =
-      new Capabilities(true, false, true, false, true, false, false);
+      new Capabilities(true, false, true, false, true, false, true);
 
   /** Schema changes wait for every node to agree, which takes longer than a request. */
   private static final Duration SCHEMA_TIMEOUT = Duration.ofSeconds(60);
@@ -46,6 +48,7 @@ final class CassandraStore implements Store {
   private final SharedSessions.Lease lease;
   private final CqlSession session;
   private final CassandraStatements statements;
+  private final Sequences sequences = new Sequences();
   private volatile boolean closed;
 
   private CassandraStore(SharedSessions.Lease lease) {
@@ -243,11 +246,19 @@ final class CassandraStore implements Store {
     ensureOpen();
     byte[] first = batch.get(0).partition();
     boolean onePartition = batch.stream().allMatch(m -> Arrays.equals(m.partition(), first));
-    if (onePartition) {
-      PartitionCommit.commit(this, batch);
-    } else {
-      ClaimedCommit.commit(this, batch);
+    List<Sequences.Appends> appends = sequences.of(batch);
+    try (Sequences.Held held = Sequences.hold(appends)) {
+      if (onePartition) {
+        PartitionCommit.commit(this, batch, appends);
+      } else {
+        ClaimedCommit.commit(this, batch, appends);
+      }
     }
+  }
+
+  /** A sequence's last number as its row records it now (0 for none): where commits start. */
+  long lastNumber(byte[] partition, byte[] key) {
+    return get(partition, key).map(v -> Mutation.sequenceNumber(v.value())).orElse(0L);
   }
 
   @Override

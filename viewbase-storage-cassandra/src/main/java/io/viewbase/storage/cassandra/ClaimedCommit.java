@@ -37,11 +37,23 @@ import java.util.UUID;
  * fails as a conflict, reporting the version it found even though that version met the condition. A
  * committer that dies between the steps leaves claims that expire after the claim TTL; until then,
  * conditional writes to those keys fail as conflicts.
+ *
+ * <p>An append ({@link Mutation.Append}) claims its sequence's row in step 1, at the batch index of
+ * its first append, on the condition that the row still holds the number this store expects ({@link
+ * Sequences}); a row that holds another number tells it, and the claim is tried again with that
+ * one. The logged batch writes the entries under the numbers that follow and the new last number,
+ * but keeps the claim: it is released only once the batch is acknowledged, so no other commit can
+ * take the next number while this batch's entries are on fewer replicas than a quorum, and a reader
+ * never sees a number before a smaller one. A batch that times out after reaching the batchlog
+ * writes its sequences' partitions again (entries and number: the same cells, which the claim keeps
+ * anyone else from writing) and releases their claims once that is acknowledged; one that times out
+ * before leaves the claims to their TTL, since Cassandra may still replay it.
  */
 final class ClaimedCommit {
   private ClaimedCommit() {}
 
-  static void commit(CassandraStore store, List<Mutation> batch) throws ConditionFailedException {
+  static void commit(CassandraStore store, List<Mutation> batch, List<Sequences.Appends> appends)
+      throws ConditionFailedException {
     CassandraStatements statements = store.statements();
     Duration ttl = store.settings().claimTtl();
     int ttlSeconds = (int) Math.max(1, (ttl.toMillis() + 999) / 1000);
@@ -52,7 +64,11 @@ final class ClaimedCommit {
     try {
       for (int i = 0; i < batch.size(); i++) {
         Mutation m = batch.get(i);
-        if (m.condition().kind() != Condition.Kind.NONE) {
+        Sequences.Appends sequence = firstAppendAt(appends, i);
+        if (sequence != null) {
+          claimOrder.add(m); // a claim of unknown outcome is released too
+          claimSequence(store, sequence, owner, ttlSeconds);
+        } else if (m.condition().kind() != Condition.Kind.NONE) {
           try {
             claim(store, m, i, owner, ttlSeconds);
           } catch (StorageException unknownOutcome) {
@@ -64,12 +80,14 @@ final class ClaimedCommit {
         }
       }
     } catch (ConditionFailedException | RuntimeException e) {
+      appends.forEach(Sequences.Appends::forget);
       release(store, claimOrder, owner);
       throw e;
     }
     // Claims expire: a commit that has spent half their life claiming must not write on the
     // strength of conditions another writer may already be free to break.
     if (System.nanoTime() - started > ttl.toNanos() / 2) {
+      appends.forEach(Sequences.Appends::forget);
       release(store, claimOrder, owner);
       throw new StorageException(
           "a commit across partitions took longer than half the claim TTL ("
@@ -80,20 +98,129 @@ final class ClaimedCommit {
     }
     BatchStatementBuilder logged = BatchStatement.builder(BatchType.LOGGED);
     for (Mutation m : batch) {
+      if (m instanceof Mutation.Append) {
+        continue; // written per sequence, below
+      }
       BoundStatement write = claimed.contains(m) ? statements.applyClaimed(m) : statements.plain(m);
       if (write != null) {
         logged.addStatement(write);
       }
     }
+    for (Sequences.Appends a : appends) {
+      logged.addStatements(statements.entries(a));
+      logged.addStatement(statements.setNumber(a));
+    }
     try {
       store.execute(logged.build(), "write a logged batch");
     } catch (StorageException e) {
-      // In the batchlog, the batch will be applied and clear the claims itself; releasing them
-      // now would let another writer in before that replay.
-      if (!CassandraErrors.reachedBatchlog(e.getCause())) {
+      if (CassandraErrors.reachedBatchlog(e.getCause())) {
+        // In the batchlog, the batch will be applied and clear the claims of keys itself;
+        // releasing them now would let another writer in before that replay. Its sequences are
+        // written again here, so that their claims need not wait for the TTL.
+        rewriteSequences(store, appends, owner);
+      } else if (e.kind() == StorageException.Kind.TIMED_OUT) {
+        // The batchlog may still hold it: the claims of sequences stay until their TTL, so that
+        // a late replay cannot write under numbers that others took meanwhile.
+        appends.forEach(Sequences.Appends::forget);
+        release(
+            store,
+            claimOrder.stream().filter(m -> !(m instanceof Mutation.Append)).toList(),
+            owner);
+      } else {
+        appends.forEach(Sequences.Appends::forget);
         release(store, claimOrder, owner);
       }
       throw e;
+    }
+    appends.forEach(a -> a.learn(a.last()));
+    releaseSequences(store, appends, owner);
+  }
+
+  /** The sequence whose first append in the batch is mutation {@code index}, or null. */
+  private static Sequences.Appends firstAppendAt(List<Sequences.Appends> appends, int index) {
+    for (Sequences.Appends a : appends) {
+      if (a.firstIndex == index) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Claims a sequence's row for this commit if it holds the number expected; learns the number and
+   * tries again while another number is found, waits while another commit holds the row, and gives
+   * up as contended after {@link Contention#SEQUENCE_PATIENCE}.
+   */
+  private static void claimSequence(
+      CassandraStore store, Sequences.Appends a, String owner, int ttlSeconds) {
+    a.expected = a.known() >= 0 ? a.known() : store.lastNumber(a.partition, a.key);
+    long patience = System.nanoTime() + Contention.SEQUENCE_PATIENCE.toNanos();
+    for (int attempt = 1; ; ) {
+      ResultSet result;
+      try {
+        result =
+            store.execute(
+                store.statements().claimSequence(a, owner, ttlSeconds), "claim a sequence");
+      } catch (StorageException e) {
+        // as for keys: a claim that is already ours counts as taken, so trying again is safe
+        if (CassandraErrors.isCasTimeout(e.getCause()) && System.nanoTime() < patience) {
+          continue;
+        }
+        throw e;
+      }
+      if (result.wasApplied()) {
+        return;
+      }
+      Found found = Found.of(result.one());
+      if (owner.equals(found.claim())) {
+        return; // an earlier try applied; the number cannot have moved under our claim
+      }
+      long last = Sequences.lastNumber(found);
+      boolean moved = last != a.expected;
+      a.expected = last;
+      a.learn(last);
+      if (System.nanoTime() > patience) {
+        throw Contention.sequenceHeld();
+      }
+      if (!moved) {
+        Contention.pause(Math.min(attempt++, Contention.ATTEMPTS - 1)); // held by another commit
+      }
+    }
+  }
+
+  /**
+   * Writes the sequences' partitions of a batch that reached the batchlog again (the same cells its
+   * replay will write, with an older timestamp) and releases their claims once that is
+   * acknowledged; if that fails too, the claims expire with their TTL.
+   */
+  private static void rewriteSequences(
+      CassandraStore store, List<Sequences.Appends> appends, String owner) {
+    for (Sequences.Appends a : appends) {
+      try {
+        BatchStatementBuilder again = BatchStatement.builder(BatchType.UNLOGGED);
+        again.addStatements(store.statements().entries(a));
+        again.addStatement(store.statements().setNumber(a));
+        store.execute(again.build(), "write a sequence again");
+        a.learn(a.last());
+        store.execute(store.statements().releaseOwn(a, owner), "release a sequence");
+      } catch (RuntimeException e) {
+        a.forget(); // its claim keeps it until the TTL
+      }
+    }
+  }
+
+  /**
+   * Releases the claims of the batch's sequences after the batch: best effort, since the commit has
+   * succeeded, and a claim left behind keeps the sequence only until its TTL.
+   */
+  private static void releaseSequences(
+      CassandraStore store, List<Sequences.Appends> appends, String owner) {
+    for (Sequences.Appends a : appends) {
+      try {
+        store.execute(store.statements().releaseOwn(a, owner), "release a sequence");
+      } catch (RuntimeException e) {
+        // the TTL will drop it
+      }
     }
   }
 

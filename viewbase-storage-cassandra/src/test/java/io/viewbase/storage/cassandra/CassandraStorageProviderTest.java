@@ -86,6 +86,7 @@ class CassandraStorageProviderTest {
       assertThat(store.capabilities().isolatedBatches()).isFalse();
       assertThat(store.capabilities().orderedPartitions()).isTrue();
       assertThat(store.capabilities().snapshots()).isFalse();
+      assertThat(store.capabilities().sequences()).isTrue();
       assertThat(
               CassandraTesting.admin()
                   .execute(

@@ -7,6 +7,7 @@ import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
@@ -187,6 +188,35 @@ public final class EmbeddedDatabase implements Database {
     } catch (StorageException e) {
       throw storageError(e);
     }
+  }
+
+  // TEMPORARY, until the table options are stored with TableRecord: kept in memory only.
+  @Override
+  public TableInfo createTable(String name, TableOptions options) {
+    TableInfo created = createTable(name);
+    entry(created.name()).options(options);
+    return created;
+  }
+
+  @Override
+  public TableOptions tableOptions(String name) {
+    return requireTable(name).options();
+  }
+
+  @Override
+  public TableOptions alterTable(String name, TableOptions options) {
+    TableEntry table = requireTable(name);
+    table.options(options);
+    return table.options();
+  }
+
+  private TableEntry requireTable(String name) {
+    TableEntry entry = entry(name);
+    if (entry.isView()) {
+      throw ViewbaseException.of(
+          ErrorCode.TableNotFound, "No table has this name (it is a view)", "table", name);
+    }
+    return entry;
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.ViewbaseException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,6 +31,12 @@ final class TableEntry {
   private final Lock shared = gate.asReadLock();
   private final Lock exclusive = gate.asWriteLock();
   private volatile boolean dropped;
+
+  /**
+   * TEMPORARY, until the table options land with TableRecord: held in memory only, so that the
+   * time-to-live can be built and tested against {@link #options()}.
+   */
+  private volatile TableOptions options = TableOptions.DEFAULT;
 
   /** For a view: what makes it one; null for a table. */
   private volatile ViewHandle view;
@@ -69,6 +76,16 @@ final class TableEntry {
     return v == null
         ? new TableInfo(name, TableInfo.TABLE, null, "ready", created())
         : new TableInfo(name, TableInfo.VIEW, v.source().name(), v.state().text(), created());
+  }
+
+  /** The table's current options (a view's are {@link TableOptions#DEFAULT}). */
+  TableOptions options() {
+    return options;
+  }
+
+  /** TEMPORARY: see {@link #options}. */
+  void options(TableOptions next) {
+    options = next == null ? TableOptions.DEFAULT : next;
   }
 
   ViewHandle view() {

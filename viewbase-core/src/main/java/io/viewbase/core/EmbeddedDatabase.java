@@ -5,6 +5,7 @@ import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
+import io.viewbase.api.SweepStatus;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.TableOptions;
@@ -14,6 +15,7 @@ import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -74,7 +76,18 @@ public final class EmbeddedDatabase implements Database {
 
   private volatile boolean closed;
 
+  private final Expiry expiry;
+  private final Sweeper sweeper;
+
   EmbeddedDatabase(Store store, Limits limits) {
+    this(store, limits, Clock.systemUTC(), SweepSettings.DEFAULT);
+  }
+
+  /**
+   * @param expiryClock what "now" is when the engine decides whether an item has expired; versions
+   *     are system time, so a clock for tests runs with it (an offset, moved forward)
+   */
+  EmbeddedDatabase(Store store, Limits limits, Clock expiryClock, SweepSettings sweep) {
     this.store = store;
     this.limits = limits;
     this.rules = new ItemRules(limits);
@@ -93,13 +106,28 @@ public final class EmbeddedDatabase implements Database {
     if (catalogRefresh != null) {
       catalogRefresh.start(catalog::refresh);
     }
+    this.expiry = new Expiry(expiryClock, catalog);
     this.queries =
-        new QueryExecutor(store, new ContinuationCodec(catalog.tokenSecret()), limits, rules);
+        new QueryExecutor(
+            store, new ContinuationCodec(catalog.tokenSecret()), limits, rules, expiry);
     this.viewMaintainer = new ViewMaintainer(limits);
     writers.allowCoreThreadTimeOut(true);
     for (ViewHandle view : catalog.buildingViews()) {
       startBackfill(view, 0); // every process that was running when it was created has learnt of it
     }
+    this.sweeper =
+        new Sweeper(store, catalog, expiry, writes, sweep, catalogRefresh != null, () -> closed);
+    sweeper.start();
+  }
+
+  @Override
+  public long expire(String table) {
+    return sweeper.sweep(requireTable(table));
+  }
+
+  @Override
+  public SweepStatus sweepStatus(String table) {
+    return sweeper.status(requireTable(table));
   }
 
   @Override
@@ -279,6 +307,7 @@ public final class EmbeddedDatabase implements Database {
         catalogRefresh.close();
       }
       backfills.shutdownNow();
+      sweeper.stop();
       writers.shutdown(); // the queued writes fail fast (the database is closed), the running ones
       // finish
       try {
@@ -318,6 +347,10 @@ public final class EmbeddedDatabase implements Database {
 
   ViewMaintainer viewMaintainer() {
     return viewMaintainer;
+  }
+
+  Expiry expiry() {
+    return expiry;
   }
 
   QueryExecutor queries() {

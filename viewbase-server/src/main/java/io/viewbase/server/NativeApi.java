@@ -7,6 +7,7 @@ import io.viewbase.api.Item;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Stability;
+import io.viewbase.api.SweepStatus;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
@@ -14,6 +15,7 @@ import io.viewbase.json.BatchJson;
 import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.ItemJson;
 import io.viewbase.json.PageJson;
+import io.viewbase.json.SweepStatusJson;
 import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -84,7 +86,7 @@ public final class NativeApi {
   static boolean runsInline(String method, RouteMatch match) {
     return switch (match.route()) {
       case ITEM, TABLE, VIEW -> method.equals("GET");
-      case TABLE_QUERY, PARTITION_QUERY, VIEW_VERIFY, BATCH -> false;
+      case TABLE_QUERY, PARTITION_QUERY, TABLE_EXPIRE, VIEW_VERIFY, BATCH -> false;
       default -> true;
     };
   }
@@ -214,6 +216,11 @@ public final class NativeApi {
       case METRICS -> ApiResponse.text(200, PROMETHEUS, metrics.render());
       case TABLES -> ApiResponse.json(200, TableInfoJson.writeList(db.listTables()));
       case TABLE -> table(r, match.param(0));
+      case TABLE_EXPIRE -> {
+        TableInfo table = describe(match.param(0));
+        yield ApiResponse.json(
+            200, SweepStatusJson.writeExpired(table.name(), db.expire(table.name())));
+      }
       case TABLE_QUERY -> query(parameters, match.param(0), null);
       case PARTITION_QUERY -> query(parameters, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
@@ -235,8 +242,29 @@ public final class NativeApi {
         db.dropTable(name);
         yield ApiResponse.noContent();
       }
-      default -> ApiResponse.json(200, TableInfoJson.write(describe(name)));
+      default -> {
+        TableInfo info = describe(name);
+        yield ApiResponse.json(200, SweepStatusJson.describe(info, sweepStatus(info)));
+      }
     };
+  }
+
+  /**
+   * What the sweeper did for a table, for its description; null for a view or a database without
+   * one.
+   */
+  private SweepStatus sweepStatus(TableInfo info) {
+    if (!info.kind().equals(TableInfo.TABLE)) {
+      return null;
+    }
+    try {
+      return db.sweepStatus(info.name());
+    } catch (ViewbaseException e) {
+      if (e.code() == ErrorCode.NotImplemented) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   /**

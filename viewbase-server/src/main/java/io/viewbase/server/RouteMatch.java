@@ -69,6 +69,9 @@ record RouteMatch(Route route, List<String> rawParams) {
     if (s.count == 2) {
       return new RouteMatch(Route.TABLE, List.of(s.get(1)));
     }
+    if (s.count == 3 && s.is(2, "expire")) {
+      return new RouteMatch(Route.TABLE_EXPIRE, List.of(s.get(1)));
+    }
     if (!s.is(2, "items")) {
       return UNKNOWN;
     }

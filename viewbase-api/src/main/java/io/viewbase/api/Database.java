@@ -45,6 +45,22 @@ public interface Database extends AutoCloseable {
         ErrorCode.NotImplemented, "Table options are not supported by this database");
   }
 
+  /**
+   * Sweeps a table now: removes every item of it that has expired ({@link TimeToLive}), with its
+   * view entries, and answers how many it removed. The background sweeper does the same at its own
+   * pace; this one is not rate-limited. {@link ErrorCode#TableNotFound} for an unknown table.
+   */
+  default long expire(String table) {
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Time-to-live sweeps are not supported by this database");
+  }
+
+  /** What the sweeper did for a table ({@link SweepStatus}); TableNotFound for an unknown table. */
+  default SweepStatus sweepStatus(String table) {
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Time-to-live sweeps are not supported by this database");
+  }
+
   /** Drops a table and all its items; fails with {@link ErrorCode#TableNotFound}. */
   void dropTable(String name);
 

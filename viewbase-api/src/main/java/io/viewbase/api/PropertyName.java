@@ -10,6 +10,7 @@ package io.viewbase.api;
  * empty                                             | refused            | refused
  * longer than the limit (characters, UTF-16 units)  | refused            | refused
  * starting with '_' (system properties: _etag, ...) | refused (reserved) | allowed
+ *   but _ttl (an item's own time-to-live)           | allowed            | allowed
  * partitionKey, id (the item's identity)            | refused (reserved) | allowed
  * with '@' (JSON type annotations use it), a        | refused            | refused
  *   control character or an unpaired surrogate     |                    |
@@ -37,10 +38,13 @@ public final class PropertyName {
 
   /**
    * Whether a top-level property may not have this name: it starts with '_' (system properties) or
-   * is {@code partitionKey} or {@code id} (the identity).
+   * is {@code partitionKey} or {@code id} (the identity). {@code _ttl} ({@link
+   * TimeToLive#PROPERTY}) is no system property but the user's: an item's own time-to-live.
    */
   public static boolean isReserved(String name) {
-    return name.startsWith("_") || name.equals(PARTITION_KEY) || name.equals(ID);
+    return name.startsWith("_") && !name.equals(TimeToLive.PROPERTY)
+        || name.equals(PARTITION_KEY)
+        || name.equals(ID);
   }
 
   /**
@@ -57,7 +61,7 @@ public final class PropertyName {
     if (topLevel && isReserved(name)) {
       throw ViewbaseException.of(
           ErrorCode.InvalidPropertyName,
-          "Property names starting with '_' and the names partitionKey and id are reserved",
+          "Property names starting with '_' (but _ttl) and the names partitionKey and id are reserved",
           "property",
           name);
     }

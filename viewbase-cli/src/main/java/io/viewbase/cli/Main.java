@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       BatchCommand.class,
       ViewCommand.class,
       VerifyCommand.class,
+      ExpireCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -8,7 +8,9 @@ import io.viewbase.api.TableOptions;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.json.BatchJson;
+import io.viewbase.json.SweepStatusJson;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -141,6 +143,16 @@ final class Output {
       }
       rows.add(List.of("created", status.created() == null ? "" : status.created().toString()));
       TextTable.of(List.of("field", "value"), rows).print(out);
+    }
+    out.flush();
+  }
+
+  /** A forced sweep's count: {@code {"table", "expired"}} as the HTTP API answers it, or a line. */
+  void expired(PrintWriter out, String table, long expired) {
+    if (format == OutputFormat.json) {
+      out.println(new String(SweepStatusJson.writeExpired(table, expired), StandardCharsets.UTF_8));
+    } else {
+      out.println("expired " + expired + " items of " + table);
     }
     out.flush();
   }

@@ -6,6 +6,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Stability;
+import io.viewbase.api.SweepStatus;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.TableOptions;
@@ -15,6 +16,7 @@ import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.BatchJson;
 import io.viewbase.json.BatchResultJson;
+import io.viewbase.json.SweepStatusJson;
 import io.viewbase.json.TableInfoJson;
 import io.viewbase.json.TableOptionsJson;
 import io.viewbase.json.VerifyReportJson;
@@ -167,6 +169,23 @@ public final class RemoteDatabase implements Database {
         http.timeout().compareTo(VERIFY_TIMEOUT) > 0 ? http.timeout() : VERIFY_TIMEOUT;
     String path = viewPath(name) + "/verify" + (repair ? "?repair=true" : "");
     return VerifyReportJson.read(http.send("POST", path, null, timeout).body());
+  }
+
+  /**
+   * {@code POST /v1/tables/{t}/expire}: a sweep reads the whole table, so it waits as verify does.
+   */
+  @Override
+  public long expire(String table) {
+    Duration timeout =
+        http.timeout().compareTo(VERIFY_TIMEOUT) > 0 ? http.timeout() : VERIFY_TIMEOUT;
+    return SweepStatusJson.readExpired(
+        http.send("POST", tablePath(table) + "/expire", null, timeout).body());
+  }
+
+  /** The {@code sweep} member of {@code GET /v1/tables/{t}}. */
+  @Override
+  public SweepStatus sweepStatus(String table) {
+    return SweepStatusJson.readFromDescription(http.send("GET", tablePath(table), null).body());
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.StorageProvider;
 import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.StoreConfig;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -21,14 +22,28 @@ import java.util.ServiceLoader;
 public final class CoreDatabaseProvider implements DatabaseProvider {
   @Override
   public Database open(OpenOptions options) {
+    return open(options, Clock.systemUTC());
+  }
+
+  /**
+   * Opens the engine with the clock that decides when items expire ({@code docs/ttl.md}): tests
+   * pass one they move forward, which should run with the system clock (an offset), since an item's
+   * version, the start of its life, is system time. {@code sweep.*} options set the sweeper ({@link
+   * SweepSettings}); the backend gets the others.
+   */
+  public static EmbeddedDatabase open(OpenOptions options, Clock expiryClock) {
+    SweepSettings sweep = SweepSettings.of(options.options());
     StorageProvider provider = find(options.storage());
     Store store;
     try {
-      store = provider.open(new StoreConfig(options.path(), options.sync(), options.options()));
+      store =
+          provider.open(
+              new StoreConfig(
+                  options.path(), options.sync(), SweepSettings.backendOptions(options.options())));
     } catch (StorageException e) {
       throw EmbeddedDatabase.storageError(e);
     }
-    return new EmbeddedDatabase(store, options.limits());
+    return new EmbeddedDatabase(store, options.limits(), expiryClock, sweep);
   }
 
   static StorageProvider find(String name) {

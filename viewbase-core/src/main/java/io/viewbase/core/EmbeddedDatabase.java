@@ -6,6 +6,7 @@ import io.viewbase.api.ChangePage;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
+import io.viewbase.api.SweepStatus;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.TableOptions;
@@ -16,6 +17,7 @@ import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -97,7 +99,18 @@ public final class EmbeddedDatabase implements Database {
 
   private volatile boolean closed;
 
+  private final Expiry expiry;
+  private final Sweeper sweeper;
+
   EmbeddedDatabase(Store store, Limits limits) {
+    this(store, limits, Clock.systemUTC(), SweepSettings.DEFAULT);
+  }
+
+  /**
+   * @param expiryClock what "now" is when the engine decides whether an item has expired; versions
+   *     are system time, so a clock for tests runs with it (an offset, moved forward)
+   */
+  EmbeddedDatabase(Store store, Limits limits, Clock expiryClock, SweepSettings sweep) {
     this.store = store;
     this.limits = limits;
     this.rules = new ItemRules(limits);
@@ -117,14 +130,29 @@ public final class EmbeddedDatabase implements Database {
     if (catalogRefresh != null) {
       catalogRefresh.start(catalog::refresh);
     }
+    this.expiry = new Expiry(expiryClock, catalog);
     this.queries =
-        new QueryExecutor(store, new ContinuationCodec(catalog.tokenSecret()), limits, rules);
+        new QueryExecutor(
+            store, new ContinuationCodec(catalog.tokenSecret()), limits, rules, expiry);
     this.viewMaintainer = new ViewMaintainer(limits);
     writers.allowCoreThreadTimeOut(true);
     for (ViewHandle view : catalog.buildingViews()) {
       startBackfill(view, 0); // every process that was running when it was created has learnt of it
     }
     retention.scheduleWithFixedDelay(this::trimQuietly, 1, 1, TimeUnit.SECONDS);
+    this.sweeper =
+        new Sweeper(store, catalog, expiry, writes, sweep, catalogRefresh != null, () -> closed);
+    sweeper.start();
+  }
+
+  @Override
+  public long expire(String table) {
+    return sweeper.sweep(requireTable(table));
+  }
+
+  @Override
+  public SweepStatus sweepStatus(String table) {
+    return sweeper.status(requireTable(table));
   }
 
   @Override
@@ -219,6 +247,15 @@ public final class EmbeddedDatabase implements Database {
     } catch (StorageException e) {
       throw storageError(e);
     }
+  }
+
+  private TableEntry requireTable(String name) {
+    TableEntry entry = entry(name);
+    if (entry.isView()) {
+      throw ViewbaseException.of(
+          ErrorCode.TableNotFound, "No table has this name (it is a view)", "table", name);
+    }
+    return entry;
   }
 
   @Override
@@ -342,6 +379,7 @@ public final class EmbeddedDatabase implements Database {
       }
       backfills.shutdownNow();
       retention.shutdownNow();
+      sweeper.stop();
       writers.shutdown(); // the queued writes fail fast (the database is closed), the running ones
       // finish
       try {
@@ -400,6 +438,10 @@ public final class EmbeddedDatabase implements Database {
 
   ViewMaintainer viewMaintainer() {
     return viewMaintainer;
+  }
+
+  Expiry expiry() {
+    return expiry;
   }
 
   QueryExecutor queries() {

@@ -10,6 +10,8 @@ import io.viewbase.api.PagedCursor;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Table;
+import io.viewbase.api.TimeToLive;
+import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Derivation;
 import io.viewbase.storage.spi.StorageException;
@@ -43,18 +45,34 @@ final class EmbeddedTable implements Table {
   public Optional<Item> get(String partitionKey, String id) {
     Optional<Versioned> stored =
         pointRead(partitionKey, id, (partition, key) -> db.store().get(partition, key));
-    return stored.map(v -> StoredItems.toItem(partitionKey, id, v.version(), v.value()));
+    // An expired item (or view entry) is absent to every read, swept or not.
+    return stored.flatMap(
+        v -> {
+          Item item = StoredItems.toItem(partitionKey, id, v.version(), v.value());
+          return db.expiry().isExpired(entry, v.version(), item.properties())
+              ? Optional.empty()
+              : Optional.of(item);
+        });
   }
 
-  /** Mapped point read: the store keeps the mapped result beside its cached entry, if it caches. */
+  /**
+   * Mapped point read: the store keeps the mapped result beside its cached entry, if it caches.
+   * What it keeps holds the entry's version and {@code _ttl} too, so that whether the item has
+   * expired is decided at each read, never cached.
+   */
   @Override
   public <T> Optional<T> get(String partitionKey, String id, ItemMapping<T> mapping) {
     return pointRead(
-        partitionKey,
-        id,
-        (partition, key) ->
-            db.store().get(partition, key, new MappedRead<>(partitionKey, id, mapping)));
+            partitionKey,
+            id,
+            (partition, key) ->
+                db.store().get(partition, key, new MappedRead<>(partitionKey, id, mapping)))
+        .filter(m -> !db.expiry().isExpired(entry, m.version(), m.ttl()))
+        .map(Mapped::result);
   }
+
+  /** A mapped read's result with what decides its expiry. */
+  private record Mapped<T>(long version, Value ttl, T result) {}
 
   /**
    * A point read's checks, its storage key, and its storage errors translated; {@code lookup}
@@ -77,15 +95,16 @@ final class EmbeddedTable implements Table {
    * alone decides the result, and is what a cache keeps.
    */
   private record MappedRead<T>(String partitionKey, String id, ItemMapping<T> mapping)
-      implements Derivation<T> {
+      implements Derivation<Mapped<T>> {
     @Override
-    public T derive(long version, byte[] value) {
-      return mapping.map(StoredItems.toItem(partitionKey, id, version, value));
+    public Mapped<T> derive(long version, byte[] value) {
+      Item item = StoredItems.toItem(partitionKey, id, version, value);
+      return new Mapped<>(version, item.properties().get(TimeToLive.PROPERTY), mapping.map(item));
     }
 
     @Override
-    public long weight(T result) {
-      return mapping.weight(result);
+    public long weight(Mapped<T> mapped) {
+      return mapping.weight(mapped.result()) + 32;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.viewbase.core;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Limits;
 import io.viewbase.api.PropertyName;
+import io.viewbase.api.TimeToLive;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,8 @@ import java.util.regex.Pattern;
  *       RowKey is the idiom for one record per partition): storage has no trouble with it (a
  *       partition is the table prefix plus the key, an empty sort key sorts first, and continuation
  *       tokens carry lengths).
- *   <li>Property names: {@link PropertyName}'s rule, up to maxPropertyNameLength characters.
+ *   <li>Property names: {@link PropertyName}'s rule, up to maxPropertyNameLength characters; an
+ *       item's own {@code _ttl} is {@link TimeToLive}'s.
  *   <li>At most maxProperties user properties; nesting at most maxNestingDepth deep; the encoded
  *       item at most maxItemBytes.
  * </ul>
@@ -108,6 +110,9 @@ final class ItemRules {
   private void checkNames(Map<String, Value> properties, int depth) {
     for (Map.Entry<String, Value> e : properties.entrySet()) {
       PropertyName.check(e.getKey(), depth == 1, limits.maxPropertyNameLength());
+      if (depth == 1 && e.getKey().equals(TimeToLive.PROPERTY)) {
+        TimeToLive.check(e.getValue());
+      }
       checkValue(e.getKey(), e.getValue(), depth);
     }
   }

@@ -45,13 +45,16 @@ final class QueryExecutor {
   private final ContinuationCodec tokens;
   private final Limits limits;
   private final ItemRules rules;
+  private final Expiry expiry;
   private final QueryPlanner planner = new QueryPlanner();
 
-  QueryExecutor(Store store, ContinuationCodec tokens, Limits limits, ItemRules rules) {
+  QueryExecutor(
+      Store store, ContinuationCodec tokens, Limits limits, ItemRules rules, Expiry expiry) {
     this.store = store;
     this.tokens = tokens;
     this.limits = limits;
     this.rules = rules;
+    this.expiry = expiry;
   }
 
   QueryPlan explain(TableEntry table, Query query) {
@@ -375,7 +378,10 @@ final class QueryExecutor {
         pk = partitionKeyOf(partition);
         id = KeyLayout.idOf(key);
       }
-      items.add(project(StoredItems.toItem(pk, id, version, value)));
+      Item item = StoredItems.toItem(pk, id, version, value);
+      if (!expiry.isExpired(table, version, item.properties())) {
+        items.add(project(item)); // an expired item is absent to every read, swept or not
+      }
     }
 
     /**
@@ -392,6 +398,9 @@ final class QueryExecutor {
     /** Adds a source item known from a view's copy, if it matches the filter. */
     void offerDecoded(String pk, String id, long version, Map<String, Value> properties) {
       Instant timestamp = new Value.DateTime(version).toInstant();
+      if (expiry.isExpired(table, version, properties)) {
+        return; // the entry copies its source at the source's version, with its _ttl
+      }
       if (filter == null || Filters.matches(filter, pk, id, timestamp, properties)) {
         items.add(project(Item.stored(pk, id, properties, Etags.of(version), timestamp)));
       }

@@ -2,6 +2,7 @@ package io.viewbase.core;
 
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.PropertyName;
+import io.viewbase.api.TimeToLive;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewbaseException;
@@ -153,7 +154,10 @@ final class ViewSpec {
     return select.isEmpty() || select.contains(property);
   }
 
-  /** The properties the view copies from a source item. */
+  /**
+   * The properties the view copies from a source item: those selected, and its {@code _ttl} always,
+   * so that an entry expires with its source item (an entry has its source's version).
+   */
   Map<String, Value> project(Map<String, Value> properties) {
     if (select.isEmpty()) {
       return properties;
@@ -164,6 +168,10 @@ final class ViewSpec {
       if (v != null) {
         kept.put(name, v);
       }
+    }
+    Value ttl = properties.get(TimeToLive.PROPERTY);
+    if (ttl != null) {
+      kept.put(TimeToLive.PROPERTY, ttl);
     }
     return Collections.unmodifiableMap(kept);
   }

@@ -77,4 +77,9 @@ record Write(
   private static Condition atVersion(String etag) {
     return Condition.version(Etags.parse(etag).orElse(-1L));
   }
+
+  /** The removal of this write's item as expired (what the change feed records for it). */
+  Write asExpiry() {
+    return new Write(Batch.Kind.DELETE, table, item, null, expected, true);
+  }
 }

@@ -5,6 +5,7 @@ import io.viewbase.api.BatchResult;
 import io.viewbase.api.Change;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
+import io.viewbase.api.TimeToLive;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.storage.spi.Condition;
@@ -97,6 +98,9 @@ final class WritePipeline {
     byte[] value = null;
     if (Write.storesItem(kind)) {
       rules.checkProperties(item.properties());
+      if (item.properties().containsKey(TimeToLive.PROPERTY)) {
+        db.expiry().noteItemTtl(table); // before the item: see Expiry
+      }
       value = ItemCodec.encode(item.properties());
       rules.checkEncodedSize(value, item.partitionKey(), item.id());
     }
@@ -355,9 +359,16 @@ final class WritePipeline {
 
   /**
    * Whether the write's rule is the whole of it, so that it needs no read: one storage condition
-   * and no retry. Not when its ETag names a version ahead of the clock (see the class comment).
+   * and no retry. Not when its ETag names a version ahead of the clock (see the class comment). Not
+   * either, on a table whose items may expire, when the rule is about the item's presence: an
+   * expired item is absent to every rule, but its entry is still stored, which the condition would
+   * see (an insert over it must succeed, a replace of it must not).
    */
   private boolean decidesByCondition(Write write, boolean alone) {
+    boolean presence = write.expected().kind() != Condition.Kind.NONE;
+    if (presence && !write.expiry() && db.expiry().mayExpire(write.table())) {
+      return false;
+    }
     if (write.kind() == Batch.Kind.CHECK) {
       return true;
     }
@@ -394,12 +405,23 @@ final class WritePipeline {
       db.clock().observe(read.version());
       throw ClockBehind.INSTANCE;
     }
-    if (!holds(write.expected(), read)) {
-      throw refusal(write, read != null);
-    }
     Map<String, Value> before = read == null ? null : ItemCodec.decode(read.value());
-    Map<String, Value> after = after(write, before);
+    // An expired item is absent to the rule and to a merge (docs/ttl.md), but its entry and its
+    // view entries are still stored: the mutations stay conditional on them, and views drop them.
+    // The removal of an expired item (an expiry) is the one write that sees it.
+    boolean present =
+        read != null
+            && (write.expiry() || !db.expiry().isExpired(write.table(), read.version(), before));
+    if (!holds(write.expected(), present ? read : null)) {
+      throw refusal(write, present);
+    }
     Condition unchanged = read == null ? Condition.ABSENT : Condition.version(read.version());
+    if (write.kind() == Batch.Kind.CHECK) {
+      draft.add(new Mutation.Check(partition, key, unchanged)); // decided by reading: see above
+      draft.result(null);
+      return;
+    }
+    Map<String, Value> after = after(write, present ? before : null);
     byte[] value = null;
     if (after == null) {
       draft.add(new Mutation.Delete(partition, key, unchanged));
@@ -409,7 +431,14 @@ final class WritePipeline {
     }
     db.viewMaintainer().changes(new Decision(write, read, before, after, version), draft);
     if (write.table().recordsChanges()) {
-      draft.record(recorded(write, read, value));
+      if (read != null && !present) {
+        // written over an expired item the sweep had not removed yet: the feed says both, so that
+        // a replay holds what a read does
+        draft.record(recorded(write.asExpiry(), read, null));
+        draft.record(recorded(write, null, value));
+      } else {
+        draft.record(recorded(write, read, value));
+      }
     }
     draft.result(after == null ? null : stored(item, after, version));
   }
@@ -439,7 +468,7 @@ final class WritePipeline {
       case MERGE -> merged(before, given);
       case UPSERT_MERGE -> before == null ? given : merged(before, given);
       case DELETE -> null;
-      case CHECK -> throw new IllegalStateException("a check is decided by its condition");
+      case CHECK -> throw new IllegalStateException("a check writes nothing");
     };
   }
 

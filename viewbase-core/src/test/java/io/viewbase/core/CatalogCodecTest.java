@@ -3,9 +3,11 @@ package io.viewbase.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +34,28 @@ class CatalogCodecTest {
     byte[] bytes = CatalogCodec.encode(table);
     assertThat(CatalogCodec.decode(bytes)).isEqualTo(table);
     assertThat(bytes).isEqualTo(ItemCodec.encode(OldCatalogLayout.table("People", 1, CREATED)));
+  }
+
+  @Test
+  void tableOptionsRoundTripAndAreLeftOutWhenDefault() {
+    TableRecord table =
+        new TableRecord(
+            "Orders",
+            4,
+            CREATED,
+            new TableOptions(
+                TableOptions.ChangeFeed.ON
+                    .withBeforeImages(true)
+                    .withRetention(Duration.ofMinutes(90), 12_345),
+                Duration.ofSeconds(3600)));
+    assertThat(CatalogCodec.decode(CatalogCodec.encode(table))).isEqualTo(table);
+    TableRecord offAgain =
+        table.withOptions(
+            new TableOptions(
+                new TableOptions.ChangeFeed(false, false, Duration.ofHours(2), 10), null));
+    assertThat(CatalogCodec.decode(CatalogCodec.encode(offAgain))).isEqualTo(offAgain);
+    assertThat(ItemCodec.decode(CatalogCodec.encode(new TableRecord("Plain", 5, CREATED))))
+        .doesNotContainKeys("changeFeed", "ttlMillis");
   }
 
   @Test

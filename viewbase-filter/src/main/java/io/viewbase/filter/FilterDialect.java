@@ -14,6 +14,8 @@ import io.viewbase.api.Stability;
  *   <tr><td>{@code PartitionKey}, {@code RowKey}, {@code Timestamp}</td><td>system</td><td>system</td></tr>
  *   <tr><td>{@code partitionKey}, {@code id}, {@code _timestamp}</td><td>system</td>
  *       <td>the user property {@code $partitionKey}, {@code $id}, {@code $_timestamp}</td></tr>
+ *   <tr><td>{@code _ttl} (an item's own time-to-live)</td><td>the user property {@code _ttl}</td>
+ *       <td>the user property {@code _ttl}</td></tr>
  *   <tr><td>{@code _x} (any other name starting with '_')</td><td>the user property {@code _x}</td>
  *       <td>the user property {@code $_x}</td></tr>
  *   <tr><td>{@code $id}, {@code a$b} (names with '$')</td><td>that user property</td>

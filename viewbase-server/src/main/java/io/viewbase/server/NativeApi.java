@@ -7,12 +7,15 @@ import io.viewbase.api.Item;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Stability;
+import io.viewbase.api.SweepStatus;
 import io.viewbase.api.Table;
+import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.BatchJson;
 import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.ItemJson;
 import io.viewbase.json.PageJson;
+import io.viewbase.json.SweepStatusJson;
 import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -87,7 +90,7 @@ public final class NativeApi {
   static boolean runsInline(String method, RouteMatch match) {
     return switch (match.route()) {
       case ITEM, TABLE, VIEW -> method.equals("GET");
-      case TABLE_QUERY, PARTITION_QUERY, VIEW_VERIFY, BATCH, CHANGES -> false;
+      case TABLE_QUERY, PARTITION_QUERY, TABLE_EXPIRE, VIEW_VERIFY, BATCH, CHANGES -> false;
       default -> true;
     };
   }
@@ -256,6 +259,11 @@ public final class NativeApi {
       case METRICS -> ApiResponse.text(200, PROMETHEUS, metrics.render());
       case TABLES -> ApiResponse.json(200, TableInfoJson.writeList(db.listTables()));
       case TABLE -> table(r, match.param(0));
+      case TABLE_EXPIRE -> {
+        TableInfo table = describe(match.param(0));
+        yield ApiResponse.json(
+            200, SweepStatusJson.writeExpired(table.name(), db.expire(table.name())));
+      }
       case TABLE_QUERY -> query(parameters, match.param(0), null);
       case PARTITION_QUERY -> query(parameters, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
@@ -275,8 +283,42 @@ public final class NativeApi {
         db.dropTable(name);
         yield ApiResponse.noContent();
       }
-      default -> tableOptions.describe(name);
+      default -> {
+        TableInfo info = describe(name);
+        yield ApiResponse.json(
+            200, SweepStatusJson.describe(info, tableOptions.options(info), sweepStatus(info)));
+      }
     };
+  }
+
+  /**
+   * What the sweeper did for a table, for its description; null for a view or a database without
+   * one.
+   */
+  private SweepStatus sweepStatus(TableInfo info) {
+    if (!info.kind().equals(TableInfo.TABLE)) {
+      return null;
+    }
+    try {
+      return db.sweepStatus(info.name());
+    } catch (ViewbaseException e) {
+      if (e.code() == ErrorCode.NotImplemented) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A table's description; not in the v1 table of routes, but what a client needs to check a name.
+   */
+  private TableInfo describe(String name) {
+    for (TableInfo info : db.listTables()) {
+      if (info.name().equalsIgnoreCase(name)) {
+        return info;
+      }
+    }
+    throw ViewbaseException.of(ErrorCode.TableNotFound, "Table not found", "table", name);
   }
 
   private ApiResponse query(Map<String, String> parameters, String tableName, String partitionKey) {

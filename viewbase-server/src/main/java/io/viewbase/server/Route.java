@@ -12,6 +12,8 @@ enum Route {
   METRICS("metrics", "/metrics", Set.of("GET"), Set.of()),
   TABLES("tables", "/v1/tables", Set.of("GET"), Set.of()),
   TABLE("table", "/v1/tables/{table}", Set.of("GET", "PUT", "PATCH", "DELETE"), Set.of()),
+  /** A forced time-to-live sweep of the table: {@link io.viewbase.api.Database#expire}. */
+  TABLE_EXPIRE("table_expire", "/v1/tables/{table}/expire", Set.of("POST"), Set.of()),
   TABLE_QUERY("table_query", "/v1/tables/{table}/items", Set.of("GET"), QueryParameters.NAMES),
   PARTITION_QUERY(
       "partition_query",

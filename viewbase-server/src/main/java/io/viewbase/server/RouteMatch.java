@@ -72,6 +72,9 @@ record RouteMatch(Route route, List<String> rawParams) {
     if (s.count == 3 && s.is(2, "changes")) {
       return new RouteMatch(Route.CHANGES, List.of(s.get(1)));
     }
+    if (s.count == 3 && s.is(2, "expire")) {
+      return new RouteMatch(Route.TABLE_EXPIRE, List.of(s.get(1)));
+    }
     if (!s.is(2, "items")) {
       return UNKNOWN;
     }

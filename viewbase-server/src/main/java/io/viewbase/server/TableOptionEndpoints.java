@@ -17,6 +17,7 @@ import io.viewbase.json.TableOptionsJson;
  * PUT                  | none (empty)              | createTable(name)           | 201 + description
  * PUT                  | options; absent = default | createTable(name, options)  | 201 + description
  * GET                  | -                         | tableOptions(name)          | 200 + description
+ *                      |                           |   (NativeApi, with the sweep)|
  * PATCH                | options; absent = as now  | alterTable(name, merged)    | 200 + description
  * </pre>
  *
@@ -43,11 +44,6 @@ final class TableOptionEndpoints {
         .withHeader("Location", "/v1/tables/" + created.name());
   }
 
-  ApiResponse describe(String name) {
-    TableInfo info = info(name);
-    return ApiResponse.json(200, TableInfoJson.write(info, options(info)));
-  }
-
   ApiResponse alter(ApiRequest r, String name) {
     NativeApi.requireJson(r);
     TableInfo info = info(name);
@@ -65,7 +61,8 @@ final class TableOptionEndpoints {
     return ApiResponse.json(200, TableInfoJson.write(info, altered));
   }
 
-  private TableOptions options(TableInfo info) {
+  /** A table's options, for its description; null for a view, which has none. */
+  TableOptions options(TableInfo info) {
     return TableInfo.TABLE.equals(info.kind()) ? db.tableOptions(info.name()) : null;
   }
 

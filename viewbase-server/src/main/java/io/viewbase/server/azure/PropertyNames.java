@@ -14,7 +14,8 @@ import io.viewbase.filter.Filters;
  * Azure name                         | stored as       | why
  * -----------------------------------+-----------------+---------------------------------------------
  * id, partitionKey                   | $id, $partitionKey | Viewbase's identity fields have these names
- * _x (any name starting with '_')    | $_x             | '_' starts Viewbase's system fields
+ * _ttl                               | _ttl            | an item's own time-to-live, as natively
+ * _x (any other name starting with '_') | $_x          | '_' starts Viewbase's system fields
  * $x (any name starting with '$')    | refused (400 PropertyNameInvalid), as on Azure, so no two
  *                                    |   Azure names ever share a stored name
  * anything else                      | unchanged       |

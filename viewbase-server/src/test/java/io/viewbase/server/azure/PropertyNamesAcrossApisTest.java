@@ -66,6 +66,7 @@ class PropertyNamesAcrossApisTest {
               INVALID,
               ErrorCode.InvalidPropertyName.azure().code(),
               "the dialect's '$_x...' is one character longer than the limit"),
+          Row.same("_ttl", ErrorCode.InvalidValue.name()), // a user name, whose value "v" is no ttl
           new Row(
               "_etag",
               INVALID,

@@ -25,11 +25,19 @@ final class ThreeApis implements AutoCloseable {
   static final String OK = "ok";
   static final String TABLE = "Rules";
 
-  final Database db = Viewbase.open(OpenOptions.inMemory());
-  private final NativeApi nativeApi = new NativeApi(db);
-  private final AzureApi azureApi = new AzureApi(db, AzureOptions.defaults());
+  final Database db;
+  private final NativeApi nativeApi;
+  private final AzureApi azureApi;
 
   ThreeApis() {
+    this(Viewbase.open(OpenOptions.inMemory()));
+  }
+
+  /** The three interfaces over this database. */
+  ThreeApis(Database db) {
+    this.db = db;
+    this.nativeApi = new NativeApi(db);
+    this.azureApi = new AzureApi(db, AzureOptions.defaults());
     db.createTable(TABLE);
   }
 

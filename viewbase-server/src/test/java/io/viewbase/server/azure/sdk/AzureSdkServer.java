@@ -13,12 +13,14 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import io.viewbase.api.Database;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Viewbase;
+import io.viewbase.core.CoreDatabaseProvider;
 import io.viewbase.server.azure.AzureOptions;
 import io.viewbase.server.azure.AzureTablesServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -57,15 +59,28 @@ final class AzureSdkServer implements BeforeAllCallback, AfterAllCallback {
   private static final AtomicInteger TABLE_NAMES = new AtomicInteger();
   private static final AtomicInteger OPENS = new AtomicInteger();
 
+  private final Clock expiryClock;
   private Path dir;
   private Database db;
   private AzureTablesServer server;
   private TableServiceClient service;
 
+  AzureSdkServer() {
+    this(null);
+  }
+
+  /** A server whose database decides expiry by this clock (null: the system clock). */
+  AzureSdkServer(Clock expiryClock) {
+    this.expiryClock = expiryClock;
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
     dir = Files.createTempDirectory("viewbase-azure-sdk");
-    db = Viewbase.open(openOptions(dir));
+    db =
+        expiryClock == null
+            ? Viewbase.open(openOptions(dir))
+            : CoreDatabaseProvider.open(openOptions(dir), expiryClock);
     server = AzureTablesServer.start(db, AzureOptions.defaults().withPort(0));
     service = serviceClient(KEY);
   }

@@ -15,6 +15,7 @@ import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.Versioned;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -228,7 +229,8 @@ final class Catalog {
             withSource(stored.definition(), source),
             stored.state(),
             stored.progress(),
-            stored.conflicts());
+            stored.conflicts(),
+            stored.countsAfter());
     TableEntry entry = new TableEntry(record.table());
     ViewHandle handle =
         new ViewHandle(entry, source, ViewSpec.compile(record.definition()), record);
@@ -242,7 +244,19 @@ final class Catalog {
   /** The definition with its source named as the source table's record names it. */
   private static ViewDefinition withSource(ViewDefinition d, TableEntry source) {
     return new ViewDefinition(
-        d.name(), source.name(), d.partitionBy(), d.idBy(), d.where(), d.select());
+        d.name(),
+        source.name(),
+        d.partitionBy(),
+        d.idBy(),
+        d.where(),
+        d.select(),
+        d.kind(),
+        d.retention());
+  }
+
+  /** Every view this process knows. */
+  List<ViewHandle> views() {
+    return tables.values().stream().map(TableEntry::view).filter(v -> v != null).toList();
   }
 
   /** The views whose backfill had not finished at the last shutdown. */
@@ -311,10 +325,14 @@ final class Catalog {
     ViewDefinition named = withSource(definition, source);
     ViewSpec spec = ViewSpec.compile(named);
     Instant created = Instant.now();
+    long countsAfter =
+        spec.kind() == ViewDefinition.Kind.PARTITIONS ? countsAfter(clock.next()) : 0;
     ViewRecord record =
         allocate(
             named.name(),
-            id -> ViewRecord.building(new TableRecord(named.name(), id, created), named));
+            id ->
+                ViewRecord.building(
+                    new TableRecord(named.name(), id, created), named, countsAfter));
     TableEntry allocated = new TableEntry(record.table());
     ViewHandle handle = new ViewHandle(allocated, source, spec, record);
     allocated.view(handle);
@@ -322,6 +340,24 @@ final class Catalog {
     source.addView(handle);
     return handle;
   }
+
+  /**
+   * The version after which writers count the items of a new partitions view, and at or before
+   * which its backfill does: ahead of {@code now} by more than a write in flight takes to finish (a
+   * write that began before the view was registered does not maintain it, so every version it
+   * stores must be the backfill's to count) and, on a shared store, by the time other processes
+   * take to learn of the view.
+   */
+  private long countsAfter(long now) {
+    Duration ahead =
+        refresh == null
+            ? PARTITIONS_COUNT_AHEAD
+            : PARTITIONS_COUNT_AHEAD.plus(CatalogRefresh.OTHERS_LEARN);
+    return now + ahead.toNanos() / 100;
+  }
+
+  /** See {@link #countsAfter}. */
+  static final Duration PARTITIONS_COUNT_AHEAD = Duration.ofSeconds(1);
 
   /** The catalog write that stores a view's record: its state and backfill position. */
   Mutation viewRecordPut(ViewRecord record) {

@@ -73,6 +73,9 @@ public final class EmbeddedDatabase implements Database {
 
   private volatile boolean closed;
 
+  /** Removes history entries past their view's retention, on a backfill thread. */
+  private final HistoryTrimmer trimmer;
+
   EmbeddedDatabase(Store store, Limits limits) {
     this.store = store;
     this.limits = limits;
@@ -99,6 +102,8 @@ public final class EmbeddedDatabase implements Database {
     for (ViewHandle view : catalog.buildingViews()) {
       startBackfill(view, 0); // every process that was running when it was created has learnt of it
     }
+    this.trimmer = new HistoryTrimmer(store, catalog::views, () -> closed);
+    backfills.execute(trimmer);
   }
 
   @Override
@@ -272,6 +277,15 @@ public final class EmbeddedDatabase implements Database {
 
   ItemRules rules() {
     return rules;
+  }
+
+  /**
+   * Runs a retention pass over the history views now (tests; the database runs one every {@link
+   * HistoryTrimmer#INTERVAL}); returns the entries removed.
+   */
+  long trimHistories() {
+    checkOpen();
+    return trimmer.pass();
   }
 
   VersionClock clock() {

@@ -125,7 +125,12 @@ final class ViewHandle {
     if (record.state() == ViewState.BUILDING && stored.state() != ViewState.BUILDING) {
       record =
           new ViewRecord(
-              record.table(), record.definition(), stored.state(), theirs, stored.conflicts());
+              record.table(),
+              record.definition(),
+              stored.state(),
+              theirs,
+              stored.conflicts(),
+              record.countsAfter());
       return stored.state() == ViewState.FAILED;
     }
     if (stored.state() == ViewState.BUILDING && theirs.done() > held.done()) {

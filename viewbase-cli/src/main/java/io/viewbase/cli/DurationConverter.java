@@ -6,10 +6,11 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * A duration flag's value: a whole number and its unit, {@code ms}, {@code s}, {@code m} or {@code
- * h} ({@code 500ms}, {@code 30s}, {@code 2m}), the units the Cassandra durations of {@code
- * --cassandra-option} take. The unit is required: a bare {@code 30} could mean seconds or
- * milliseconds, and a wrong guess is a timeout a thousand times off.
+ * A duration flag's value: a whole number and its unit, {@code ms}, {@code s}, {@code m}, {@code h}
+ * or {@code d} ({@code 500ms}, {@code 30s}, {@code 2m}, {@code 30d}), the units the Cassandra
+ * durations of {@code --cassandra-option} take, and days for a history view's retention. The unit
+ * is required: a bare {@code 30} could mean seconds or milliseconds, and a wrong guess is a timeout
+ * a thousand times off.
  */
 final class DurationConverter implements ITypeConverter<Duration> {
   @Override
@@ -30,9 +31,10 @@ final class DurationConverter implements ITypeConverter<Duration> {
       case "s" -> Duration.ofSeconds(n);
       case "m" -> Duration.ofMinutes(n);
       case "h" -> Duration.ofHours(n);
+      case "d" -> Duration.ofDays(n);
       default ->
           throw new TypeConversionException(
-              "'" + text + "' needs a unit: ms, s, m or h (as in 500ms, 30s, 2m)");
+              "'" + text + "' needs a unit: ms, s, m, h or d (as in 500ms, 30s, 2m, 30d)");
     };
   }
 }

@@ -266,6 +266,10 @@ public final class EmbeddedDatabase implements Database {
     }
   }
 
+  Catalog catalog() {
+    return catalog;
+  }
+
   Store store() {
     return store;
   }

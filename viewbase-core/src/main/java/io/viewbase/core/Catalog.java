@@ -239,6 +239,10 @@ final class Catalog {
     if (handle.isMaintained()) {
       source.addView(handle);
     }
+    if (record.countsAfter() == ViewRecord.COUNTS_AFTER_PENDING
+        && record.state() == ViewState.BUILDING) {
+      chooseCountsAfter(handle); // created by a process that stopped before it chose one
+    }
   }
 
   /** The definition with its source named as the source table's record names it. */
@@ -325,8 +329,8 @@ final class Catalog {
     ViewDefinition named = withSource(definition, source);
     ViewSpec spec = ViewSpec.compile(named);
     Instant created = Instant.now();
-    long countsAfter =
-        spec.kind() == ViewDefinition.Kind.PARTITIONS ? countsAfter(clock.next()) : 0;
+    boolean counts = spec.kind() == ViewDefinition.Kind.PARTITIONS;
+    long countsAfter = counts ? ViewRecord.COUNTS_AFTER_PENDING : 0;
     ViewRecord record =
         allocate(
             named.name(),
@@ -338,15 +342,30 @@ final class Catalog {
     allocated.view(handle);
     tables.put(lower(named.name()), allocated);
     source.addView(handle);
+    if (counts) {
+      chooseCountsAfter(handle);
+    }
     return handle;
   }
 
   /**
-   * The version after which writers count the items of a new partitions view, and at or before
-   * which its backfill does: ahead of {@code now} by more than a write in flight takes to finish (a
-   * write that began before the view was registered does not maintain it, so every version it
-   * stores must be the backfill's to count) and, on a shared store, by the time other processes
-   * take to learn of the view.
+   * Gives a partitions view, registered (every write from now on maintains it), its countsAfter:
+   * stored first, then taken by the handle, so no writer counts by a version a restart could
+   * forget. Until then writers count nothing and the backfill counts every state.
+   */
+  private void chooseCountsAfter(ViewHandle handle) {
+    long version = countsAfter(clock.next());
+    commitUnconditional(
+        List.of(viewRecordPut(handle.record().withCountsAfter(version)), generationPut()));
+    handle.countAfter(version);
+  }
+
+  /**
+   * The version after which writers count the items of a partitions view, and at or before which
+   * its backfill does, chosen once the view is registered: ahead of {@code now} by more than a
+   * writer takes from reading the pending value to storing its write (it counts nothing, so its
+   * version must be the backfill's to count) and, on a shared store, by the time other processes
+   * take to learn of the view (their writes until then do not maintain it).
    */
   private long countsAfter(long now) {
     Duration ahead =

@@ -128,6 +128,11 @@ final class ViewBackfill implements Runnable {
     if (!stopped()) {
       catalog.finishView(view);
     }
+    if (!stopped() && view.isReady() && view.spec().kind() == ViewDefinition.Kind.PARTITIONS) {
+      // A write decided while the view was building may have landed after the first pass and
+      // noted an entry it created; once ready, every write drops such a note, and so does this.
+      clearCountedThrough();
+    }
   }
 
   /**

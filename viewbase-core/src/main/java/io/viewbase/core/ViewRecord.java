@@ -27,6 +27,12 @@ record ViewRecord(
     implements CatalogRecord {
   static final int MAX_CONFLICTS = 100;
 
+  /**
+   * The countsAfter of a partitions view registered but not yet given one: every state is the
+   * backfill's, so writers count nothing.
+   */
+  static final long COUNTS_AFTER_PENDING = Long.MAX_VALUE;
+
   ViewRecord {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(definition, "definition");
@@ -69,6 +75,10 @@ record ViewRecord(
 
   ViewRecord inState(ViewState next) {
     return new ViewRecord(table, definition, next, progress, conflicts, countsAfter);
+  }
+
+  ViewRecord withCountsAfter(long version) {
+    return new ViewRecord(table, definition, state, progress, conflicts, version);
   }
 
   ViewRecord withProgress(Progress next) {

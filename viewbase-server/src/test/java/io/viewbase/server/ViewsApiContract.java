@@ -481,7 +481,7 @@ abstract class ViewsApiContract {
     HttpResponse<byte[]> status = http.get("/v1/views/" + history);
     assertThat(text(status))
         .contains("\"kind\":\"history\"")
-        .contains("\"retention\":{\"maxVersions\":5,\"maxAge\":\"P30D\"}");
+        .contains("\"retention\":{\"maxVersions\":5,\"maxAge\":\"PT720H\"}");
 
     assertThat(putItem(people, "acme", "ann", "{\"age\":30}").statusCode()).isEqualTo(200);
     assertThat(putItem(people, "acme", "bo", "{\"age\":40}").statusCode()).isEqualTo(200);

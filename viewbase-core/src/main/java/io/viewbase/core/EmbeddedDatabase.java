@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The embedded engine: a {@link Database} over a storage {@link Store}, with the catalog, the
@@ -73,8 +74,13 @@ public final class EmbeddedDatabase implements Database {
 
   private volatile boolean closed;
 
-  /** Removes history entries past their view's retention, on a backfill thread. */
+  /**
+   * Removes history entries past their view's retention, on a backfill thread started with the
+   * first such view.
+   */
   private final HistoryTrimmer trimmer;
+
+  private final AtomicBoolean trimming = new AtomicBoolean();
 
   EmbeddedDatabase(Store store, Limits limits) {
     this.store = store;
@@ -103,7 +109,9 @@ public final class EmbeddedDatabase implements Database {
       startBackfill(view, 0); // every process that was running when it was created has learnt of it
     }
     this.trimmer = new HistoryTrimmer(store, catalog::views, () -> closed);
-    backfills.execute(trimmer);
+    if (catalog.views().stream().anyMatch(EmbeddedDatabase::hasRetention)) {
+      startTrimmer();
+    }
   }
 
   @Override
@@ -114,6 +122,9 @@ public final class EmbeddedDatabase implements Database {
     }
     try {
       ViewHandle view = catalog.createView(definition);
+      if (hasRetention(view)) {
+        startTrimmer();
+      }
       // Other processes sharing the store maintain the view once they have learnt of it: copy the
       // source only after that, or an item one of them writes meanwhile would be missed.
       startBackfill(view, catalogRefresh == null ? 0 : CatalogRefresh.OTHERS_LEARN.toNanos());
@@ -281,6 +292,17 @@ public final class EmbeddedDatabase implements Database {
 
   ItemRules rules() {
     return rules;
+  }
+
+  private static boolean hasRetention(ViewHandle view) {
+    ViewDefinition d = view.spec().definition();
+    return d.retention() != null && !d.retention().isNone();
+  }
+
+  private void startTrimmer() {
+    if (trimming.compareAndSet(false, true)) {
+      backfills.execute(trimmer);
+    }
   }
 
   /**

@@ -8,9 +8,9 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * A duration flag's value: a whole number and its unit, {@code ms}, {@code s}, {@code m}, {@code h}
  * or {@code d} ({@code 500ms}, {@code 30s}, {@code 2m}, {@code 7d}), the units the Cassandra
- * durations of {@code --cassandra-option} take, and days for a change feed's retention or a ttl.
- * The unit is required: a bare {@code 30} could mean seconds or milliseconds, and a wrong guess is
- * a timeout a thousand times off.
+ * durations of {@code --cassandra-option} take, and days for a change feed's retention, a ttl or a
+ * history view's retention. The unit is required: a bare {@code 30} could mean seconds or
+ * milliseconds, and a wrong guess is a timeout a thousand times off.
  */
 final class DurationConverter implements ITypeConverter<Duration> {
   @Override

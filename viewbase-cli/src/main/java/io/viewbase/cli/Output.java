@@ -124,11 +124,39 @@ final class Output {
       var d = status.definition();
       rows.add(List.of("name", d.name()));
       rows.add(List.of("source", d.source()));
+      rows.add(List.of("kind", d.kind().text()));
       rows.add(
-          List.of("partitionBy", d.partitionBy() == null ? "{partitionKey}" : d.partitionBy()));
-      rows.add(List.of("idBy", d.idBy() == null ? "{id}" : d.idBy()));
+          List.of(
+              "partitionBy",
+              d.partitionBy() != null
+                  ? d.partitionBy()
+                  : switch (d.kind()) {
+                    case COPY -> "{partitionKey}";
+                    case HISTORY -> "{partitionKey}#{id}";
+                    case PARTITIONS -> "all";
+                  }));
+      rows.add(
+          List.of(
+              "idBy",
+              switch (d.kind()) {
+                case COPY -> d.idBy() == null ? "{id}" : d.idBy();
+                case HISTORY -> "(version#item)";
+                case PARTITIONS -> "(source partition key)";
+              }));
       rows.add(List.of("where", d.where() == null ? "" : d.where()));
       rows.add(List.of("select", d.select().isEmpty() ? "(all)" : String.join(",", d.select())));
+      if (d.retention() != null) {
+        rows.add(
+            List.of(
+                "retention",
+                (d.retention().maxVersions() > 0
+                        ? d.retention().maxVersions() + " versions per partition"
+                        : "")
+                    + (d.retention().maxVersions() > 0 && d.retention().maxAge() != null
+                        ? ", "
+                        : "")
+                    + (d.retention().maxAge() != null ? "maxAge " + d.retention().maxAge() : "")));
+      }
       rows.add(List.of("state", status.state()));
       rows.add(
           List.of(

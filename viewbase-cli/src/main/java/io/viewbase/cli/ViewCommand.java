@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,17 +68,39 @@ final class ViewCommand implements Runnable {
     String source;
 
     @Option(
+        names = "--kind",
+        paramLabel = "KIND",
+        description =
+            "copy (default: the items under other keys), history (an entry per write, in commit "
+                + "order) or partitions (an entry per non-empty source partition, its count).")
+    String kind;
+
+    @Option(
         names = "--partition-by",
         paramLabel = "TPL",
         description =
-            "Template of the view's partition key (default: the source's {partitionKey}).")
+            "Template of the view's partition key (default: {partitionKey} for a copy, "
+                + "{partitionKey}#{id} for a history, all for a partitions view).")
     String partitionBy;
 
     @Option(
         names = "--id-by",
         paramLabel = "TPL",
-        description = "Template of the view's id (default: the source's {id}).")
+        description = "Template of a copy view's id (default: the source's {id}).")
     String idBy;
+
+    @Option(
+        names = "--max-versions",
+        paramLabel = "N",
+        description = "History views: keep the newest N entries of each view partition.")
+    Long maxVersions;
+
+    @Option(
+        names = "--max-age",
+        paramLabel = "DURATION",
+        converter = DurationConverter.class,
+        description = "History views: keep entries younger than this (30s, 12h, 30d).")
+    Duration maxAge;
 
     @Option(
         names = "--where",
@@ -101,8 +124,19 @@ final class ViewCommand implements Runnable {
 
     @Override
     void run(Database db) {
+      ViewDefinition.Kind viewKind = kind == null ? null : ViewDefinition.Kind.of(kind);
+      if (kind != null && viewKind == null) {
+        throw new ParameterException(
+            spec.commandLine(), "--kind is copy, history or partitions, not " + kind);
+      }
+      ViewDefinition.Retention retention =
+          maxVersions == null && maxAge == null
+              ? null
+              : new ViewDefinition.Retention(maxVersions == null ? 0 : maxVersions, maxAge);
       ViewStatus status =
-          db.createView(new ViewDefinition(name, source, partitionBy, idBy, where, select));
+          db.createView(
+              new ViewDefinition(
+                  name, source, partitionBy, idBy, where, select, viewKind, retention));
       if (!noWait) {
         status = await(db, status);
       }

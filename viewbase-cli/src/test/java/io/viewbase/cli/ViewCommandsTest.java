@@ -6,7 +6,9 @@ import io.viewbase.api.Database;
 import io.viewbase.api.Item;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Table;
+import io.viewbase.api.Value;
 import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.Viewbase;
 import io.viewbase.json.VerifyReportJson;
@@ -15,6 +17,7 @@ import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -280,5 +283,46 @@ class ViewCommandsTest {
           .map(Item::sourceId)
           .hasValue("g3");
     }
+  }
+
+  @Test
+  void viewCreateOfAHistoryAndAPartitionsViewShowsTheKindAndRetention() {
+    fill(20);
+    Cli history =
+        Cli.run(
+            remote,
+            "view",
+            "create",
+            view,
+            "--source",
+            table,
+            "--kind",
+            "history",
+            "--max-versions",
+            "10",
+            "--max-age",
+            "30d");
+    assertThat(history.exitCode()).as(history.toString()).isZero();
+    ViewStatus status = status(history.out());
+    assertThat(status.state()).isEqualTo(ViewStatus.READY);
+    assertThat(status.definition().kind()).isEqualTo(ViewDefinition.Kind.HISTORY);
+    assertThat(status.definition().retention())
+        .isEqualTo(new ViewDefinition.Retention(10, Duration.ofDays(30)));
+    assertThat(Cli.run(remote, "query", view, "p1#id1").out())
+        .contains("\"_operation\":\"backfill\"");
+
+    String counts = view + "Counts";
+    Cli partitions =
+        Cli.run(remote, "view", "create", counts, "--source", table, "--kind", "partitions");
+    assertThat(partitions.exitCode()).as(partitions.toString()).isZero();
+    assertThat(Items.parse(Cli.run(remote, "get", counts, "all", "p3").out()).properties())
+        .containsEntry("count", Value.of(4L));
+    Cli text = Cli.run(remote, "view", "status", counts, "--format", "table");
+    assertThat(text.out()).contains("partitions").contains("(source partition key)");
+
+    Cli bad =
+        Cli.run(remote, "view", "create", view + "Bad", "--source", table, "--kind", "ledger");
+    assertThat(bad.exitCode()).isNotZero();
+    assertThat(bad.err()).contains("--kind is copy, history or partitions");
   }
 }

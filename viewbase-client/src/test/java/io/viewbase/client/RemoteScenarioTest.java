@@ -112,4 +112,36 @@ class RemoteScenarioTest extends DatabaseScenario {
       assertThat(page.latest()).isZero();
     }
   }
+
+  @Test
+  void historyAndPartitionsViewsRoundTripThroughTheClient() throws InterruptedException {
+    var t = newTable();
+    String history = t.name() + "History";
+    String counts = t.name() + "Counts";
+    var definition =
+        io.viewbase.api.ViewDefinition.history(history, t.name())
+            .withRetention(io.viewbase.api.ViewDefinition.Retention.versions(3));
+    assertThat(remote.createView(definition).definition()).isEqualTo(definition);
+    remote.createView(io.viewbase.api.ViewDefinition.partitions(counts, t.name()));
+    while (!remote.viewStatus(history).isReady() || !remote.viewStatus(counts).isReady()) {
+      Thread.sleep(10);
+    }
+    assertThat(remote.viewStatus(counts).definition().kind())
+        .isEqualTo(io.viewbase.api.ViewDefinition.Kind.PARTITIONS);
+    var written = t.upsert(io.viewbase.api.Item.builder("p", "i").put("v", 1).build());
+    t.delete("p", "i", null);
+    var entries = remote.table(history).query(io.viewbase.api.Query.partition("p#i")).items();
+    assertThat(entries).hasSize(2);
+    assertThat(entries.get(0).timestamp()).isEqualTo(written.timestamp());
+    assertThat(entries.get(0).properties())
+        .containsEntry("_operation", io.viewbase.api.Value.of("upsert"));
+    assertThat(entries.get(1).properties())
+        .containsEntry("_deleted", io.viewbase.api.Value.of(true));
+    assertThat(remote.table(counts).get("all", "p")).isEmpty();
+    t.upsert(io.viewbase.api.Item.builder("p", "j").build());
+    assertThat(remote.table(counts).get("all", "p").orElseThrow().properties())
+        .containsEntry("count", io.viewbase.api.Value.of(1L));
+    assertThat(remote.verifyView(history, false).drift()).isZero();
+    assertThat(remote.verifyView(counts, false).drift()).isZero();
+  }
 }

@@ -16,6 +16,7 @@ import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.Versioned;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -235,7 +236,8 @@ final class Catalog {
             withSource(stored.definition(), source),
             stored.state(),
             stored.progress(),
-            stored.conflicts());
+            stored.conflicts(),
+            stored.countsAfter());
     TableEntry entry = new TableEntry(record.table());
     ViewHandle handle =
         new ViewHandle(entry, source, ViewSpec.compile(record.definition()), record);
@@ -244,12 +246,28 @@ final class Catalog {
     if (handle.isMaintained()) {
       source.addView(handle);
     }
+    if (record.countsAfter() == ViewRecord.COUNTS_AFTER_PENDING
+        && record.state() == ViewState.BUILDING) {
+      chooseCountsAfter(handle); // created by a process that stopped before it chose one
+    }
   }
 
   /** The definition with its source named as the source table's record names it. */
   private static ViewDefinition withSource(ViewDefinition d, TableEntry source) {
     return new ViewDefinition(
-        d.name(), source.name(), d.partitionBy(), d.idBy(), d.where(), d.select());
+        d.name(),
+        source.name(),
+        d.partitionBy(),
+        d.idBy(),
+        d.where(),
+        d.select(),
+        d.kind(),
+        d.retention());
+  }
+
+  /** Every view this process knows. */
+  List<ViewHandle> views() {
+    return tables.values().stream().map(TableEntry::view).filter(v -> v != null).toList();
   }
 
   /** The views whose backfill had not finished at the last shutdown. */
@@ -356,17 +374,54 @@ final class Catalog {
     ViewDefinition named = withSource(definition, source);
     ViewSpec spec = ViewSpec.compile(named);
     Instant created = Instant.now();
+    boolean counts = spec.kind() == ViewDefinition.Kind.PARTITIONS;
+    long countsAfter = counts ? ViewRecord.COUNTS_AFTER_PENDING : 0;
     ViewRecord record =
         allocate(
             named.name(),
-            id -> ViewRecord.building(new TableRecord(named.name(), id, created), named));
+            id ->
+                ViewRecord.building(
+                    new TableRecord(named.name(), id, created), named, countsAfter));
     TableEntry allocated = new TableEntry(record.table());
     ViewHandle handle = new ViewHandle(allocated, source, spec, record);
     allocated.view(handle);
     tables.put(lower(named.name()), allocated);
     source.addView(handle);
+    if (counts) {
+      chooseCountsAfter(handle);
+    }
     return handle;
   }
+
+  /**
+   * Gives a partitions view, registered (every write from now on maintains it), its countsAfter:
+   * stored first, then taken by the handle, so no writer counts by a version a restart could
+   * forget. Until then writers count nothing and the backfill counts every state.
+   */
+  private void chooseCountsAfter(ViewHandle handle) {
+    long version = countsAfter(clock.next());
+    commitUnconditional(
+        List.of(viewRecordPut(handle.record().withCountsAfter(version)), generationPut()));
+    handle.countAfter(version);
+  }
+
+  /**
+   * The version after which writers count the items of a partitions view, and at or before which
+   * its backfill does, chosen once the view is registered: ahead of {@code now} by more than a
+   * writer takes from reading the pending value to storing its write (it counts nothing, so its
+   * version must be the backfill's to count) and, on a shared store, by the time other processes
+   * take to learn of the view (their writes until then do not maintain it).
+   */
+  private long countsAfter(long now) {
+    Duration ahead =
+        refresh == null
+            ? PARTITIONS_COUNT_AHEAD
+            : PARTITIONS_COUNT_AHEAD.plus(CatalogRefresh.OTHERS_LEARN);
+    return now + ahead.toNanos() / 100;
+  }
+
+  /** See {@link #countsAfter}. */
+  static final Duration PARTITIONS_COUNT_AHEAD = Duration.ofSeconds(1);
 
   /** The catalog write that stores a view's record: its state and backfill position. */
   Mutation viewRecordPut(ViewRecord record) {

@@ -5,6 +5,7 @@ import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +28,10 @@ import java.util.Map;
  *                       |                 | (building, ready, failed), done: int64, total: int64,
  *                       |                 | resumePartition?: binary, resumeKey?: binary, conflicts: [{
  *                       |                 | viewPartitionKey?, viewId?, sourcePartitionKey?, sourceId?,
- *                       |                 | otherSourcePartitionKey?, otherSourceId?: string}]
+ *                       |                 | otherSourcePartitionKey?, otherSourceId?: string}],
+ *                       |                 | kind?: string (history, partitions; absent: copy),
+ *                       |                 | maxVersions?: int64, maxAge?: string (ISO-8601 duration),
+ *                       |                 | countsAfter?: int64 (partitions views)
  * meta / nextTableId    | the next id     | value: int32
  * meta / tokenSecret    | the secret      | value: binary        (signs continuation tokens)
  * meta / catalogGeneration | a generation | value: int64         (random, rewritten by every change)
@@ -35,10 +39,11 @@ import java.util.Map;
  * settings / owner name | a setting       | value: string
  * </pre>
  *
- * A view record is told from a table's by its {@code source}. The layout is the one databases have
- * been written with since the catalog existed: change it only with a reader for the old one. A
- * record that does not follow it fails to decode with an {@link IllegalStateException} naming the
- * property.
+ * A view record is told from a table's by its {@code source}. The last four were added with view
+ * kinds; a record written before them is a copy view, and a copy view's record still leaves them
+ * out, so it is stored as it always was. The layout is the one databases have been written with
+ * since the catalog existed: change it only with a reader for the old one. A record that does not
+ * follow it fails to decode with an {@link IllegalStateException} naming the property.
  */
 final class CatalogCodec {
   private CatalogCodec() {}
@@ -168,6 +173,18 @@ final class CatalogCodec {
       conflicts.add(new Value.Obj(o));
     }
     p.put("conflicts", new Value.Arr(conflicts));
+    if (d.kind() != ViewDefinition.Kind.COPY) {
+      p.put("kind", Value.of(d.kind().text()));
+    }
+    if (d.retention() != null) {
+      p.put("maxVersions", Value.of(d.retention().maxVersions()));
+      if (d.retention().maxAge() != null) {
+        p.put("maxAge", Value.of(d.retention().maxAge().toString()));
+      }
+    }
+    if (view.countsAfter() != 0) {
+      p.put("countsAfter", Value.of(view.countsAfter()));
+    }
     return p;
   }
 
@@ -183,7 +200,9 @@ final class CatalogCodec {
             textOf(p, "partitionBy"),
             textOf(p, "idBy"),
             textOf(p, "where"),
-            select);
+            select,
+            kindOf(p),
+            retentionOf(p));
     String state = field(p, "state", Value.Str.class).value();
     ViewState viewState;
     try {
@@ -213,7 +232,38 @@ final class CatalogCodec {
               textOf(c, "otherSourcePartitionKey"),
               textOf(c, "otherSourceId")));
     }
-    return new ViewRecord(table, definition, viewState, progress, conflicts);
+    long countsAfter =
+        p.get("countsAfter") == null ? 0 : field(p, "countsAfter", Value.Int64.class).value();
+    return new ViewRecord(table, definition, viewState, progress, conflicts, countsAfter);
+  }
+
+  private static ViewDefinition.Kind kindOf(Map<String, Value> p) {
+    if (p.get("kind") == null) {
+      return ViewDefinition.Kind.COPY; // written before view kinds: every view was a copy
+    }
+    String text = field(p, "kind", Value.Str.class).value();
+    ViewDefinition.Kind kind = ViewDefinition.Kind.of(text);
+    if (kind == null) {
+      throw damaged("kind", "copy, history or partitions, not " + text);
+    }
+    return kind;
+  }
+
+  private static ViewDefinition.Retention retentionOf(Map<String, Value> p) {
+    if (p.get("maxVersions") == null) {
+      return null;
+    }
+    long versions = field(p, "maxVersions", Value.Int64.class).value();
+    Duration age = null;
+    if (p.get("maxAge") != null) {
+      String text = field(p, "maxAge", Value.Str.class).value();
+      try {
+        age = Duration.parse(text);
+      } catch (DateTimeParseException e) {
+        throw damaged("maxAge", "an ISO-8601 duration, not " + text);
+      }
+    }
+    return new ViewDefinition.Retention(versions, age);
   }
 
   private static byte[] single(String name, Value value) {

@@ -29,6 +29,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,6 +103,14 @@ public final class EmbeddedDatabase implements Database {
   private final Expiry expiry;
   private final Sweeper sweeper;
 
+  /**
+   * Removes history entries past their view's retention, on a backfill thread started with the
+   * first such view.
+   */
+  private final HistoryTrimmer trimmer;
+
+  private final AtomicBoolean trimming = new AtomicBoolean();
+
   EmbeddedDatabase(Store store, Limits limits) {
     this(store, limits, Clock.systemUTC(), SweepSettings.DEFAULT);
   }
@@ -143,6 +152,10 @@ public final class EmbeddedDatabase implements Database {
     this.sweeper =
         new Sweeper(store, catalog, expiry, writes, sweep, catalogRefresh != null, () -> closed);
     sweeper.start();
+    this.trimmer = new HistoryTrimmer(store, catalog::views, () -> closed);
+    if (catalog.views().stream().anyMatch(EmbeddedDatabase::hasRetention)) {
+      startTrimmer();
+    }
   }
 
   @Override
@@ -163,6 +176,9 @@ public final class EmbeddedDatabase implements Database {
     }
     try {
       ViewHandle view = catalog.createView(definition);
+      if (hasRetention(view)) {
+        startTrimmer();
+      }
       // Other processes sharing the store maintain the view once they have learnt of it: copy the
       // source only after that, or an item one of them writes meanwhile would be missed.
       startBackfill(view, catalogRefresh == null ? 0 : CatalogRefresh.OTHERS_LEARN.toNanos());
@@ -407,6 +423,10 @@ public final class EmbeddedDatabase implements Database {
     }
   }
 
+  Catalog catalog() {
+    return catalog;
+  }
+
   Store store() {
     return store;
   }
@@ -422,6 +442,26 @@ public final class EmbeddedDatabase implements Database {
 
   ItemRules rules() {
     return rules;
+  }
+
+  private static boolean hasRetention(ViewHandle view) {
+    ViewDefinition d = view.spec().definition();
+    return d.retention() != null && !d.retention().isNone();
+  }
+
+  private void startTrimmer() {
+    if (trimming.compareAndSet(false, true)) {
+      backfills.execute(trimmer);
+    }
+  }
+
+  /**
+   * Runs a retention pass over the history views now (tests; the database runs one every {@link
+   * HistoryTrimmer#INTERVAL}); returns the entries removed.
+   */
+  long trimHistories() {
+    checkOpen();
+    return trimmer.pass();
   }
 
   VersionClock clock() {

@@ -29,9 +29,10 @@ import java.util.TreeMap;
  * anything else                                               | scan, filtered
  * </pre>
  *
- * A view is only used when it has no {@code where} (otherwise it may lack matching items), and only
- * equality on literals whose type renders exactly as the stored value does: a number may match
- * int32, int64 and double values that render differently.
+ * A view is only used when it is a copy view (a history or partitions view holds other things),
+ * when it has no {@code where} (otherwise it may lack matching items), and only equality on
+ * literals whose type renders exactly as the stored value does: a number may match int32, int64 and
+ * double values that render differently.
  */
 final class QueryPlanner {
   /** Plans with more point lookups than this read ranges instead. */
@@ -217,8 +218,8 @@ final class QueryPlanner {
     }
     Plan.ViewRead best = null;
     for (ViewHandle view : table.views()) {
-      if (!view.isReady()) {
-        continue;
+      if (!view.isReady() || !view.spec().isCopy()) {
+        continue; // a history or partitions view is not a copy of its source: it cannot answer
       }
       KeyTemplate.Prefix[] key = view.spec().lookup(pk, id, known);
       if (key == null) {

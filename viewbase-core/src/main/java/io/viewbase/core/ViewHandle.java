@@ -87,6 +87,11 @@ final class ViewHandle {
     record = record.withProgress(progress).withConflicts(found);
   }
 
+  /** A partitions view's countsAfter has been chosen and stored: writers count from now on. */
+  synchronized void countAfter(long version) {
+    record = record.withCountsAfter(version);
+  }
+
   /** The backfill's recent rate, shown while it builds; not stored. */
   void recordRate(double itemsPerSecond) {
     rate = itemsPerSecond;
@@ -118,6 +123,10 @@ final class ViewHandle {
    * </table>
    */
   synchronized boolean catchUpFrom(ViewRecord stored) {
+    if (record.countsAfter() == ViewRecord.COUNTS_AFTER_PENDING
+        && stored.countsAfter() != ViewRecord.COUNTS_AFTER_PENDING) {
+      record = record.withCountsAfter(stored.countsAfter()); // chosen by the creating process
+    }
     ViewRecord.Progress held = record.progress();
     ViewRecord.Progress theirs =
         new ViewRecord.Progress(
@@ -125,7 +134,12 @@ final class ViewHandle {
     if (record.state() == ViewState.BUILDING && stored.state() != ViewState.BUILDING) {
       record =
           new ViewRecord(
-              record.table(), record.definition(), stored.state(), theirs, stored.conflicts());
+              record.table(),
+              record.definition(),
+              stored.state(),
+              theirs,
+              stored.conflicts(),
+              record.countsAfter());
       return stored.state() == ViewState.FAILED;
     }
     if (stored.state() == ViewState.BUILDING && theirs.done() > held.done()) {

@@ -14,15 +14,24 @@ import java.util.Objects;
  *
  * @param table the view's own table: its name (the definition's), id and creation time
  * @param definition the definition, its source named with the source table's stored case
+ * @param countsAfter partitions views only (else 0): the version after which writers count an item
+ *     state; the backfill counts the states at or before it ({@link ViewMaintainer})
  */
 record ViewRecord(
     TableRecord table,
     ViewDefinition definition,
     ViewState state,
     Progress progress,
-    List<ViewStatus.Conflict> conflicts)
+    List<ViewStatus.Conflict> conflicts,
+    long countsAfter)
     implements CatalogRecord {
   static final int MAX_CONFLICTS = 100;
+
+  /**
+   * The countsAfter of a partitions view registered but not yet given one: every state is the
+   * backfill's, so writers count nothing.
+   */
+  static final long COUNTS_AFTER_PENDING = Long.MAX_VALUE;
 
   ViewRecord {
     Objects.requireNonNull(table, "table");
@@ -36,9 +45,28 @@ record ViewRecord(
     conflicts = List.copyOf(conflicts);
   }
 
-  /** A view just created: building, nothing copied yet. */
+  /** A record of a view that is not a partitions view (nothing counted). */
+  ViewRecord(
+      TableRecord table,
+      ViewDefinition definition,
+      ViewState state,
+      Progress progress,
+      List<ViewStatus.Conflict> conflicts) {
+    this(table, definition, state, progress, conflicts, 0);
+  }
+
+  /** A view just created that is not a partitions view: building, nothing copied yet. */
   static ViewRecord building(TableRecord table, ViewDefinition definition) {
-    return new ViewRecord(table, definition, ViewState.BUILDING, Progress.NONE, List.of());
+    return building(table, definition, 0);
+  }
+
+  /**
+   * A view just created: building, nothing copied yet; {@code countsAfter} as the record's (0 but
+   * for a partitions view).
+   */
+  static ViewRecord building(TableRecord table, ViewDefinition definition, long countsAfter) {
+    return new ViewRecord(
+        table, definition, ViewState.BUILDING, Progress.NONE, List.of(), countsAfter);
   }
 
   String name() {
@@ -46,11 +74,15 @@ record ViewRecord(
   }
 
   ViewRecord inState(ViewState next) {
-    return new ViewRecord(table, definition, next, progress, conflicts);
+    return new ViewRecord(table, definition, next, progress, conflicts, countsAfter);
+  }
+
+  ViewRecord withCountsAfter(long version) {
+    return new ViewRecord(table, definition, state, progress, conflicts, version);
   }
 
   ViewRecord withProgress(Progress next) {
-    return new ViewRecord(table, definition, state, next, conflicts);
+    return new ViewRecord(table, definition, state, next, conflicts, countsAfter);
   }
 
   /** This record with {@code found} added to its conflicts, up to {@link #MAX_CONFLICTS} in all. */
@@ -60,7 +92,7 @@ record ViewRecord(
     }
     List<ViewStatus.Conflict> all = new ArrayList<>(conflicts);
     all.addAll(found.subList(0, Math.min(found.size(), MAX_CONFLICTS - conflicts.size())));
-    return new ViewRecord(table, definition, state, progress, all);
+    return new ViewRecord(table, definition, state, progress, all, countsAfter);
   }
 
   /**

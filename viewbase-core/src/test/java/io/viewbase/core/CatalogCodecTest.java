@@ -90,6 +90,62 @@ class CatalogCodecTest {
     assertThat(bytes).isEqualTo(ItemCodec.encode(OldCatalogLayout.view(view)));
   }
 
+  @Test
+  void aViewRecordInTheOldLayoutWithoutAKindDecodesAsACopyView() {
+    ViewRecord old =
+        ViewRecord.building(
+            new TableRecord("Copy", 2, CREATED),
+            new ViewDefinition("Copy", "People", "all", "{email}", null, List.of()));
+    ViewRecord decoded =
+        (ViewRecord) CatalogCodec.decode(ItemCodec.encode(OldCatalogLayout.view(old)));
+    assertThat(decoded.definition().kind()).isEqualTo(ViewDefinition.Kind.COPY);
+    assertThat(decoded.definition().retention()).isNull();
+    assertThat(decoded.countsAfter()).isZero();
+    assertThat(decoded).isEqualTo(old);
+  }
+
+  @Test
+  void historyAndPartitionsRecordsRoundTripWithKindRetentionAndCountsAfter() {
+    ViewRecord history =
+        ViewRecord.building(
+            new TableRecord("Hist", 4, CREATED),
+            ViewDefinition.history("Hist", "People")
+                .withRetention(new ViewDefinition.Retention(10, java.time.Duration.ofDays(30))));
+    ViewRecord partitions =
+        ViewRecord.building(
+                new TableRecord("Parts", 5, CREATED),
+                ViewDefinition.partitions("Parts", "People").withWhere("active eq true"),
+                ViewRecord.COUNTS_AFTER_PENDING)
+            .withCountsAfter(17_000_000_000_000_000L);
+    for (ViewRecord view : List.of(history, partitions)) {
+      byte[] bytes = CatalogCodec.encode(view);
+      assertThat(CatalogCodec.decode(bytes)).isEqualTo(view);
+    }
+    assertThat(ItemCodec.decode(CatalogCodec.encode(history)))
+        .containsEntry("kind", Value.of("history"))
+        .containsEntry("maxVersions", Value.of(10L))
+        .containsEntry("maxAge", Value.of("PT720H"))
+        .doesNotContainKey("countsAfter");
+    assertThat(ItemCodec.decode(CatalogCodec.encode(partitions)))
+        .containsEntry("kind", Value.of("partitions"))
+        .containsEntry("countsAfter", Value.of(17_000_000_000_000_000L));
+  }
+
+  @Test
+  void aViewRecordWithAnUnknownKindIsDamaged() {
+    Map<String, Value> p =
+        new LinkedHashMap<>(
+            ItemCodec.decode(
+                CatalogCodec.encode(
+                    ViewRecord.building(
+                        new TableRecord("Hist", 4, CREATED),
+                        ViewDefinition.history("Hist", "People")))));
+    p.put("kind", Value.of("ledger"));
+    assertThatThrownBy(() -> CatalogCodec.decode(ItemCodec.encode(p)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("kind");
+  }
+
   @Property(tries = 500)
   void everyViewRecordRoundTripsAndEncodesAsTheOldLayout(@ForAll("views") ViewRecord view) {
     byte[] bytes = CatalogCodec.encode(view);

@@ -25,6 +25,8 @@ import java.time.Instant;
  * partitionKey, id                      | returned apart (a string; the caller checks the address)
  * _etag, _timestamp                     | returned apart, never stored (a client may PUT what it GOT)
  * _sourcePartitionKey, _sourceId        | returned apart, never stored (view items carry them)
+ * _operation, _deleted                  | properties of a history view's entries, read as such; a
+ *                                       |   write carrying them is refused by the engine (reserved)
  * other name starting with '_'          | 400 InvalidPropertyName ({@link PropertyName}'s rule, which
  * empty, longer than the limit, '@' ... |   the engine applies again: one rule, checked early here)
  * name@odata.type                       | types the property "name" (before or after it)
@@ -41,6 +43,12 @@ public final class ItemJson {
   public static final String TIMESTAMP = "_timestamp";
   public static final String SOURCE_PARTITION_KEY = "_sourcePartitionKey";
   public static final String SOURCE_ID = "_sourceId";
+
+  /** A history view entry's operation (the write's kind, or backfill, repair). */
+  public static final String OPERATION = "_operation";
+
+  /** A history view entry's tombstone mark. */
+  public static final String DELETED = "_deleted";
 
   private ItemJson() {}
 
@@ -159,6 +167,7 @@ public final class ItemJson {
                     : skip(p);
         case SOURCE_PARTITION_KEY -> sourcePartitionKey = textOrSkip(p);
         case SOURCE_ID -> sourceId = textOrSkip(p);
+        case OPERATION, DELETED -> members.put(p, name, values.read(p, name, 1));
         default -> members.put(p, checkName(name, limits), values.read(p, name, 1));
       }
     }

@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <pre>
  * {"name": "PeopleByEmail", "source": "People", "partitionBy": "all", "idBy": "{email}",
- *  "where": null, "select": [], "state": "building",
+ *  "where": null, "select": [], "kind": "copy", "retention": null, "state": "building",
  *  "progress": {"done": 1200, "total": 5000, "itemsPerSecond": 40000.0, "etaSeconds": 1},
  *  "conflicts": [{"viewPartitionKey", "viewId", "sourcePartitionKey", "sourceId",
  *                 "otherSourcePartitionKey", "otherSourceId"}],

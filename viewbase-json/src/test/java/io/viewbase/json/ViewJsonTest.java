@@ -99,6 +99,52 @@ class ViewJsonTest {
   }
 
   @Test
+  void kindsAndRetentionWriteThenReadGiveTheSameDefinition() {
+    ViewDefinition history =
+        ViewDefinition.history("V", "S")
+            .withRetention(new ViewDefinition.Retention(10, java.time.Duration.ofHours(12)));
+    assertThat(ViewDefinitionJson.read(ViewDefinitionJson.write(history), "V")).isEqualTo(history);
+    ViewDefinition partitions = ViewDefinition.partitions("V", "S").withWhere("a eq 1");
+    assertThat(ViewDefinitionJson.read(ViewDefinitionJson.write(partitions), "V"))
+        .isEqualTo(partitions);
+    assertThat(
+            ViewDefinitionJson.read(
+                utf8(
+                    "{\"source\":\"S\",\"kind\":\"History\","
+                        + "\"retention\":{\"maxAge\":\"P30D\"}}"),
+                "V"))
+        .isEqualTo(
+            ViewDefinition.history("V", "S")
+                .withRetention(ViewDefinition.Retention.age(java.time.Duration.ofDays(30))));
+    assertThat(ViewDefinitionJson.read(utf8("{\"source\":\"S\"}"), "V").kind())
+        .isEqualTo(ViewDefinition.Kind.COPY);
+  }
+
+  @Test
+  void kindsAndRetentionOfWrongShapesFailWithInvalidView() {
+    failure(
+        () -> ViewDefinitionJson.read(utf8("{\"source\":\"S\",\"kind\":\"ledger\"}"), "V"),
+        ErrorCode.InvalidView);
+    failure(
+        () -> ViewDefinitionJson.read(utf8("{\"source\":\"S\",\"retention\":5}"), "V"),
+        ErrorCode.InvalidView);
+    failure(
+        () ->
+            ViewDefinitionJson.read(
+                utf8("{\"source\":\"S\",\"retention\":{\"maxVersions\":-1}}"), "V"),
+        ErrorCode.InvalidView);
+    failure(
+        () ->
+            ViewDefinitionJson.read(
+                utf8("{\"source\":\"S\",\"retention\":{\"maxAge\":\"a week\"}}"), "V"),
+        ErrorCode.InvalidView);
+    failure(
+        () ->
+            ViewDefinitionJson.read(utf8("{\"source\":\"S\",\"retention\":{\"versions\":3}}"), "V"),
+        ErrorCode.InvalidView);
+  }
+
+  @Test
   void definitionReadWithUnknownMembersFailsWithInvalidViewNamingThem() {
     ViewbaseException e =
         failure(
@@ -153,7 +199,8 @@ class ViewJsonTest {
     assertThat(json)
         .startsWith(
             "{\"name\":\"V\",\"source\":\"S\",\"partitionBy\":\"all\",\"idBy\":\"{email}\","
-                + "\"where\":\"a eq 1\",\"select\":[\"email\"],\"state\":\"failed\",\"progress\":{\"done\":10,\"total\":12,"
+                + "\"where\":\"a eq 1\",\"select\":[\"email\"],\"kind\":\"copy\",\"retention\":null,"
+                + "\"state\":\"failed\",\"progress\":{\"done\":10,\"total\":12,"
                 + "\"itemsPerSecond\":1234.5,\"etaSeconds\":0},\"conflicts\":[{\"viewPartitionKey\":\"all\"");
     assertThat(ViewStatusJson.read(utf8(json))).isEqualTo(failed);
 

@@ -13,6 +13,7 @@ import io.viewbase.api.Limits;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
 import io.viewbase.api.VerifyReport;
+import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.json.ErrorJson;
@@ -23,6 +24,7 @@ import io.viewbase.json.VerifyReportJson;
 import io.viewbase.json.ViewStatusJson;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -455,5 +457,60 @@ abstract class ViewsApiContract {
   void viewStatusOfATableAnswers400InvalidView() {
     String people = newTable("People");
     assertThat(code(http.get("/v1/views/" + people))).isEqualTo(ErrorCode.InvalidView);
+  }
+
+  @Test
+  void historyAndPartitionsViewsOverTheNativeApiShowTheirKindAndEntries() {
+    String people = newTable("People");
+    String history = name("PeopleHistory");
+    String counts = name("PeopleCounts");
+    ViewStatus built =
+        createBuiltView(
+            history,
+            "{\"source\":\""
+                + people
+                + "\",\"kind\":\"history\",\"retention\":{\"maxVersions\":5,\"maxAge\":\"P30D\"}}");
+    assertThat(built.definition().kind()).isEqualTo(ViewDefinition.Kind.HISTORY);
+    assertThat(built.definition().retention())
+        .isEqualTo(new ViewDefinition.Retention(5, Duration.ofDays(30)));
+    assertThat(
+            createBuiltView(counts, "{\"source\":\"" + people + "\",\"kind\":\"partitions\"}")
+                .definition()
+                .kind())
+        .isEqualTo(ViewDefinition.Kind.PARTITIONS);
+    HttpResponse<byte[]> status = http.get("/v1/views/" + history);
+    assertThat(text(status))
+        .contains("\"kind\":\"history\"")
+        .contains("\"retention\":{\"maxVersions\":5,\"maxAge\":\"PT720H\"}");
+
+    assertThat(putItem(people, "acme", "ann", "{\"age\":30}").statusCode()).isEqualTo(200);
+    assertThat(putItem(people, "acme", "bo", "{\"age\":40}").statusCode()).isEqualTo(200);
+    assertThat(http.send("DELETE", "/v1/tables/" + people + "/items/acme/ann", null).statusCode())
+        .isIn(200, 204);
+
+    List<Item> entries = query(history, "acme%23ann");
+    assertThat(entries).hasSize(2);
+    assertThat(entries.get(0).properties())
+        .containsEntry("age", Value.of(30))
+        .containsEntry("_operation", Value.of("upsert"));
+    assertThat(entries.get(1).properties())
+        .containsEntry("_operation", Value.of("delete"))
+        .containsEntry("_deleted", Value.of(true));
+    assertThat(entries.get(0).sourceId()).isEqualTo("ann");
+    Item count = item(getItem(counts, "all", "acme"));
+    assertThat(count.properties()).containsEntry("count", Value.of(1L));
+
+    HttpResponse<byte[]> refused =
+        createView(name("Bad"), "{\"source\":\"" + people + "\",\"kind\":\"ledger\"}");
+    assertThat(code(refused)).isEqualTo(ErrorCode.InvalidView);
+    HttpResponse<byte[]> badRetention =
+        createView(
+            name("Bad"),
+            "{\"source\":\""
+                + people
+                + "\",\"kind\":\"history\",\"retention\":{\"maxAge\":\"soon\"}}");
+    assertThat(code(badRetention)).isEqualTo(ErrorCode.InvalidView);
+    HttpResponse<byte[]> writeOperation = putItem(people, "acme", "cy", "{\"_operation\":\"x\"}");
+    assertThat(code(writeOperation)).isEqualTo(ErrorCode.InvalidPropertyName);
   }
 }

@@ -262,6 +262,35 @@ class AzureApiTest {
     assertThat(db.listTables()).extracting(t -> t.name()).contains("PeopleByEmail");
   }
 
+  @Test
+  void historyAndPartitionsViewsReadAsReadOnlyTables() {
+    db.createTable("People");
+    db.createView(ViewDefinition.history("PeopleHistory", "People"));
+    db.createView(ViewDefinition.partitions("PeopleCounts", "People"));
+    awaitReady("PeopleHistory");
+    awaitReady("PeopleCounts");
+    db.table("People").insert(Item.builder("acme", "ann").put("email", "ann@x.org").build());
+    db.table("People").delete("acme", "ann", null);
+    db.table("People").insert(Item.builder("acme", "bo").build());
+
+    AzureResponse history =
+        send(SignedRequests.of("GET", "/PeopleHistory()?$filter=PartitionKey%20eq%20'acme%23ann'"));
+    AzureResponse count =
+        send(SignedRequests.of("GET", "/PeopleCounts(PartitionKey='all',RowKey='acme')"));
+    AzureResponse write =
+        send(
+            SignedRequests.of("POST", "/PeopleCounts")
+                .body("{\"PartitionKey\":\"all\",\"RowKey\":\"x\"}"));
+
+    assertThat(history.status()).as(history.bodyText()).isEqualTo(200);
+    assertThat(history.bodyText())
+        .contains("\"_operation\":\"insert\"", "\"_operation\":\"delete\"", "\"_deleted\":true")
+        .contains("ann@x.org");
+    assertThat(count.status()).as(count.bodyText()).isEqualTo(200);
+    assertThat(count.bodyText()).contains("\"count\"").contains("\"RowKey\":\"acme\"");
+    assertThat(write.status()).isEqualTo(409);
+  }
+
   private void awaitReady(String view) {
     for (int i = 0; i < 500 && !db.viewStatus(view).isReady(); i++) {
       try {

@@ -84,9 +84,13 @@ class BatchCrashRecoveryTest {
     for (int cycle = 0; cycle < CYCLES; cycle++) {
       try (ServerProcess server = ServerProcess.serve(data, logs, "batch-cycle" + cycle)) {
         if (cycle == 0) {
-          assertThat(send(request(server.uri(), "PUT", "/v1/tables/" + GROUPS, "")).statusCode())
+          assertThat(
+                  send(ServerProcess.request(server.uri(), "PUT", "/v1/tables/" + GROUPS, ""))
+                      .statusCode())
               .isEqualTo(201);
-          assertThat(send(request(server.uri(), "PUT", "/v1/tables/" + OTHERS, "")).statusCode())
+          assertThat(
+                  send(ServerProcess.request(server.uri(), "PUT", "/v1/tables/" + OTHERS, ""))
+                      .statusCode())
               .isEqualTo(201);
         } else {
           verify(server, "seed " + seed + ", after kill " + cycle);
@@ -131,7 +135,7 @@ class BatchCrashRecoveryTest {
       String name = "w" + writer + "-" + seq;
       try {
         HttpResponse<String> response =
-            send(request(server, "POST", "/v1/batch", body(writer, seq, name)));
+            send(ServerProcess.request(server, "POST", "/v1/batch", body(writer, seq, name)));
         if (response.statusCode() == 200) {
           acknowledged.add(name);
           lastAcknowledged.merge(writer, seq, Math::max);
@@ -265,18 +269,6 @@ class BatchCrashRecoveryTest {
   private static long number(Item item, String property) {
     Value v = item.get(property).orElseThrow();
     return v instanceof Value.Int64 l ? l.value() : ((Value.Int32) v).value();
-  }
-
-  private static HttpRequest request(URI server, String method, String path, String json) {
-    return HttpRequest.newBuilder(server.resolve(path))
-        .timeout(Duration.ofSeconds(20))
-        .header("Content-Type", "application/json")
-        .method(
-            method,
-            json.isEmpty()
-                ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(json))
-        .build();
   }
 
   private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {

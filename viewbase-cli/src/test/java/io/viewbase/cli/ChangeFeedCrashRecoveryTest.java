@@ -95,7 +95,7 @@ class ChangeFeedCrashRecoveryTest {
         if (cycle == 0) {
           HttpResponse<String> created =
               send(
-                  request(
+                  ServerProcess.request(
                       process.uri(),
                       "PUT",
                       "/v1/tables/" + TABLE,
@@ -195,7 +195,9 @@ class ChangeFeedCrashRecoveryTest {
         if (dice < 7 || etags.isEmpty() && dice < 8) {
           String id = key(cycle, random);
           HttpResponse<String> r =
-              send(request(uri, "PUT", "/v1/tables/" + TABLE + "/items/" + pk + "/" + id, body(n)));
+              send(
+                  ServerProcess.request(
+                      uri, "PUT", "/v1/tables/" + TABLE + "/items/" + pk + "/" + id, body(n)));
           if (r.statusCode() != 200) {
             refused.add("PUT " + id + ": " + r.statusCode() + " " + r.body());
             continue;
@@ -206,7 +208,9 @@ class ChangeFeedCrashRecoveryTest {
         } else if (dice < 8) {
           String id = new ArrayList<>(etags.keySet()).get(random.nextInt(etags.size()));
           HttpResponse<String> r =
-              send(request(uri, "DELETE", "/v1/tables/" + TABLE + "/items/" + pk + "/" + id, ""));
+              send(
+                  ServerProcess.request(
+                      uri, "DELETE", "/v1/tables/" + TABLE + "/items/" + pk + "/" + id, ""));
           if (r.statusCode() != 204) {
             refused.add("DELETE " + id + ": " + r.statusCode() + " " + r.body());
             continue;
@@ -229,7 +233,7 @@ class ChangeFeedCrashRecoveryTest {
           }
           HttpResponse<String> r =
               send(
-                  request(
+                  ServerProcess.request(
                       uri,
                       "POST",
                       "/v1/batch",
@@ -355,7 +359,7 @@ class ChangeFeedCrashRecoveryTest {
 
   private long latest(URI uri) throws Exception {
     HttpResponse<String> r =
-        send(request(uri, "GET", "/v1/tables/" + TABLE + "/changes?limit=1", ""));
+        send(ServerProcess.request(uri, "GET", "/v1/tables/" + TABLE + "/changes?limit=1", ""));
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     return ChangeJson.readPage(utf8(r.body()), Limits.DEFAULT).latest();
   }
@@ -371,7 +375,7 @@ class ChangeFeedCrashRecoveryTest {
               + (continuation == null
                   ? ""
                   : "&continuation=" + URLEncoder.encode(continuation, StandardCharsets.UTF_8));
-      HttpResponse<String> r = send(request(uri, "GET", path, ""));
+      HttpResponse<String> r = send(ServerProcess.request(uri, "GET", path, ""));
       assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
       Page page = PageJson.read(utf8(r.body()), Limits.DEFAULT);
       items.addAll(page.items());
@@ -382,18 +386,6 @@ class ChangeFeedCrashRecoveryTest {
 
   private static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static HttpRequest request(URI server, String method, String path, String json) {
-    return HttpRequest.newBuilder(server.resolve(path))
-        .timeout(Duration.ofSeconds(20))
-        .header("Content-Type", "application/json")
-        .method(
-            method,
-            json.isEmpty()
-                ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(json))
-        .build();
   }
 
   private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {

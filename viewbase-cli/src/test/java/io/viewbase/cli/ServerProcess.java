@@ -2,6 +2,7 @@ package io.viewbase.cli;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -163,5 +164,18 @@ final class ServerProcess implements AutoCloseable {
     }
     throw new AssertionError(
         "the server printed no listening line within " + START_TIMEOUT + ":\n" + output());
+  }
+
+  /** A JSON request to the child server ({@code json} empty: no body), as the crash tests send. */
+  static HttpRequest request(URI server, String method, String path, String json) {
+    return HttpRequest.newBuilder(server.resolve(path))
+        .timeout(Duration.ofSeconds(20))
+        .header("Content-Type", "application/json")
+        .method(
+            method,
+            json.isEmpty()
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json))
+        .build();
   }
 }

@@ -338,7 +338,7 @@ final class WritePipeline {
     for (int i = 0; i < writes.size(); i++) {
       draft.begin(i);
       try {
-        decide(writes.get(i), version, draft);
+        decide(writes.get(i), draft);
       } catch (ClockBehind behind) {
         return null;
       } catch (ViewbaseException e) {
@@ -383,7 +383,8 @@ final class WritePipeline {
   }
 
   /** Decides one write into the draft, by the behaviour table of {@link Write}. */
-  private void decide(Write write, long version, Draft draft) {
+  private void decide(Write write, Draft draft) {
+    long version = draft.version;
     Item item = write.item();
     byte[] partition = KeyLayout.partition(write.table().id(), item.partitionKey());
     byte[] key = KeyLayout.sortKey(item.id());

@@ -19,4 +19,33 @@ public record ChangePage(List<Change> changes, long next, long oldest, long late
 
   /** The largest number of entries one page holds. */
   public static final int MAX_LIMIT = 1000;
+
+  /**
+   * The one check of a {@link Table#changes} call's arguments, which every implementation applies
+   * first (the engine, and the HTTP client before a round trip), so a bad one fails alike.
+   *
+   * @throws ViewbaseException {@link ErrorCode#InvalidInput} for a negative position, a limit
+   *     outside 1..{@link #MAX_LIMIT}, or a wait that is null, negative or over {@link
+   *     Table#MAX_CHANGES_WAIT}
+   */
+  public static void checkRead(long after, int limit, java.time.Duration wait) {
+    if (after < 0) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "A feed position is 0 or more", "after", after);
+    }
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A change page holds 1 to " + MAX_LIMIT + " entries",
+          "limit",
+          limit);
+    }
+    if (wait == null || wait.isNegative() || wait.compareTo(Table.MAX_CHANGES_WAIT) > 0) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "A change read waits 0 to " + Table.MAX_CHANGES_WAIT.toSeconds() + " seconds",
+          "wait",
+          String.valueOf(wait));
+    }
+  }
 }

@@ -130,24 +130,7 @@ final class RemoteTable implements Table {
    */
   @Override
   public ChangePage changes(long after, int limit, Duration wait) {
-    if (after < 0) {
-      throw ViewbaseException.of(
-          ErrorCode.InvalidInput, "A feed position is 0 or more", "after", after);
-    }
-    if (limit < 1 || limit > ChangePage.MAX_LIMIT) {
-      throw ViewbaseException.of(
-          ErrorCode.InvalidInput,
-          "A change page holds 1 to " + ChangePage.MAX_LIMIT + " entries",
-          "limit",
-          limit);
-    }
-    if (wait == null || wait.isNegative() || wait.compareTo(MAX_CHANGES_WAIT) > 0) {
-      throw ViewbaseException.of(
-          ErrorCode.InvalidInput,
-          "A change read waits 0 to " + MAX_CHANGES_WAIT.toSeconds() + " seconds",
-          "wait",
-          String.valueOf(wait));
-    }
+    ChangePage.checkRead(after, limit, wait);
     long millis = wait.toMillis() + (wait.minusMillis(wait.toMillis()).isZero() ? 0 : 1);
     String path =
         RemoteDatabase.tablePath(name)

@@ -119,24 +119,7 @@ final class ChangeFeed {
 
   /** {@link Table#changes}: up to {@code limit} entries after {@code after}, waiting for one. */
   ChangePage read(TableEntry table, long after, int limit, Duration wait) {
-    if (after < 0) {
-      throw ViewbaseException.of(
-          ErrorCode.InvalidInput, "A feed position is 0 or more", "after", after);
-    }
-    if (limit < 1 || limit > ChangePage.MAX_LIMIT) {
-      throw ViewbaseException.of(
-          ErrorCode.InvalidInput,
-          "A change page holds 1 to " + ChangePage.MAX_LIMIT + " entries",
-          "limit",
-          limit);
-    }
-    if (wait == null || wait.isNegative() || wait.compareTo(Table.MAX_CHANGES_WAIT) > 0) {
-      throw ViewbaseException.of(
-          ErrorCode.InvalidInput,
-          "A change read waits 0 to " + Table.MAX_CHANGES_WAIT.toSeconds() + " seconds",
-          "wait",
-          String.valueOf(wait));
-    }
+    ChangePage.checkRead(after, limit, wait);
     long deadline = System.nanoTime() + wait.toNanos();
     while (true) {
       table.checkLive();

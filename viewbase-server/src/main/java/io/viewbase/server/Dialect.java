@@ -89,6 +89,9 @@ public interface Dialect<R, T> {
   /** Called as a request starts being served, for the dialect's counters. */
   default void started() {}
 
-  /** Called once a request's answer has been written, for the dialect's counters. */
+  /**
+   * Called as a request's answer is handed to its connection (before it is flushed, so a client
+   * that has read the answer never finds the request still counted), for the dialect's counters.
+   */
   default void finished() {}
 }

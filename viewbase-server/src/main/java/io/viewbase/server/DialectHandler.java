@@ -206,6 +206,9 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       return;
     }
     serving = null;
+    // Counted as answered before the bytes leave: a client that has read its answer (and sends its
+    // next request, perhaps on another connection) never sees it still in flight.
+    dialect.finished();
     boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
     ByteBuf out;
     try {
@@ -227,7 +230,6 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
         .addListener(
             (ChannelFutureListener)
                 f -> {
-                  dialect.finished();
                   busy = false;
                   if (!keepAlive || !f.isSuccess()) {
                     queue.clear();

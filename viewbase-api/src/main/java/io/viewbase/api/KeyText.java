@@ -6,11 +6,14 @@ package io.viewbase.api;
  * that a key the client computes finds the entry the database wrote.
  *
  * <pre>
- * value type                           | text
+ * value type                           | text ({@link #of})
  * -------------------------------------+--------------------------------------------------------------
  * string                               | as is
  * int32, int64                         | decimal; padded to a width after the sign ("-42" at 6: "-00042")
  * double                               | Java's shortest round-trip decimal (1.5, 1.0E10)
+ * decimal                              | plain decimal without trailing zeros (12.5, 100, -0.001), never
+ *                                      |   an exponent (at most 503 characters: {@link Value.Decimal}'s
+ *                                      |   bounds); padded after the sign, as integers
  * boolean                              | true / false
  * datetime                             | 2026-11-30T12:00:00.0000000Z ({@link Value.DateTime#toIsoString})
  * guid                                 | lower-case canonical form
@@ -24,8 +27,8 @@ public final class KeyText {
   private KeyText() {}
 
   /**
-   * The value's text in a key; integers zero-padded after their sign to {@code width} characters
-   * (0: none); null when the value has no key text.
+   * The value's text in a key; integers and decimals zero-padded after their sign to {@code width}
+   * characters (0: none); null when the value has no key text.
    */
   public static String of(Value value, int width) {
     if (value == null) {
@@ -33,9 +36,10 @@ public final class KeyText {
     }
     return switch (value.type()) {
       case STRING -> ((Value.Str) value).value();
-      case INT32 -> integer(((Value.Int32) value).value(), width);
-      case INT64 -> integer(((Value.Int64) value).value(), width);
+      case INT32 -> afterSign(Integer.toString(((Value.Int32) value).value()), width);
+      case INT64 -> afterSign(Long.toString(((Value.Int64) value).value()), width);
       case DOUBLE -> Double.toString(((Value.Double) value).value());
+      case DECIMAL -> afterSign(((Value.Decimal) value).text(), width);
       case BOOLEAN -> Boolean.toString(((Value.Bool) value).value());
       case DATETIME -> ((Value.DateTime) value).toIsoString();
       case GUID -> ((Value.Guid) value).value().toString();
@@ -51,12 +55,11 @@ public final class KeyText {
     return sb.append(text);
   }
 
-  /** Integers pad after the sign, so that "-42" at width 6 is "-00042". */
-  private static String integer(long n, int width) {
-    if (n >= 0 || width == 0) {
-      return Long.toString(n);
+  /** Negative numbers pad after the sign, so that "-42" at width 6 is "-00042". */
+  private static String afterSign(String text, int width) {
+    if (width == 0 || text.charAt(0) != '-') {
+      return text;
     }
-    String digits = Long.toString(-n);
-    return "-" + "0".repeat(Math.max(0, width - 1 - digits.length())) + digits;
+    return "-" + "0".repeat(Math.max(0, width - text.length())) + text.substring(1);
   }
 }

@@ -2,6 +2,7 @@ package io.viewbase.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,5 +29,15 @@ class KeyTextTest {
       assertThat(KeyText.of(none, 0)).as(none.toString()).isNull();
     }
     assertThat(KeyText.of(null, 0)).isNull();
+  }
+
+  @Test
+  void ofWritesADecimalInPlainTextPaddedAfterItsSign() {
+    assertThat(KeyText.of(Value.of(new BigDecimal("12.50")), 0)).isEqualTo("12.5");
+    assertThat(KeyText.of(Value.of(new BigDecimal("1E+2")), 0)).isEqualTo("100");
+    assertThat(KeyText.of(Value.of(new BigDecimal("-0.001")), 0)).isEqualTo("-0.001");
+    assertThat(KeyText.of(Value.of(new BigDecimal("0.000")), 0)).isEqualTo("0");
+    assertThat(KeyText.of(Value.of(new BigDecimal("-12.5")), 8)).isEqualTo("-00012.5");
+    assertThat(KeyText.of(Value.of(new BigDecimal("1E+400")), 0)).hasSize(401);
   }
 }

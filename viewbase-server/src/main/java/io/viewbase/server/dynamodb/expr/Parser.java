@@ -30,11 +30,10 @@ import java.util.Set;
  * token of lookahead and no backtracking, so its time is linear in the text.
  *
  * <p>Bounds, checked as parsing goes: 4 KB of UTF-8 text, 300 operators and functions, 100 operands
- * of IN, and a nesting depth of {@link #MAX_DEPTH}. The depth bound never refuses an expression
- * DynamoDB accepts: every level of nesting is a parenthesis, a NOT, a function or an operator, and
- * a parenthesis directly inside another is redundant (refused by DynamoDB), so an expression within
- * 300 operators nests at most 2 * 300 + 1 levels without redundant parentheses. Deeper nesting is
- * refused as DynamoDB would refuse it: for redundant parentheses.
+ * of IN (DynamoDB's documented limits, with its messages), and {@link #MAX_DEPTH} levels of nesting
+ * (parentheses, NOT, function calls). The last is Viewbase's own: it keeps the parser's recursion,
+ * and the evaluator's, a few hundred frames deep whatever the text, where DynamoDB documents no
+ * limit; no expression a person writes nests anywhere near as deep.
  *
  * <pre>
  * condition := or
@@ -54,7 +53,7 @@ final class Parser {
   static final int MAX_BYTES = 4096;
   static final int MAX_OPERATORS = 300;
   static final int MAX_IN_OPERANDS = 100;
-  static final int MAX_DEPTH = 2 * MAX_OPERATORS + 1;
+  static final int MAX_DEPTH = 100;
 
   private static final Set<String> CONDITION_KEYWORDS = Set.of("AND", "OR", "NOT", "BETWEEN", "IN");
   private static final Set<String> CLAUSES = Set.of("SET", "REMOVE", "ADD", "DELETE");
@@ -451,8 +450,9 @@ final class Parser {
 
   private void enter() {
     if (++depth > MAX_DEPTH) {
-      // See the class comment: this deep, the expression has redundant parentheses.
-      throw invalid(parameter, "The expression has redundant parentheses;");
+      throw invalid(
+          parameter,
+          "The expression is nested too deeply; the maximum is " + MAX_DEPTH + " levels");
     }
   }
 

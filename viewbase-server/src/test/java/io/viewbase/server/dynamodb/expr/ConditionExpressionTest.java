@@ -236,10 +236,16 @@ class ConditionExpressionTest {
                 + " of operands: 101");
     String deep = "(".repeat(2000) + "a = :v" + ")".repeat(2000);
     assertThatThrownBy(() -> Expressions.parseFilter(deep, v))
-        .hasMessage("Invalid FilterExpression: The expression has redundant parentheses;");
+        .hasMessage(
+            "Invalid FilterExpression: The expression is nested too deeply; the maximum is 100"
+                + " levels");
+    String nested = "(a = :v AND ".repeat(100) + "a = :v" + ")".repeat(100);
+    Expressions.parseFilter(nested, v);
+    assertThatThrownBy(() -> Expressions.parseFilter("(a = :v AND " + nested + ")", v))
+        .hasMessageContaining("nested too deeply");
     String nots = "NOT ".repeat(400) + "a = :v";
     assertThatThrownBy(() -> Expressions.parseFilter(nots, v))
-        .hasMessageContaining("too many operators");
+        .hasMessageContaining("nested too deeply");
   }
 
   @Test

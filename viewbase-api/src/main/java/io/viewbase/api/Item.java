@@ -1,5 +1,6 @@
 package io.viewbase.api;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -202,6 +203,11 @@ public final class Item {
     }
 
     public Builder put(String name, double value) {
+      return put(name, Value.of(value));
+    }
+
+    /** A decimal, exactly ({@link Value.Decimal}). */
+    public Builder put(String name, BigDecimal value) {
       return put(name, Value.of(value));
     }
 

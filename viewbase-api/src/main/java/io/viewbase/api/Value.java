@@ -1,5 +1,6 @@
 package io.viewbase.api;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
@@ -11,8 +12,8 @@ import java.util.UUID;
 
 /**
  * A typed property value. The set of types is closed: the scalar types of Azure Tables (string,
- * boolean, int32, int64, double, datetime, guid, binary, null) plus, in the native API, nested
- * objects and arrays. Values are immutable.
+ * boolean, int32, int64, double, datetime, guid, binary, null), an exact decimal (DynamoDB's
+ * number; Azure has none), and nested objects and arrays. Values are immutable.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public sealed interface Value {
@@ -26,6 +27,8 @@ public sealed interface Value {
     INT32("Edm.Int32"),
     INT64("Edm.Int64"),
     DOUBLE("Edm.Double"),
+    /** Not an Azure Tables type: Edm names it (OData's Edm.Decimal), Azure Tables does not. */
+    DECIMAL("Edm.Decimal"),
     DATETIME("Edm.DateTime"),
     GUID("Edm.Guid"),
     BINARY("Edm.Binary"),
@@ -97,6 +100,184 @@ public sealed interface Value {
     @Override
     public int hashCode() {
       return java.lang.Double.hashCode(value);
+    }
+  }
+
+  /**
+   * An exact decimal number, such as DynamoDB's (38 significant digits, 1E-130 to 9.99E+125). It is
+   * held in canonical form, without trailing zeros ({@link BigDecimal#stripTrailingZeros}), so that
+   * equality and hashing go by numeric value: {@code 1.50} equals {@code 1.5}, and {@code 100} is
+   * held as {@code 1E+2}. Compared with int32, int64 and double values it is compared exactly (by
+   * filters, and in {@link KeyText#sortable} keys); it never becomes a double on the way.
+   *
+   * <pre>
+   * bound                                          | value
+   * -----------------------------------------------+--------------------------------------------
+   * significant digits (trailing zeros stripped)   | at most {@link #MAX_PRECISION} (100)
+   * exponent n of d.ddd × 10^n (scientific form)   | {@link #MIN_EXPONENT}..{@link #MAX_EXPONENT} (-400..400)
+   * text given to {@link #parse}                   | at most {@link #MAX_TEXT_LENGTH} characters
+   * </pre>
+   *
+   * The bounds hold DynamoDB's numbers and the range of doubles (4.9E-324 to 1.8E+308) with room to
+   * spare, and keep every use bounded: the plain text of a decimal ({@link #text}) has at most 503
+   * characters, and {@code 1E999999999} is refused when it is made rather than blowing up later in
+   * a {@link BigDecimal#toPlainString}. A value beyond a bound is refused with {@link
+   * ErrorCode#InvalidValue}.
+   */
+  record Decimal(BigDecimal value) implements Value {
+    /** The most significant digits a decimal has, once trailing zeros are stripped. */
+    public static final int MAX_PRECISION = 100;
+
+    /** The least exponent of a decimal in scientific form: {@code 1E-400} is the smallest. */
+    public static final int MIN_EXPONENT = -400;
+
+    /** The greatest exponent of a decimal in scientific form: below {@code 1E+401}. */
+    public static final int MAX_EXPONENT = 400;
+
+    /** The longest text {@link #parse} reads. */
+    public static final int MAX_TEXT_LENGTH = 1024;
+
+    /**
+     * The bits of an unscaled value worth stripping: past them (about {@link #MAX_TEXT_LENGTH}
+     * digits) the value is refused before its trailing zeros are counted, which costs time
+     * quadratic in the digits.
+     */
+    private static final int MAX_UNSCALED_BITS = 3402;
+
+    public Decimal {
+      value = canonical(value);
+    }
+
+    /**
+     * The decimal a number's text spells: an optional sign, digits with an optional fraction, and
+     * an optional exponent ({@code 12.5}, {@code -0.001}, {@code 1.5E+10}, {@code 2e-3}, {@code
+     * 007}). Refused with {@link ErrorCode#InvalidValue}: text that is not a number, or longer than
+     * {@link #MAX_TEXT_LENGTH}, and a number beyond the bounds.
+     */
+    public static Decimal parse(String text) {
+      if (text.length() > MAX_TEXT_LENGTH) {
+        throw ViewbaseException.of(
+            ErrorCode.InvalidValue,
+            "A decimal's text is longer than " + MAX_TEXT_LENGTH + " characters",
+            "length",
+            text.length());
+      }
+      if (!isNumber(text)) {
+        throw ViewbaseException.of(
+            ErrorCode.InvalidValue,
+            "A decimal is digits with an optional sign, fraction and exponent, such as -12.5E3",
+            "text",
+            text);
+      }
+      BigDecimal parsed;
+      try {
+        parsed = new BigDecimal(text);
+      } catch (NumberFormatException exponentBeyondInt) {
+        throw beyond(text);
+      }
+      return new Decimal(parsed);
+    }
+
+    /**
+     * The canonical text: plain decimal notation without trailing zeros, never an exponent ({@code
+     * 12.5}, {@code 100}, {@code -0.001}, {@code 0}). {@link #parse} reads it back as an equal
+     * value.
+     */
+    public String text() {
+      return value.toPlainString();
+    }
+
+    @Override
+    public Type type() {
+      return Type.DECIMAL;
+    }
+
+    @Override
+    public String toString() {
+      return "Decimal[" + text() + "]";
+    }
+
+    private static BigDecimal canonical(BigDecimal value) {
+      if (value == null) {
+        throw new NullPointerException("decimal value");
+      }
+      if (value.signum() == 0) {
+        return BigDecimal.ZERO;
+      }
+      int bits = value.unscaledValue().bitLength();
+      if (bits > MAX_UNSCALED_BITS) {
+        throw tooManyDigits((int) (bits * 0.30103) + 1); // about the digits: their count costs time
+      }
+      // The exponent of scientific form does not change when trailing zeros go.
+      long exponent = (long) value.precision() - value.scale() - 1;
+      if (exponent < MIN_EXPONENT || exponent > MAX_EXPONENT) {
+        throw ViewbaseException.of(
+            ErrorCode.InvalidValue,
+            "A decimal's exponent lies in " + MIN_EXPONENT + ".." + MAX_EXPONENT,
+            "exponent",
+            exponent);
+      }
+      BigDecimal stripped = value.stripTrailingZeros();
+      if (stripped.precision() > MAX_PRECISION) {
+        throw tooManyDigits(stripped.precision());
+      }
+      return stripped;
+    }
+
+    private static ViewbaseException tooManyDigits(int digits) {
+      return ViewbaseException.of(
+          ErrorCode.InvalidValue,
+          "A decimal has at most " + MAX_PRECISION + " significant digits",
+          "digits",
+          digits);
+    }
+
+    private static ViewbaseException beyond(String text) {
+      return ViewbaseException.of(
+          ErrorCode.InvalidValue,
+          "A decimal's exponent lies in " + MIN_EXPONENT + ".." + MAX_EXPONENT,
+          "text",
+          text);
+    }
+
+    /** {@code [+-]? ( digits [. digits?] | . digits ) ( [eE] [+-]? digits )?}, in one pass. */
+    private static boolean isNumber(String text) {
+      int i = 0;
+      int n = text.length();
+      if (i < n && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+        i++;
+      }
+      int whole = digits(text, i);
+      i += whole;
+      int fraction = 0;
+      if (i < n && text.charAt(i) == '.') {
+        i++;
+        fraction = digits(text, i);
+        i += fraction;
+      }
+      if (whole == 0 && fraction == 0) {
+        return false;
+      }
+      if (i < n && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
+        i++;
+        if (i < n && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+          i++;
+        }
+        int exponent = digits(text, i);
+        if (exponent == 0) {
+          return false;
+        }
+        i += exponent;
+      }
+      return i == n;
+    }
+
+    private static int digits(String text, int from) {
+      int i = from;
+      while (i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
+        i++;
+      }
+      return i - from;
     }
   }
 
@@ -276,6 +457,11 @@ public sealed interface Value {
 
   static Value of(double value) {
     return new Double(value);
+  }
+
+  /** A decimal, held without trailing zeros; refused beyond {@link Decimal}'s bounds. */
+  static Value of(BigDecimal value) {
+    return new Decimal(value);
   }
 
   static Value of(Instant value) {

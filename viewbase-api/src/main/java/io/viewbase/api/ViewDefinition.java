@@ -22,9 +22,10 @@ import java.util.Locale;
  * <p>Key templates are literal text with placeholders: {@code {property}}; {@code {partitionKey}}
  * and {@code {id}} (the source item's identity); {@code {age:08}} zero-pads an integer to 8 digits
  * so that numeric order is key order; {@code {email|lower}} lower-cases (never implicit); {@code
- * {{} and {@code }}} are literal braces. An item lacking a template's property, or failing {@code
- * where}, is not in the view (views are sparse). A copy's key is unique, so a copy view is also a
- * uniqueness constraint.
+ * {price|key}} renders {@link KeyText#sortable}, in value order and self-delimiting, so that {@code
+ * {price|key}{id|key}} sorts by price, then id; {@code {{} and {@code }}} are literal braces. An
+ * item lacking a template's property, or failing {@code where}, is not in the view (views are
+ * sparse). A copy's key is unique, so a copy view is also a uniqueness constraint.
  *
  * @param name the view's name; it shares the namespace of tables
  * @param source the source table

@@ -95,8 +95,9 @@ final class TextTable {
   }
 
   /**
-   * A value as people read it: strings bare, datetimes in ISO-8601, binary in base64, nested values
-   * as compact JSON. (A chain of instanceof, not a pattern switch: that is a preview in Java 17.)
+   * A value as people read it: strings bare, datetimes in ISO-8601, binary in base64, decimals in
+   * plain notation (12.5, 100), nested values as compact JSON. (A chain of instanceof, not a
+   * pattern switch: that is a preview in Java 17.)
    */
   static String text(Value value) {
     if (value instanceof Value.Str s) {
@@ -123,6 +124,8 @@ final class TextTable {
       return Long.toString(l.value());
     } else if (value instanceof Value.Double d) {
       return Double.toString(d.value());
+    } else if (value instanceof Value.Decimal d) {
+      return d.text();
     }
     return "null";
   }

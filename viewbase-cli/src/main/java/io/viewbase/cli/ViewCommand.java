@@ -46,7 +46,8 @@ final class ViewCommand implements Runnable {
       description = {
         "Create a view of a table, keyed by other properties; wait for its backfill.",
         "Templates: literal text with {property}, {partitionKey}, {id}, {n:08} (zero-padded integer), "
-            + "{email|lower}. Items lacking a template's property or failing --where are left out."
+            + "{email|lower}, {price|key} (sorts in value order). Items lacking a template's"
+            + " property or failing --where are left out."
       })
   static final class Create extends DataCommand {
     /**

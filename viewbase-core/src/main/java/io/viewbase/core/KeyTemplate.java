@@ -23,18 +23,30 @@ import java.util.TreeSet;
  * {partitionKey}, {id}   | the source item's identity
  * {name:08}              | zero-padded on the left to 8 characters (integers: "-0000042")
  * {name|lower}, |upper   | case-folded (Locale.ROOT); case is kept unless asked
+ * {name|key}             | {@link KeyText#sortable}: in value order and self-delimiting, so that
+ *                        |   {a|key}{b|key} sorts as the tuple (a, b); no width, no case (refused)
+ * {partitionKey|key},    | the identity, rendered sortably as a string
+ *   {id|key}             |
  * </pre>
  *
  * A value's text is {@link KeyText}'s (the entity layer renders its keys by the same rule); a
- * missing property, or one whose value has no key text (null, binary, object, array), keeps the
- * item out of the view.
+ * missing property, or one whose value has no key text (null, binary, object, array; for {@code
+ * |key}: boolean, datetime, guid, null, object, array, NaN and the infinities), keeps the item out
+ * of the view.
  */
 final class KeyTemplate {
   private sealed interface Part permits Literal, Placeholder {}
 
   private record Literal(String text) implements Part {}
 
-  private record Placeholder(String property, int width, String transform) implements Part {}
+  private record Placeholder(String property, int width, String transform) implements Part {
+    boolean sortable() {
+      return KEY.equals(transform);
+    }
+  }
+
+  /** The transform of {@link KeyText#sortable}. */
+  private static final String KEY = "key";
 
   private final String source;
   private final List<Part> parts;
@@ -90,11 +102,19 @@ final class KeyTemplate {
     if (bar >= 0) {
       transform = body.substring(bar + 1);
       body = body.substring(0, bar);
-      if (!transform.equals("lower") && !transform.equals("upper")) {
+      if (transform.indexOf('|') >= 0 && List.of(transform.split("\\|")).contains(KEY)) {
         throw invalid(
             field,
             template,
-            "has an unknown transform '" + transform + "' (lower or upper)",
+            "combines |key with another transform (|key renders its own text: cased, it would"
+                + " no longer sort)",
+            position);
+      }
+      if (!transform.equals("lower") && !transform.equals("upper") && !transform.equals(KEY)) {
+        throw invalid(
+            field,
+            template,
+            "has an unknown transform '" + transform + "' (lower, upper or key)",
             position);
       }
     }
@@ -111,6 +131,13 @@ final class KeyTemplate {
             position);
       }
       width = Integer.parseInt(spec);
+      if (KEY.equals(transform)) {
+        throw invalid(
+            field,
+            template,
+            "gives |key a width (|key renders its own text, which sorts without padding)",
+            position);
+      }
     }
     if (body.isEmpty() || body.indexOf('{') >= 0) {
       throw invalid(field, template, "has a placeholder without a property name", position);
@@ -158,7 +185,10 @@ final class KeyTemplate {
 
   /**
    * Renders as far as the known values allow: the text up to the first placeholder whose value is
-   * not known. {@code partitionKey} or {@code id} may be null (unknown).
+   * not known. {@code partitionKey} or {@code id} may be null (unknown). {@code known} holds the
+   * literals a filter fixes properties to by equality; a placeholder takes one only if every value
+   * equal to it renders that same text ({@link #rendersEveryEqualValueAlike}), else it counts as
+   * unknown.
    */
   Prefix renderPrefix(String partitionKey, String id, Map<String, Value> known) {
     StringBuilder sb = new StringBuilder(32);
@@ -170,9 +200,14 @@ final class KeyTemplate {
       Placeholder ph = (Placeholder) p;
       String text =
           switch (ph.property()) {
-            case "partitionKey" -> partitionKey;
-            case "id" -> id;
-            default -> text(known.get(ph.property()), ph.width());
+            case "partitionKey" -> identity(ph, partitionKey);
+            case "id" -> identity(ph, id);
+            default -> {
+              Value literal = known.get(ph.property());
+              yield literal != null && rendersEveryEqualValueAlike(ph, literal)
+                  ? text(literal, ph)
+                  : null;
+            }
           };
       if (text == null) {
         return new Prefix(sb.toString(), false, restIsIdentity(p));
@@ -180,6 +215,28 @@ final class KeyTemplate {
       appendTransformed(sb, ph, text);
     }
     return new Prefix(sb.toString(), true, true);
+  }
+
+  /**
+   * Whether every stored value that a filter's {@code eq literal} accepts renders as the literal
+   * does here, so that a lookup of the literal's key finds every match. Plain text: strings,
+   * booleans, guids and datetimes (numbers do not: 34, 34L and 34.0 are equal and render apart).
+   * {@code |key}: strings, binaries and numbers of every type ({@link KeyText#sortable} renders
+   * equal numbers alike); a literal it cannot render (NaN) leaves the placeholder unknown.
+   */
+  private static boolean rendersEveryEqualValueAlike(Placeholder ph, Value literal) {
+    if (ph.sortable()) {
+      return literal instanceof Value.Str
+          || literal instanceof Value.Binary
+          || literal instanceof Value.Int32
+          || literal instanceof Value.Int64
+          || literal instanceof Value.Double
+          || literal instanceof Value.Decimal;
+    }
+    return literal instanceof Value.Str
+        || literal instanceof Value.Bool
+        || literal instanceof Value.Guid
+        || literal instanceof Value.DateTime;
   }
 
   private boolean restIsIdentity(Part from) {
@@ -197,6 +254,10 @@ final class KeyTemplate {
   }
 
   private static void appendTransformed(StringBuilder sb, Placeholder ph, String text) {
+    if (ph.sortable()) {
+      sb.append(text); // rendered whole by text(): sortable text takes no case and no padding
+      return;
+    }
     if (ph.transform() != null) {
       text =
           ph.transform().equals("lower")
@@ -223,9 +284,9 @@ final class KeyTemplate {
       Placeholder ph = (Placeholder) p;
       String text =
           switch (ph.property()) {
-            case "partitionKey" -> partitionKey;
-            case "id" -> id;
-            default -> text(properties.get(ph.property()), ph.width());
+            case "partitionKey" -> identity(ph, partitionKey);
+            case "id" -> identity(ph, id);
+            default -> text(properties.get(ph.property()), ph);
           };
       if (text == null) {
         return null;
@@ -236,8 +297,13 @@ final class KeyTemplate {
   }
 
   /** A property's text in a key, as every key renderer writes it ({@link KeyText}); null: none. */
-  private static String text(Value value, int width) {
-    return KeyText.of(value, width);
+  private static String text(Value value, Placeholder ph) {
+    return ph.sortable() ? KeyText.sortable(value) : KeyText.of(value, ph.width());
+  }
+
+  /** The partition key or id (null: unknown) as a placeholder renders it. */
+  private static String identity(Placeholder ph, String key) {
+    return key != null && ph.sortable() ? KeyText.sortable(Value.of(key)) : key;
   }
 
   @Override

@@ -198,9 +198,9 @@ final class QueryPlanner {
     String pk = null;
     String id = null;
     for (Filter term : conjuncts(filter, new ArrayList<>())) {
-      if (term instanceof Filter.Compare c
-          && c.op() == Filter.Op.EQ
-          && rendersExactly(c.literal())) {
+      // every equality: each view's templates take only the literals they render exactly
+      // (KeyTemplate#renderPrefix)
+      if (term instanceof Filter.Compare c && c.op() == Filter.Op.EQ) {
         var system = Filters.system(c.property());
         if (system.isEmpty()) {
           known.put(c.property(), c.literal());
@@ -271,15 +271,5 @@ final class QueryPlanner {
       out.add(f);
     }
     return out;
-  }
-
-  /**
-   * Literals whose matching stored values render to the same key text (numbers do not: 1, 1L, 1.0).
-   */
-  private static boolean rendersExactly(Value literal) {
-    return literal instanceof Value.Str
-        || literal instanceof Value.Bool
-        || literal instanceof Value.Guid
-        || literal instanceof Value.DateTime;
   }
 }

@@ -3,6 +3,8 @@ package io.viewbase.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.viewbase.api.Value;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +43,7 @@ class ItemCodecTest {
                 Arbitraries.longs().map(Value.Int64::new),
                 Arbitraries.doubles().map(Value.Double::new),
                 Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, -0.0).map(Value.Double::new),
+                decimals(),
                 Arbitraries.longs().map(Value.DateTime::new),
                 Arbitraries.longs().tuple2().map(t -> new Value.Guid(new UUID(t.get1(), t.get2()))),
                 Arbitraries.bytes().array(byte[].class).ofMaxSize(64).map(Value.Binary::new),
@@ -58,5 +61,33 @@ class ItemCodecTest {
     @SuppressWarnings("unchecked")
     Arbitrary<Value>[] array = choices.toArray(new Arbitrary[0]);
     return Arbitraries.oneOf(List.of(array));
+  }
+
+  /**
+   * Decimals across {@link Value.Decimal}'s bounds: up to 100 digits, exponents -400..400, either
+   * sign, zero, and values given with trailing zeros.
+   */
+  static Arbitrary<Value> decimals() {
+    Arbitrary<BigInteger> unscaled =
+        Arbitraries.integers()
+            .between(1, 100)
+            .flatMap(
+                digits ->
+                    Arbitraries.strings()
+                        .numeric()
+                        .ofLength(digits)
+                        .map(BigInteger::new)
+                        .flatMap(u -> Arbitraries.of(u, u.negate())));
+    return unscaled
+        .flatMap(
+            u ->
+                Arbitraries.integers()
+                    .between(-400, 400)
+                    .map(
+                        exponent ->
+                            new BigDecimal(
+                                u, u.toString().replace("-", "").length() - 1 - exponent)))
+        .filter(d -> d.signum() == 0 || Math.abs((long) d.precision() - d.scale() - 1) <= 400)
+        .map(Value.Decimal::new);
   }
 }

@@ -8,9 +8,11 @@ import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Table;
+import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.Viewbase;
 import io.viewbase.filter.Filters;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +45,9 @@ class PlannerDifferentialTest {
           b.put("city", List.of("Oslo", "Rome", "Lima").get(random.nextInt(3)));
         }
         b.put("age", random.nextBoolean() ? random.nextInt(30) : random.nextDouble() * 30);
+        if (random.nextInt(6) > 0) {
+          b.put("n", number(random));
+        }
         stored.add(people.insert(b.build()));
       }
       for (int p = 0; p < 6; p++) {
@@ -55,9 +60,15 @@ class PlannerDifferentialTest {
       db.createView(ViewDefinition.of("ByCity", "People", "{city}", "{partitionKey}#{id}"));
       // sparse: items without an email are not in it, so it must never answer "city eq ..." alone
       db.createView(ViewDefinition.of("ByCityEmail", "People", "{city}", "{email}#{id}"));
+      // |key renders equal numbers of every type alike, so "n eq 3.0" may be looked up here
+      db.createView(ViewDefinition.of("ByN", "People", "all", "{n|key}{id|key}"));
+      db.createView(ViewDefinition.of("ByNPartition", "People", "{n|key}", "{id|key}"));
+      ViewContract.awaitBuilt(db, "ByN");
+      ViewContract.awaitBuilt(db, "ByNPartition");
       ViewContract.awaitBuilt(db, "ByEmail");
       ViewContract.awaitBuilt(db, "ByCity");
       ViewContract.awaitBuilt(db, "ByCityEmail");
+      int keyViewPlans = 0;
       for (int round = 0; round < 300; round++) {
         String filter = randomFilter(random, 3);
         String pk = random.nextInt(4) == 0 ? "p" + random.nextInt(6) : null;
@@ -95,6 +106,9 @@ class PlannerDifferentialTest {
           q = q.withContinuation(page.continuation());
         }
         String plan = people.explain(query).toString();
+        if (plan.contains("of view ByN")) {
+          keyViewPlans++;
+        }
         if (plan.contains("viewLookup")) {
           // a view answers in view-key order: compare as sets
           assertThat(actual)
@@ -106,12 +120,49 @@ class PlannerDifferentialTest {
               .containsExactlyElementsOf(expected);
         }
       }
+      assertThat(keyViewPlans).as("seed %d: plans answered by a |key view", seed).isPositive();
     }
     System.out.println("PlannerDifferentialTest passed with seed " + seed);
   }
 
+  /** Small numbers of every type, often equal across types, and a few that render no key. */
+  private static Value number(Random random) {
+    int n = random.nextInt(5);
+    return switch (random.nextInt(8)) {
+      case 0 -> Value.of(n);
+      case 1 -> Value.of((long) n);
+      case 2 -> Value.of((double) n);
+      case 3 -> Value.of(new BigDecimal(n + ".00"));
+      case 4 -> Value.of(n + 0.5);
+      case 5 -> Value.of(new BigDecimal(n + ".5"));
+      case 6 -> Value.of(Double.NaN);
+      default -> Value.of(Integer.toString(n));
+    };
+  }
+
+  private static String numberLiteral(Random random) {
+    int n = random.nextInt(5);
+    return List.of(
+            n + "",
+            n + "L",
+            n + ".0",
+            n + "M",
+            n + ".000M",
+            n + ".5",
+            n + ".5M",
+            "NaN",
+            "'" + n + "'")
+        .get(random.nextInt(9));
+  }
+
   private static String randomFilter(Random random, int depth) {
-    int choice = random.nextInt(depth <= 0 ? 6 : 9);
+    int choice = random.nextInt(depth <= 0 ? 7 : 10);
+    if (choice == 6) {
+      return "n " + (random.nextInt(3) == 0 ? op(random) : "eq") + " " + numberLiteral(random);
+    }
+    if (choice > 6) {
+      choice--;
+    }
     return switch (choice) {
       case 0 -> "PartitionKey " + op(random) + " 'p" + random.nextInt(7) + "'";
       case 1 -> "RowKey " + op(random) + " 'id" + random.nextInt(70) + "'";

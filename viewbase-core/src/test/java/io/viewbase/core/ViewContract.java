@@ -13,6 +13,7 @@ import io.viewbase.api.Value;
 import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
@@ -174,6 +175,65 @@ abstract class ViewContract {
     assertCode(
         () -> people.insert(Item.builder("r", "b").put("group", "").build()),
         ErrorCode.ViewKeyConflict);
+  }
+
+  @Test
+  void aViewKeyedByKeyTransformsReadsNumbersOfEveryTypeInNumericOrder() {
+    Object[] values = {
+      new BigDecimal("12.5"),
+      -3,
+      7L,
+      0.5,
+      1e20,
+      new BigDecimal("-0.001"),
+      100,
+      -1e-5,
+      new BigDecimal("12345678901234567890123456789012345678"),
+      Long.MIN_VALUE,
+      2.0,
+      2L,
+      0,
+      -0.0,
+      Double.NaN,
+      "not a number",
+      true
+    };
+    for (int i = 0; i < values.length; i++) {
+      people.insert(Item.builder("p", "i" + i).put("n", toValue(values[i])).build());
+    }
+    people.insert(Item.builder("p", "without").build());
+    db.createView(
+        ViewDefinition.of("PeopleByN", "People", "{partitionKey|key}", "{n|key}{id|key}"));
+    assertThat(awaitBuilt(db, "PeopleByN").state()).isEqualTo(ViewStatus.READY);
+    people.insert(Item.builder("p", "late").put("n", new BigDecimal("2.00")).build());
+
+    List<String> ids =
+        db.table("PeopleByN").query(Query.partition("p ")).items().stream()
+            .map(Item::sourceId)
+            .toList();
+
+    // the strings after every number; NaN, booleans and a missing n leave the item out; ties
+    // (2.0, 2L, 2.00 as a decimal; 0 and -0.0) in id order
+    assertThat(ids)
+        .containsExactly(
+            "i9", "i1", "i5", "i7", "i12", "i13", "i3", "i10", "i11", "late", "i2", "i0", "i6",
+            "i4", "i8", "i15");
+    assertThat(db.verifyView("PeopleByN", false).drift()).isZero();
+  }
+
+  private static Value toValue(Object o) {
+    if (o instanceof BigDecimal d) {
+      return Value.of(d);
+    } else if (o instanceof Integer i) {
+      return Value.of(i);
+    } else if (o instanceof Long l) {
+      return Value.of(l);
+    } else if (o instanceof Double d) {
+      return Value.of(d);
+    } else if (o instanceof Boolean b) {
+      return Value.of(b);
+    }
+    return Value.of((String) o);
   }
 
   @Test

@@ -278,8 +278,8 @@ public final class EntityClient<T> {
     String id = primary.sk().render(values);
     if (pk == null || id == null) {
       List<String> missing = new ArrayList<>();
-      primary.pk().composites().forEach(a -> addIfMissing(missing, a, values));
-      primary.sk().composites().forEach(a -> addIfMissing(missing, a, values));
+      missing.addAll(primary.pk().missing(values));
+      missing.addAll(primary.sk().missing(values));
       throw ViewbaseException.of(
           ErrorCode.InvalidInput,
           "The key of '"
@@ -299,12 +299,6 @@ public final class EntityClient<T> {
 
   private static Identity identityOf(Item item) {
     return new Identity(item.partitionKey(), item.id());
-  }
-
-  private static void addIfMissing(List<String> missing, Attribute a, Map<String, Value> values) {
-    if (Values.keyText(values.get(a.name()), a.padding()) == null) {
-      missing.add(a.name());
-    }
   }
 
   private Item wholeItem(T value) {

@@ -84,31 +84,31 @@ public final class EntityQuery<T> {
   }
 
   public EntityQuery<T> begins(Map<String, ?> values) {
-    prefix = bound(values, "begins");
+    prefix = KeyFormat.begins(bound(values, "begins"));
     exact = false;
     return this;
   }
 
   public EntityQuery<T> gte(Map<String, ?> values) {
-    from = bound(values, "gte");
+    from = bound(values, "gte").tight();
     exact = false;
     return this;
   }
 
   public EntityQuery<T> gt(Map<String, ?> values) {
-    from = bound(values, "gt") + KeyFormat.AFTER_SEPARATOR;
+    from = KeyFormat.after(bound(values, "gt"));
     exact = false;
     return this;
   }
 
   public EntityQuery<T> lte(Map<String, ?> values) {
-    to = bound(values, "lte") + KeyFormat.AFTER_SEPARATOR;
+    to = KeyFormat.after(bound(values, "lte"));
     exact = false;
     return this;
   }
 
   public EntityQuery<T> lt(Map<String, ?> values) {
-    to = bound(values, "lt");
+    to = bound(values, "lt").tight();
     exact = false;
     return this;
   }
@@ -177,7 +177,7 @@ public final class EntityQuery<T> {
     return filter == null ? q : q.withFilter(filter);
   }
 
-  private String bound(Map<String, ?> values, String operation) {
+  private KeyFormat.Rendered bound(Map<String, ?> values, String operation) {
     Map<String, Value> merged = new LinkedHashMap<>(key);
     merged.putAll(client.entity().mapper().keyValues(values));
     checkLeading(merged);
@@ -192,7 +192,7 @@ public final class EntityQuery<T> {
                 + "'");
       }
     }
-    return layout.sk().renderPrefix(merged).tight();
+    return layout.sk().renderPrefix(merged);
   }
 
   private static boolean isComposite(KeyFormat format, String name) {

@@ -20,11 +20,17 @@ import java.util.Map;
  * partition key  | $service [#namespace part]... [#label_value]...    | $platform#organization#organizationid_293819
  * sort key       | $entity_version [#label_value]...                  | $organization_1#name_Acme
  * template       | the template, ${attribute} replaced by the value   | org#${organizationId} -> org#293819
+ *                | ${attribute|key}: by {@link KeyText#sortable}       | ${price|key} -> !>502125 (12.5, then ' ')
  * </pre>
  *
  * Labels are the attribute's {@code label} (its name lower-cased by default); values keep their
  * case unless the key's casing says otherwise; {@code padding} left-pads a value with zeros
  * (integers after their sign). Casing applies to the whole key, literals included.
+ *
+ * <p>A {@code ${attribute|key}} slot renders the value sortably, as a view template's {@code
+ * {field|key}} does: numbers in numeric order whatever their type, strings by code point, each
+ * rendering self-delimiting. It takes no padding and no casing (both would break its order), and
+ * range bounds after such a slot go past every key that begins with its rendering ({@link #after}).
  */
 final class KeyFormat {
   /** Separates the parts of a key; the identity suffix of a non-unique index uses it too. */
@@ -40,7 +46,14 @@ final class KeyFormat {
 
   record Literal(String text) implements Part {}
 
-  record Slot(Attribute attribute) implements Part {}
+  /**
+   * An attribute's place in the key; {@code sortable}: rendered by {@link KeyText#sortable} ({@code
+   * ${name|key}}).
+   */
+  record Slot(Attribute attribute, boolean sortable) implements Part {}
+
+  /** The suffix of a template slot that renders sortably. */
+  private static final String KEY = "|key";
 
   /**
    * What a partial rendering could produce.
@@ -49,8 +62,10 @@ final class KeyFormat {
    * @param loose the tight text plus the literal that follows it (all items with exactly these
    *     values)
    * @param complete whether every slot had a value
+   * @param sortableTail the value whose sortable rendering ({@code ${name|key}}) ends the tight
+   *     text, or null when the tight text ends otherwise
    */
-  record Rendered(String tight, String loose, boolean complete) {}
+  record Rendered(String tight, String loose, boolean complete, Value sortableTail) {}
 
   private final List<Part> parts;
   private final Casing casing;
@@ -95,7 +110,7 @@ final class KeyFormat {
     for (String name : def.composite()) {
       Attribute a = attribute(attributes, name, where);
       parts.add(new Literal(def.casing().apply(SEPARATOR + a.label() + "_")));
-      parts.add(new Slot(a));
+      parts.add(new Slot(a, false));
     }
     return new KeyFormat(parts, def.casing());
   }
@@ -125,7 +140,22 @@ final class KeyFormat {
             "template",
             t);
       }
-      parts.add(new Slot(attribute(attributes, t.substring(open + 2, close), where)));
+      String name = t.substring(open + 2, close);
+      boolean sortable = name.endsWith(KEY);
+      Attribute a =
+          attribute(attributes, sortable ? name.substring(0, name.length() - 4) : name, where);
+      if (sortable && (a.padding() > 0 || def.casing() != Casing.PRESERVE)) {
+        throw ViewbaseException.of(
+            ErrorCode.InvalidInput,
+            "A ${attribute|key} slot takes no padding and no casing: its text sorts as it is",
+            "where",
+            where,
+            "template",
+            t,
+            "attribute",
+            a.name());
+      }
+      parts.add(new Slot(a, sortable));
       i = close + 1;
     }
     if (parts.isEmpty()) {
@@ -172,28 +202,87 @@ final class KeyFormat {
   /** Renders the slots in order as far as the given values go. */
   Rendered renderPrefix(Map<String, Value> values) {
     StringBuilder sb = new StringBuilder(48);
+    Value sortableTail = null;
+    Value beforeLiteral = null; // the sortable tail before the literal just appended
     for (int i = 0; i < parts.size(); i++) {
       Part p = parts.get(i);
       if (p instanceof Literal l) {
         sb.append(l.text());
+        beforeLiteral = sortableTail;
+        sortableTail = null;
         continue;
       }
-      Attribute a = ((Slot) p).attribute();
-      String text = Values.keyText(values.get(a.name()), a.padding());
+      Slot slot = (Slot) p;
+      Value value = values.get(slot.attribute().name());
+      String text = text(slot, value);
       if (text == null) {
-        return new Rendered(tightEnd(sb, i), sb.toString(), false);
+        if (i > 1 && parts.get(i - 1) instanceof Literal l) {
+          // the tight text stops before the literal that leads to the missing value
+          return new Rendered(
+              sb.substring(0, sb.length() - l.text().length()),
+              sb.toString(),
+              false,
+              beforeLiteral);
+        }
+        return new Rendered(sb.toString(), sb.toString(), false, sortableTail);
       }
-      appendValue(sb, text, a.padding());
+      if (slot.sortable()) {
+        sb.append(text);
+        sortableTail = value;
+      } else {
+        appendValue(sb, text, slot.attribute().padding());
+        sortableTail = null;
+      }
+      beforeLiteral = null;
     }
-    return new Rendered(sb.toString(), sb.toString(), true);
+    return new Rendered(sb.toString(), sb.toString(), true, sortableTail);
   }
 
-  /** The text before the literal that precedes slot {@code slotIndex}. */
-  private String tightEnd(StringBuilder sb, int slotIndex) {
-    if (slotIndex > 0 && parts.get(slotIndex - 1) instanceof Literal l && slotIndex - 1 > 0) {
-      return sb.substring(0, sb.length() - l.text().length());
+  /** A slot's text for a value, or null when it has none. */
+  private static String text(Slot slot, Value value) {
+    return slot.sortable()
+        ? KeyText.sortable(value)
+        : Values.keyText(value, slot.attribute().padding());
+  }
+
+  /** The names of the attributes whose values the key lacks or cannot render, in key order. */
+  List<String> missing(Map<String, Value> values) {
+    List<String> out = new ArrayList<>();
+    for (Part p : parts) {
+      if (p instanceof Slot s && text(s, values.get(s.attribute().name())) == null) {
+        out.add(s.attribute().name());
+      }
     }
-    return sb.toString();
+    return out;
+  }
+
+  /**
+   * The first key after every key that begins with {@code r.tight()} and then goes on as a key does
+   * there: a bound that passes every item with exactly those leading values. After a sortable slot,
+   * that is the tight text with its last character raised by one (no rendering begins another, so
+   * every greater value renders at or above it); after any other, the tight text and {@link
+   * #AFTER_SEPARATOR}, which passes every "value#..." continuation.
+   */
+  static String after(Rendered r) {
+    if (r.sortableTail() != null) {
+      String t = r.tight();
+      return t.substring(0, t.length() - 1) + (char) (t.charAt(t.length() - 1) + 1);
+    }
+    return r.tight() + AFTER_SEPARATOR;
+  }
+
+  /**
+   * The prefix of every key whose values begin with those of {@code r}: its tight text, but a
+   * string or binary that ends it in a sortable slot as its {@link KeyText#sortablePrefix}, so that
+   * {@code begins} of {@code "An"} finds {@code "Ann"} there too.
+   */
+  static String begins(Rendered r) {
+    String open = KeyText.sortablePrefix(r.sortableTail());
+    if (open == null) {
+      return r.tight();
+    }
+    String t = r.tight();
+    return t.substring(0, t.length() - KeyText.sortable(r.sortableTail()).length()) + open;
   }
 
   private void appendValue(StringBuilder sb, String text, int width) {
@@ -208,8 +297,13 @@ final class KeyFormat {
       if (p instanceof Literal l) {
         sb.append(l.text().replace("{", "{{").replace("}", "}}"));
       } else {
-        Attribute a = ((Slot) p).attribute();
+        Slot slot = (Slot) p;
+        Attribute a = slot.attribute();
         sb.append('{').append(a.field());
+        if (slot.sortable()) {
+          sb.append("|key}");
+          continue;
+        }
         if (a.padding() > 0) {
           sb.append(':').append(a.padding());
         }

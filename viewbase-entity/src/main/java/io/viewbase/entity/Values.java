@@ -99,7 +99,11 @@ final class Values {
     return Value.of(d);
   }
 
-  /** The plain Java form of a stored value: String, Long, Double, Boolean, List, Map, or null. */
+  /**
+   * The plain Java form of a stored value: String, Long, Double, BigDecimal (a decimal, exactly),
+   * Boolean, List, Map, or null. (A Java number is stored as an int64 or a double, as {@link
+   * AttributeType#NUMBER} says; a decimal is stored only when given as a {@link Value.Decimal}.)
+   */
   static Object toJava(Value v) {
     return switch (v.type()) {
       case STRING -> ((Value.Str) v).value();
@@ -107,6 +111,7 @@ final class Values {
       case INT32 -> (long) ((Value.Int32) v).value();
       case INT64 -> ((Value.Int64) v).value();
       case DOUBLE -> ((Value.Double) v).value();
+      case DECIMAL -> ((Value.Decimal) v).value();
       case DATETIME -> ((Value.DateTime) v).toInstant().toString();
       case GUID -> ((Value.Guid) v).value().toString();
       case BINARY -> Base64.getEncoder().encodeToString(((Value.Binary) v).value());

@@ -6,7 +6,9 @@ import io.viewbase.api.Database;
 import io.viewbase.api.KeyText;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Query;
+import io.viewbase.api.Value;
 import io.viewbase.api.Viewbase;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,6 +98,70 @@ class KeyTextAcrossRenderersTest {
         }
         assertThat(wrong).isEmpty();
       }
+    }
+  }
+
+  /** Values for a {@code ${v|key}} slot: every kind {@link KeyText#sortable} renders. */
+  private static final List<Object> SORTABLE =
+      List.of(
+          "user#123",
+          "a b!~\u0001",
+          "😀",
+          "",
+          -42,
+          1L << 40,
+          1.5,
+          -0.0,
+          0.1,
+          Value.of(new BigDecimal("12.50")),
+          Value.of(new BigDecimal("-1E-130")),
+          new byte[] {0, (byte) 0xff});
+
+  @Test
+  void clientAndDatabaseRenderSortableSlotsAlike() {
+    try (Database db = Viewbase.open(OpenOptions.inMemory())) {
+      Entity.Builder<Map<String, Object>> b =
+          Entity.define("thing")
+              .service("s")
+              .attribute(Attribute.string("thingId"))
+              .index(Index.primary("byId").pk("thingId"));
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("thingId", "t1");
+      for (int i = 0; i < SORTABLE.size(); i++) {
+        b.attribute(Attribute.any("v" + i))
+            .index(
+                Index.secondary("byV" + i)
+                    .sk(KeyDefinition.template("v#${v" + i + "|key}${thingId|key}"))
+                    .unique());
+        item.put("v" + i, SORTABLE.get(i));
+      }
+      Entity<Map<String, Object>> things = b.build();
+      ServiceTable table =
+          Service.define("s").entity(things).build().open(db, "Sortable", Duration.ofSeconds(30));
+      table.entity(things).create(item);
+
+      List<String> wrong = new ArrayList<>();
+      var keyValues = things.mapper().keyValues(item);
+      for (int i = 0; i < SORTABLE.size(); i++) {
+        String expected =
+            "v#" + KeyText.sortable(keyValues.get("v" + i)) + KeyText.sortable(Value.of("t1"));
+        String client = things.layout("byV" + i).sk().render(keyValues);
+        var entries = db.table(table.viewName(things, "byV" + i)).query(Query.all()).items();
+        String database = entries.size() == 1 ? entries.get(0).id() : entries.size() + " entries";
+        if (!expected.equals(client) || !expected.equals(database)) {
+          wrong.add(
+              "v"
+                  + i
+                  + ": expected '"
+                  + expected
+                  + "', client '"
+                  + client
+                  + "', database '"
+                  + database
+                  + "'");
+        }
+      }
+      assertThat(wrong).isEmpty();
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.viewbase.filter;
 
 import io.viewbase.api.Value;
+import io.viewbase.api.ViewbaseException;
 import java.util.Locale;
 
 /**
@@ -16,6 +17,8 @@ import java.util.Locale;
  *   <tr><td>{@code 42L}, {@code 42l}</td><td>Int64</td></tr>
  *   <tr><td>{@code 1.5}, {@code -2.0}, {@code 1e-05}, {@code 1.5E10}, {@code NaN}, {@code INF}, {@code -INF}</td>
  *       <td>Double; an error if it overflows</td></tr>
+ *   <tr><td>{@code 12.5M}, {@code 12m}, {@code -1.5E-3M} (native dialect only: Azure has no decimal)</td>
+ *       <td>Decimal, exactly as written; an error beyond {@link Value.Decimal}'s bounds</td></tr>
  *   <tr><td>{@code datetime'…'}, {@code guid'…'}, {@code X'…'}, {@code binary'…'}</td>
  *       <td>a typed literal (the prefix touches the quote)</td></tr>
  *   <tr><td>a letter, {@code _} or (native dialect only) {@code $}, then letters, digits, {@code _}
@@ -25,11 +28,13 @@ import java.util.Locale;
 final class Lexer {
   private final String text;
   private final boolean dollar;
+  private final boolean decimals;
   private int pos;
 
   Lexer(String text, FilterDialect dialect) {
     this.text = text;
     this.dollar = dialect.allowsDollar();
+    this.decimals = dialect == FilterDialect.NATIVE;
   }
 
   private boolean isIdentifierStart(int cp) {
@@ -177,7 +182,8 @@ final class Lexer {
     }
     String digits = text.substring(start, pos);
     boolean int64 = pos < text.length() && (text.charAt(pos) == 'L' || text.charAt(pos) == 'l');
-    if (int64) {
+    boolean exact = pos < text.length() && (text.charAt(pos) == 'M' || text.charAt(pos) == 'm');
+    if (int64 || exact) {
       pos++;
     }
     if (continuesWord(pos)) {
@@ -186,11 +192,32 @@ final class Lexer {
     if (int64 && decimal) {
       throw SyntaxErrors.invalid("an Int64 literal has no decimal point or exponent", start, null);
     }
+    if (exact) {
+      return literal(start, parseDecimal(start, digits));
+    }
     return literal(
         start,
         decimal
             ? parseDouble(start, digits)
             : int64 ? parseInt64(start, digits) : parseInt32(start, digits));
+  }
+
+  /** OData's decimal literal, {@code 12.5M}: digits as written, never through a double. */
+  private Value parseDecimal(int start, String digits) {
+    if (!decimals) {
+      throw SyntaxErrors.invalid(
+          "a decimal literal is not part of Azure's filter language",
+          start,
+          "Azure Tables has no decimal type; write " + digits + " for a Double");
+    }
+    try {
+      return Value.Decimal.parse(digits);
+    } catch (ViewbaseException beyondBounds) {
+      throw SyntaxErrors.invalid(
+          "decimal literal out of range",
+          start,
+          beyondBounds.getMessage().toLowerCase(Locale.ROOT));
+    }
   }
 
   private static Value parseDouble(int start, String digits) {

@@ -41,7 +41,7 @@ final class Literals {
   static void requireWritable(Value literal) {
     Objects.requireNonNull(literal, "literal");
     switch (literal.type()) {
-      case STRING, BOOLEAN, INT32, INT64, DOUBLE, GUID, BINARY -> {}
+      case STRING, BOOLEAN, INT32, INT64, DOUBLE, DECIMAL, GUID, BINARY -> {}
       case DATETIME -> {
         long ticks = ((Value.DateTime) literal).ticks();
         if (ticks < MIN_TICKS || ticks > MAX_TICKS) {
@@ -114,6 +114,7 @@ final class Literals {
       case INT32 -> Integer.toString(((Value.Int32) literal).value());
       case INT64 -> ((Value.Int64) literal).value() + "L";
       case DOUBLE -> printDouble(((Value.Double) literal).value());
+      case DECIMAL -> ((Value.Decimal) literal).text() + "M";
       case DATETIME -> "datetime'" + printDateTime(((Value.DateTime) literal).ticks()) + "'";
       case GUID -> "guid'" + ((Value.Guid) literal).value() + "'";
       case BINARY -> "X'" + HEX.formatHex(((Value.Binary) literal).value()) + "'";

@@ -1,6 +1,7 @@
 package io.viewbase.filter;
 
 import io.viewbase.api.Value;
+import java.math.BigDecimal;
 import java.util.Arrays;
 
 /**
@@ -9,8 +10,10 @@ import java.util.Arrays;
  * <table>
  *   <caption>Comparison by type (property type × literal type)</caption>
  *   <tr><th>types</th><th>order</th></tr>
- *   <tr><td>Int32, Int64, Double in any mix</td><td>numerically, exactly (no rounding through double);
- *       -0.0 equals 0.0; NaN equals NaN and is below every number</td></tr>
+ *   <tr><td>Int32, Int64, Double, Decimal in any mix</td><td>numerically, exactly (no rounding through
+ *       double; a double is its exact binary value, so 0.1 is a little above 0.1M); -0.0 equals 0.0;
+ *       NaN equals NaN and is below every number; -INF and INF are below and above every
+ *       decimal</td></tr>
  *   <tr><td>String, String</td><td>by Unicode code point (the order of the UTF-8 bytes, so the same as
  *       key order); case-sensitive</td></tr>
  *   <tr><td>Boolean, Boolean</td><td>false &lt; true</td></tr>
@@ -80,10 +83,19 @@ final class ValueOrder {
   }
 
   private static boolean isNumber(Value v) {
-    return v instanceof Value.Int32 || v instanceof Value.Int64 || v instanceof Value.Double;
+    return v instanceof Value.Int32
+        || v instanceof Value.Int64
+        || v instanceof Value.Double
+        || v instanceof Value.Decimal;
   }
 
   private static int compareNumbers(Value a, Value b) {
+    if (a instanceof Value.Decimal x) {
+      return compareDecimal(x.value(), b);
+    }
+    if (b instanceof Value.Decimal y) {
+      return -compareDecimal(y.value(), a);
+    }
     if (a instanceof Value.Double x) {
       return b instanceof Value.Double y
           ? compareDoubles(x.value(), y.value())
@@ -109,6 +121,30 @@ final class ValueOrder {
     boolean aNaN = Double.isNaN(a);
     boolean bNaN = Double.isNaN(b);
     return aNaN == bNaN ? 0 : aNaN ? -1 : 1;
+  }
+
+  /**
+   * Compares a decimal with any number exactly: an integer or a finite double becomes the decimal
+   * it is ({@code new BigDecimal(double)} is exact); NaN is below every number, the infinities
+   * beyond every decimal.
+   */
+  static int compareDecimal(BigDecimal a, Value b) {
+    BigDecimal other;
+    if (b instanceof Value.Decimal d) {
+      other = d.value();
+    } else if (b instanceof Value.Double d) {
+      double v = d.value();
+      if (Double.isNaN(v)) {
+        return 1;
+      }
+      if (Double.isInfinite(v)) {
+        return v > 0 ? -1 : 1;
+      }
+      other = new BigDecimal(v);
+    } else {
+      other = BigDecimal.valueOf(asLong(b));
+    }
+    return Integer.signum(a.compareTo(other));
   }
 
   /** Compares a long with a double exactly: converting the long to double could round it. */

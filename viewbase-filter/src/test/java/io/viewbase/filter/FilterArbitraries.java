@@ -87,6 +87,10 @@ final class FilterArbitraries {
           "2147483648",
           "9223372036854775808L",
           "1e999",
+          "12.5M",
+          "1m",
+          "1e999M",
+          "M",
           "datetime'",
           "datetime",
           "'2008-07-10T00:00:00Z'",
@@ -188,7 +192,7 @@ final class FilterArbitraries {
   }
 
   static Value literal(Random random) {
-    return switch (random.nextInt(10)) {
+    return switch (random.nextInt(11)) {
       case 0 -> new Value.Str(anyChars(random, random.nextInt(9)));
       case 1 -> new Value.Str(fromAlphabet(random, "'a ()\t", random.nextInt(7)));
       case 2 -> new Value.Bool(random.nextBoolean());
@@ -208,12 +212,25 @@ final class FilterArbitraries {
               Literals.MIN_TICKS
                   + Math.floorMod(random.nextLong(), Literals.MAX_TICKS - Literals.MIN_TICKS + 1));
       case 7 -> new Value.Guid(new UUID(random.nextLong(), random.nextLong()));
+      case 8 -> decimal(random);
       default -> {
         byte[] bytes = new byte[random.nextInt(7)];
         random.nextBytes(bytes);
         yield new Value.Binary(bytes);
       }
     };
+  }
+
+  /** A decimal of 1..100 digits, exponent -400..400, either sign, sometimes a small one. */
+  static Value decimal(Random random) {
+    int digits = random.nextBoolean() ? 1 + random.nextInt(3) : 1 + random.nextInt(100);
+    StringBuilder sb = new StringBuilder(random.nextBoolean() ? "-" : "");
+    sb.append((char) ('1' + random.nextInt(9)));
+    for (int i = 1; i < digits; i++) {
+      sb.append((char) ('0' + random.nextInt(10)));
+    }
+    int exponent = random.nextBoolean() ? random.nextInt(11) - 5 : random.nextInt(801) - 400;
+    return Value.Decimal.parse(sb.append('E').append(exponent - digits + 1).toString());
   }
 
   private static String anyChars(Random random, int length) {

@@ -41,12 +41,12 @@ import org.junit.jupiter.api.TestFactory;
  *
  * An {@code entity:} line sets the item the following cases run against: {@code @pk}, {@code @id}
  * and {@code @ts} set the keys and timestamp (absent means missing), other entries are {@code
- * Name:Type=value} with the types String, Int32, Int64, Double, Boolean, DateTime (ISO instant),
- * Guid, Binary (hex), Null, Object and Array (both empty). A case is a filter, then {@code =>} (the
- * last one on the line), then the expectation: {@code true}/{@code false} for a match, {@code error
- * at N} (optionally {@code : text} the message contains) for an InvalidFilter at position N, or
- * {@code prints TEXT} for the canonical form. Every case that parses is also checked to round-trip
- * through print and parse.
+ * Name:Type=value} with the types String, Int32, Int64, Double, Decimal, Boolean, DateTime (ISO
+ * instant), Guid, Binary (hex), Null, Object and Array (both empty). A case is a filter, then
+ * {@code =>} (the last one on the line), then the expectation: {@code true}/{@code false} for a
+ * match, {@code error at N} (optionally {@code : text} the message contains) for an InvalidFilter
+ * at position N, or {@code prints TEXT} for the canonical form. Every case that parses is also
+ * checked to round-trip through print and parse.
  */
 class FilterCasesTest {
   private static final String DIRECTORY = "filter-cases";
@@ -210,6 +210,7 @@ class FilterCasesTest {
       case "Int32" -> Value.of(Integer.parseInt(raw));
       case "Int64" -> Value.of(Long.parseLong(raw));
       case "Double" -> Value.of(Double.parseDouble(raw));
+      case "Decimal" -> Value.Decimal.parse(raw);
       case "Boolean" -> Value.of(Boolean.parseBoolean(raw));
       case "DateTime" -> Value.of(Instant.parse(raw));
       case "Guid" -> Value.of(UUID.fromString(raw));

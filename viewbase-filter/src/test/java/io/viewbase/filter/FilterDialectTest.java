@@ -110,4 +110,18 @@ class FilterDialectTest {
     assertThat(FilterDialect.AZURE.storedName("ID")).isEqualTo("ID");
     assertThat(FilterDialect.AZURE.writtenName("$other")).isEqualTo("$other");
   }
+
+  @Test
+  void parseInAzureRefusesDecimalLiteralsWhichNativeReads() {
+    assertThat(Filters.print(Filters.parse("Price eq 12.50M"))).isEqualTo("Price eq 12.5M");
+    assertThatThrownBy(() -> Filters.parse("Price eq 12.5M", FilterDialect.AZURE))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.InvalidFilter);
+              assertThat(e.context()).containsEntry("position", 9);
+            })
+        .hasMessageContaining("a decimal literal is not part of Azure's filter language")
+        .hasMessageContaining("write 12.5 for a Double");
+  }
 }

@@ -27,6 +27,86 @@ class ValueOrderPropertiesTest {
     assertThat(ValueOrder.compare(Value.of(b), Value.of(a))).isEqualTo(-expected);
   }
 
+  @Property(tries = 10_000)
+  void numbersOfEveryTypeCompareAsTheirExactDecimalValues(
+      @ForAll("numbers") Value a, @ForAll("numbers") Value b) {
+    int expected = Integer.signum(exact(a).compareTo(exact(b)));
+    assertThat(ValueOrder.compare(a, b)).as("%s vs %s", a, b).isEqualTo(expected);
+    assertThat(ValueOrder.compare(b, a)).as("%s vs %s", b, a).isEqualTo(-expected);
+    for (Filter.Op op : Filter.Op.values()) {
+      boolean holds =
+          switch (op) {
+            case EQ -> expected == 0;
+            case NE -> expected != 0;
+            case GT -> expected > 0;
+            case GE -> expected >= 0;
+            case LT -> expected < 0;
+            case LE -> expected <= 0;
+          };
+      assertThat(Filters.test(a, op, b)).as("%s %s %s", a, op, b).isEqualTo(holds);
+    }
+  }
+
+  @Property(tries = 2_000)
+  void decimalsAgainstNaNAndInfinitiesOrderAsDoublesDo(
+      @ForAll("decimals") Value decimal, @ForAll("specialDoubles") double special) {
+    Value asDouble = Value.of(0.0);
+    // a decimal stands where any finite double stands against NaN and the infinities
+    assertThat(ValueOrder.compare(decimal, Value.of(special)))
+        .isEqualTo(ValueOrder.compare(asDouble, Value.of(special)));
+    assertThat(ValueOrder.compare(Value.of(special), decimal))
+        .isEqualTo(ValueOrder.compare(Value.of(special), asDouble));
+  }
+
+  /** A number's exact value; only finite doubles. */
+  private static BigDecimal exact(Value v) {
+    return switch (v.type()) {
+      case INT32 -> BigDecimal.valueOf(((Value.Int32) v).value());
+      case INT64 -> BigDecimal.valueOf(((Value.Int64) v).value());
+      case DOUBLE -> new BigDecimal(((Value.Double) v).value());
+      case DECIMAL -> ((Value.Decimal) v).value();
+      default -> throw new IllegalArgumentException(v.toString());
+    };
+  }
+
+  /**
+   * Int32, Int64, finite doubles and decimals, often near each other: small integers in every type
+   * (equal values of different types), halves, values around 2^53 and 2^63, and random ones.
+   */
+  @Provide
+  Arbitrary<Value> numbers() {
+    Arbitrary<Long> near =
+        Arbitraries.oneOf(
+            Arbitraries.longs().between(-3, 3),
+            Arbitraries.longs().between((1L << 53) - 2, (1L << 53) + 2),
+            Arbitraries.of(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 1));
+    return Arbitraries.oneOf(
+        near.filter(l -> l == (int) (long) l).map(l -> Value.of((int) (long) l)),
+        near.map(Value::of),
+        near.map(l -> Value.of((double) l)),
+        near.map(l -> Value.of(BigDecimal.valueOf(l))),
+        near.map(l -> Value.of(BigDecimal.valueOf(l).add(new BigDecimal("0.5")))),
+        near.map(l -> Value.of(new BigDecimal((double) l))),
+        Arbitraries.of(-0.0, 0.5, -0.5, 0.1, 1e-300, Double.MIN_VALUE, Double.MAX_VALUE)
+            .map(Value::of),
+        Arbitraries.of("0.1", "-0.5", "0.5", "1E-400", "9.99E+400", "-9.99E+400", "1E-324")
+            .map(t -> Value.of(new BigDecimal(t))),
+        Arbitraries.integers().map(Value::of),
+        Arbitraries.longs().map(Value::of),
+        finiteDoubles().map(Value::of),
+        decimals());
+  }
+
+  @Provide
+  Arbitrary<Value> decimals() {
+    return Arbitraries.randomValue(FilterArbitraries::decimal);
+  }
+
+  @Provide
+  Arbitrary<Double> specialDoubles() {
+    return Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY);
+  }
+
   @Property(tries = 5_000)
   void compareStringsAgreesWithUtf8ByteOrder(
       @ForAll("wellFormedStrings") String a, @ForAll("wellFormedStrings") String b) {

@@ -3,8 +3,11 @@ package io.viewbase.json;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -26,6 +29,9 @@ import java.util.regex.Pattern;
  * Edm.DateTime  | an ISO-8601 string as {@link IsoTimes} reads it, cut to 100 ns    | DateTime
  * Edm.Guid      | string of 8-4-4-4-12 ASCII hex digits, either case                | Guid
  * Edm.Binary    | base64 string (standard alphabet, padding optional)               | Binary
+ * Edm.Decimal   | a number, exactly as written (never through a double), or a      | Decimal
+ *               |   string holding one ({@link Value.Decimal#parse}); native API   |
+ *               |   only: Azure Tables has no decimal, so {@link #isKnown} is false |
  * </pre>
  *
  * Azure's Python and JavaScript SDKs send annotated Int32, Int64, Double and Boolean values as
@@ -38,6 +44,9 @@ import java.util.regex.Pattern;
 public final class EdmTypes {
   public static final String ANNOTATION = "@odata.type";
 
+  /** The annotation of a decimal: OData's name. Azure Tables has no such type. */
+  public static final String DECIMAL = "Edm.Decimal";
+
   private static final Pattern GUID =
       Pattern.compile(
           "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
@@ -46,7 +55,10 @@ public final class EdmTypes {
 
   private EdmTypes() {}
 
-  /** Whether {@code edm} names one of the eight Edm types the table lists. */
+  /**
+   * Whether {@code edm} names one of the eight Edm types of Azure Tables (the table's rows but
+   * {@link #DECIMAL}, which only the native API reads).
+   */
   public static boolean isKnown(String edm) {
     return switch (edm) {
       case "Edm.String",
@@ -80,6 +92,7 @@ public final class EdmTypes {
               ? new Value.Guid(UUID.fromString(s.value()))
               : null;
       case "Edm.Binary" -> toBinary(natural);
+      case DECIMAL -> toDecimal(natural);
       default -> null;
     };
   }
@@ -108,15 +121,26 @@ public final class EdmTypes {
     if (natural == Value.Null.INSTANCE) {
       return natural;
     }
-    if (!isKnown(edm)) {
+    if (!isKnown(edm) && !edm.equals(DECIMAL)) {
       throw ViewbaseException.of(
           ErrorCode.InvalidValue,
           "Unknown type annotation; expected Edm.String, Edm.Boolean, Edm.Int32, Edm.Int64, Edm.Double, "
-              + "Edm.DateTime, Edm.Guid or Edm.Binary",
+              + "Edm.Decimal, Edm.DateTime, Edm.Guid or Edm.Binary",
           "property",
           property,
           "type",
           edm);
+    }
+    if (edm.equals(DECIMAL) && natural instanceof Value.Str s) {
+      try {
+        return Value.Decimal.parse(s.value());
+      } catch (ViewbaseException notADecimal) {
+        // the decimal's own reason (not a number, too many digits, an exponent beyond its range)
+        Map<String, Object> context = new LinkedHashMap<>(notADecimal.context());
+        context.put("property", property);
+        context.put("type", edm);
+        throw new ViewbaseException(ErrorCode.InvalidValue, notADecimal.getMessage(), context);
+      }
     }
     Value typed = decode(edm, natural);
     if (typed == null) {
@@ -203,6 +227,24 @@ public final class EdmTypes {
     return null;
   }
 
+  /**
+   * A decimal from a string, or from an integer JSON typed as int32 or int64 (both exact); a number
+   * JSON typed as a double is refused, since its digits may be gone: the readers hand a decimal's
+   * number over as its text.
+   */
+  private static Value toDecimal(Value natural) {
+    try {
+      return switch (natural.type()) {
+        case STRING -> Value.Decimal.parse(((Value.Str) natural).value());
+        case INT32 -> Value.of(BigDecimal.valueOf(((Value.Int32) natural).value()));
+        case INT64 -> Value.of(BigDecimal.valueOf(((Value.Int64) natural).value()));
+        default -> null;
+      };
+    } catch (ViewbaseException beyondBounds) {
+      return null;
+    }
+  }
+
   private static Value toBinary(Value natural) {
     if (!(natural instanceof Value.Str s)) {
       return null;
@@ -217,7 +259,7 @@ public final class EdmTypes {
   /** Whether a value needs an annotation to read back as the same type. */
   static boolean needsAnnotation(Value value) {
     return switch (value.type()) {
-      case INT64, DATETIME, GUID, BINARY -> true;
+      case INT64, DECIMAL, DATETIME, GUID, BINARY -> true;
       case DOUBLE -> !Double.isFinite(((Value.Double) value).value());
       default -> false;
     };

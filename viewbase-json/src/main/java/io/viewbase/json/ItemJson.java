@@ -167,8 +167,8 @@ public final class ItemJson {
                     : skip(p);
         case SOURCE_PARTITION_KEY -> sourcePartitionKey = textOrSkip(p);
         case SOURCE_ID -> sourceId = textOrSkip(p);
-        case OPERATION, DELETED -> members.put(p, name, values.read(p, name, 1));
-        default -> members.put(p, checkName(name, limits), values.read(p, name, 1));
+        case OPERATION, DELETED -> members.put(p, name, values.readMember(p, name, 1));
+        default -> members.put(p, checkName(name, limits), values.readMember(p, name, 1));
       }
     }
     return new ItemBody(

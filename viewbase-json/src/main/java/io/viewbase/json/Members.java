@@ -1,9 +1,12 @@
 package io.viewbase.json;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import java.io.IOException;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,10 +18,35 @@ final class Members {
   final Map<String, Value> values = new LinkedHashMap<>();
   private Map<String, String> annotations;
 
-  void put(JsonParser p, String name, Value value) {
+  /**
+   * The text of each number JSON typed as a double (a fraction, an exponent, or beyond int64), for
+   * an {@link EdmTypes#DECIMAL} annotation that may come after it: the double has lost digits.
+   */
+  private Map<String, String> numberTexts;
+
+  /** Puts a value just read; {@code p} is still at its last token. */
+  void put(JsonParser p, String name, Value value) throws IOException {
     if (values.putIfAbsent(name, value) != null) {
       throw Json.duplicate(p, name);
     }
+    JsonToken token = p.currentToken();
+    if (token == JsonToken.VALUE_NUMBER_FLOAT
+        || token == JsonToken.VALUE_NUMBER_INT
+            && p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+      if (numberTexts == null) {
+        numberTexts = new HashMap<>(4);
+      }
+      numberTexts.put(name, p.getText());
+    }
+  }
+
+  /**
+   * The value of member {@code name} as {@link EdmTypes#apply} reads it under annotation {@code
+   * edm}: for a decimal, a number is its text, as a string; null if there is no such member.
+   */
+  Value natural(String name, String edm) {
+    String text = numberTexts == null ? null : numberTexts.get(name);
+    return text != null && edm.equals(EdmTypes.DECIMAL) ? new Value.Str(text) : values.get(name);
   }
 
   void annotate(JsonParser p, String name, String edmType) {
@@ -40,7 +68,7 @@ final class Members {
       for (Map.Entry<String, String> a : annotations.entrySet()) {
         String name = a.getKey();
         String property = path == null ? name : path + "." + name;
-        Value natural = values.get(name);
+        Value natural = natural(name, a.getValue());
         if (natural == null) {
           throw ViewbaseException.of(
               ErrorCode.InvalidValue,
@@ -51,6 +79,13 @@ final class Members {
               a.getValue());
         }
         values.put(name, EdmTypes.apply(property, a.getValue(), natural));
+      }
+    }
+    if (numberTexts != null) {
+      for (String name : numberTexts.keySet()) {
+        if (values.get(name) == ValueReader.BEYOND_DOUBLE) {
+          throw ValueReader.beyondDouble(path == null ? name : path + "." + name);
+        }
       }
     }
     return values;

@@ -16,10 +16,18 @@ import java.util.Map;
  * integer in int32 range -> Int32, other int64 -> Int64, a number with a fraction or exponent (or
  * an integer beyond int64) -> Double, true/false -> Bool, null -> Null, object -> Obj, array ->
  * Arr. Annotations inside nested objects apply as at the top level; an array element whose type
- * JSON lacks is the object {@code {"@odata.type": "Edm.X", "value": ...}}.
+ * JSON lacks is the object {@code {"@odata.type": "Edm.X", "value": ...}}. A number annotated
+ * {@code Edm.Decimal} is read from its text, exactly.
  */
 final class ValueReader {
   static final String WRAPPED_VALUE = "value";
+
+  /**
+   * What {@link #readMember} makes of a number beyond the range of a double, told apart by
+   * identity: {@link Members} refuses it unless an {@code Edm.Decimal} annotation reads it from its
+   * text.
+   */
+  static final Value.Double BEYOND_DOUBLE = new Value.Double(Double.POSITIVE_INFINITY);
 
   private final Limits limits;
 
@@ -49,6 +57,22 @@ final class ValueReader {
       case START_ARRAY -> readArray(p, path, depth);
       default -> throw Json.shape(p, "Unexpected JSON token " + token);
     };
+  }
+
+  /**
+   * {@link #read} for a member of an object, whose annotation may come after it: a number beyond
+   * the range of a double is {@link #BEYOND_DOUBLE} rather than an error, for a decimal may hold
+   * it.
+   */
+  Value readMember(JsonParser p, String path, int depth) throws IOException {
+    JsonToken token = p.currentToken();
+    if (token == JsonToken.VALUE_NUMBER_FLOAT
+        || token == JsonToken.VALUE_NUMBER_INT
+            && p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+      double d = p.getDoubleValue();
+      return Double.isFinite(d) ? new Value.Double(d) : BEYOND_DOUBLE;
+    }
+    return read(p, path, depth);
   }
 
   private Value readArray(JsonParser p, String path, int depth) throws IOException {
@@ -88,11 +112,16 @@ final class ValueReader {
             name.substring(0, name.length() - EdmTypes.ANNOTATION.length()),
             annotation(p, path));
       } else {
-        members.put(p, name, read(p, path + "." + name, depth + 1));
+        members.put(p, name, readMember(p, path + "." + name, depth + 1));
       }
     }
     if (inArray && isWrapper(members)) {
-      return EdmTypes.apply(path, members.annotations().get(""), members.values.get(WRAPPED_VALUE));
+      String edm = members.annotations().get("");
+      Value typed = EdmTypes.apply(path, edm, members.natural(WRAPPED_VALUE, edm));
+      if (typed == BEYOND_DOUBLE) {
+        throw beyondDouble(path);
+      }
+      return typed;
     }
     if (tooDeep) {
       checkDepth(depth, path);
@@ -134,13 +163,17 @@ final class ValueReader {
 
   private static Value finite(double value, String path) {
     if (!Double.isFinite(value)) {
-      throw ViewbaseException.of(
-          ErrorCode.InvalidValue,
-          "A number is beyond the range of a double (use Edm.Double with \"Infinity\" to mean infinity)",
-          "property",
-          path);
+      throw beyondDouble(path);
     }
     return new Value.Double(value);
+  }
+
+  static ViewbaseException beyondDouble(String path) {
+    return ViewbaseException.of(
+        ErrorCode.InvalidValue,
+        "A number is beyond the range of a double (use Edm.Double with \"Infinity\" to mean infinity)",
+        "property",
+        path);
   }
 
   /**

@@ -19,12 +19,17 @@ import java.util.Map;
  * Int32     | number                                                 | no
  * Int64     | number if |v| <= 2^53, else a decimal string           | Edm.Int64
  * Double    | number with '.' or exponent; "NaN", "Infinity", "-Infinity" | only non-finite
+ * Decimal   | its plain text as a string, "12.5", "-0.001", "100"    | Edm.Decimal
  * DateTime  | "2026-11-30T12:00:00.1234567Z"                         | Edm.DateTime
  * Guid      | "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"                 | Edm.Guid
  * Binary    | base64 string                                          | Edm.Binary
  * Null      | null                                                   | no
  * Obj / Arr | object / array                                         | no
  * </pre>
+ *
+ * A decimal is a string, not a JSON number, for the same reason as a large Int64: most JSON readers
+ * make a number a double, which keeps 15 to 17 of a decimal's up to 100 digits. {@link ValueReader}
+ * reads the string back as the same decimal, and takes a JSON number too.
  */
 final class ValueWriter {
   /** Beyond 2^53 a double (which is what most JSON readers parse numbers into) loses digits. */
@@ -72,6 +77,7 @@ final class ValueWriter {
         }
       }
       case DOUBLE -> writeDouble(g, ((Value.Double) value).value());
+      case DECIMAL -> g.writeString(((Value.Decimal) value).text());
       case DATETIME -> g.writeString(((Value.DateTime) value).toIsoString());
       case GUID -> g.writeString(((Value.Guid) value).value().toString());
       case BINARY ->
@@ -149,6 +155,7 @@ final class ValueWriter {
           out.raw(Double.toString(d));
         }
       }
+      case DECIMAL -> out.string(((Value.Decimal) value).text());
       case DATETIME -> out.isoTime((Value.DateTime) value);
       case GUID -> out.string(((Value.Guid) value).value().toString());
       case BINARY -> out.string(Base64.getEncoder().encodeToString(((Value.Binary) value).value()));

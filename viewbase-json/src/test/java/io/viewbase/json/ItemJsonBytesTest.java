@@ -207,6 +207,7 @@ class ItemJsonBytesTest {
                 999_999_999_999L)
             .map(Value.Int64::new),
         Arbitraries.doubles().map(Value.Double::new),
+        DecimalArbitraries.decimals(),
         Arbitraries.of(
                 Double.NaN,
                 Double.POSITIVE_INFINITY,

@@ -8,6 +8,7 @@ import io.viewbase.api.Item;
 import io.viewbase.api.Limits;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -115,7 +116,8 @@ class ItemJsonReadTest {
         "{\"v\":1,\"v@odata.type\":\"Edm.String\"}",
         "{\"v\":\"True\",\"v@odata.type\":\"Edm.Boolean\"}",
         "{\"v\":\"2026-11-30T12:00:00.1Z+01:00\",\"v@odata.type\":\"Edm.DateTime\"}",
-        "{\"v\":1,\"v@odata.type\":\"Edm.Decimal\"}",
+        "{\"v\":1,\"v@odata.type\":\"Edm.Single\"}",
+        "{\"v\":\"1.5.2\",\"v@odata.type\":\"Edm.Decimal\"}",
         "{\"v\":1,\"v@odata.type\":7}",
         "{\"w@odata.type\":\"Edm.Int64\",\"v\":1}",
         "{\"v\":1e400}",
@@ -260,5 +262,87 @@ class ItemJsonReadTest {
                 + "\"big@odata.type\":\"Edm.Int64\",\"big\":\"9223372036854775807\","
                 + "\"d\":1.0,\"nan@odata.type\":\"Edm.Double\",\"nan\":\"NaN\",\"i\":3,"
                 + "\"when@odata.type\":\"Edm.DateTime\",\"when\":\"2026-11-30T12:00:00.1000000Z\"}");
+  }
+
+  private static Value decimal(String text) {
+    return Value.of(new BigDecimal(text));
+  }
+
+  @Test
+  void readDecimalFromAStringOrANumberExactly() {
+    String digits38 = "12345678901234567890.123456789012345678";
+    assertThat(readOne("{\"v@odata.type\":\"Edm.Decimal\",\"v\":\"" + digits38 + "\"}"))
+        .isEqualTo(decimal(digits38));
+    assertThat(readOne("{\"v@odata.type\":\"Edm.Decimal\",\"v\":" + digits38 + "}"))
+        .isEqualTo(decimal(digits38));
+    assertThat(readOne("{\"v\":" + digits38 + ",\"v@odata.type\":\"Edm.Decimal\"}"))
+        .isEqualTo(decimal(digits38));
+    assertThat(readOne("{\"v\":0.1,\"v@odata.type\":\"Edm.Decimal\"}")).isEqualTo(decimal("0.1"));
+    assertThat(readOne("{\"v\":12,\"v@odata.type\":\"Edm.Decimal\"}")).isEqualTo(decimal("12"));
+    assertThat(readOne("{\"v\":9223372036854775807,\"v@odata.type\":\"Edm.Decimal\"}"))
+        .isEqualTo(decimal("9223372036854775807"));
+    assertThat(readOne("{\"v\":123456789012345678901234567890,\"v@odata.type\":\"Edm.Decimal\"}"))
+        .isEqualTo(decimal("123456789012345678901234567890"));
+    assertThat(readOne("{\"v\":1.50E+2,\"v@odata.type\":\"Edm.Decimal\"}"))
+        .isEqualTo(decimal("150"));
+    assertThat(readOne("{\"v\":[{\"@odata.type\":\"Edm.Decimal\",\"value\":0.3}]}"))
+        .isEqualTo(new Value.Arr(List.of(decimal("0.3"))));
+    assertThat(readOne("{\"v\":{\"w\":1e-400,\"w@odata.type\":\"Edm.Decimal\"}}"))
+        .isEqualTo(new Value.Obj(Map.of("w", decimal("1e-400"))));
+  }
+
+  @Test
+  void readDecimalBeyondTheRangeOfADoubleOnlyWhenAnnotated() {
+    assertThat(readOne("{\"v\":1E+400,\"v@odata.type\":\"Edm.Decimal\"}"))
+        .isEqualTo(decimal("1E+400"));
+    assertThat(readOne("{\"v\":[{\"value\":-1e309,\"@odata.type\":\"Edm.Decimal\"}]}"))
+        .isEqualTo(new Value.Arr(List.of(decimal("-1e309"))));
+    for (String json :
+        List.of(
+            "{\"v\":1e400}",
+            "{\"v\":{\"w\":1e400}}",
+            "{\"v\":1e400,\"v@odata.type\":\"Edm.Double\"}",
+            "{\"v\":[{\"value\":1e400,\"@odata.type\":\"Edm.Double\"}]}",
+            "{\"v\":[1e400]}")) {
+      assertThatThrownBy(() -> read(json))
+          .as(json)
+          .isInstanceOf(ViewbaseException.class)
+          .hasMessageContaining("beyond the range of a double");
+    }
+  }
+
+  @Test
+  void readDecimalThatDoesNotFitSaysWhy() {
+    assertThatThrownBy(() -> read("{\"v@odata.type\":\"Edm.Decimal\",\"v\":\"1E999999999\"}"))
+        .isInstanceOfSatisfying(
+            ViewbaseException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.InvalidValue);
+              assertThat(e.getMessage()).contains("exponent lies in -400..400");
+              assertThat(e.context())
+                  .containsEntry("property", "v")
+                  .containsEntry("type", "Edm.Decimal");
+            });
+    assertThatThrownBy(() -> read("{\"v@odata.type\":\"Edm.Decimal\",\"v\":\"12x\"}"))
+        .hasMessageContaining("digits with an optional sign");
+    assertThatThrownBy(
+            () -> read("{\"v@odata.type\":\"Edm.Decimal\",\"v\":\"" + "1".repeat(101) + "\"}"))
+        .hasMessageContaining("at most 100 significant digits");
+    assertCode(() -> read("{\"v@odata.type\":\"Edm.Decimal\",\"v\":true}"), ErrorCode.InvalidValue);
+    assertThat(readOne("{\"v@odata.type\":\"Edm.Decimal\",\"v\":null}"))
+        .isEqualTo(Value.nullValue());
+  }
+
+  @Test
+  void writeDecimalAsAnnotatedPlainText() {
+    Item item =
+        Item.of(
+            "p", "i", Map.of("d", decimal("12.50"), "a", new Value.Arr(List.of(decimal("1E+2")))));
+    String json = new String(ItemJson.write(item), StandardCharsets.UTF_8);
+    assertThat(json)
+        .contains("\"d@odata.type\":\"Edm.Decimal\",\"d\":\"12.5\"")
+        .contains("\"a\":[{\"@odata.type\":\"Edm.Decimal\",\"value\":\"100\"}]");
+    assertThat(ItemJson.readStored(ItemJson.write(item), Limits.DEFAULT).properties())
+        .isEqualTo(item.properties());
   }
 }

@@ -108,6 +108,7 @@ class ItemJsonRoundTripTest {
         Arbitraries.of(0L, 1L << 53, -(1L << 53), (1L << 53) + 1, Long.MAX_VALUE, Long.MIN_VALUE)
             .map(Value.Int64::new),
         Arbitraries.doubles().map(Value.Double::new),
+        DecimalArbitraries.decimals(),
         Arbitraries.of(
                 Double.NaN,
                 Double.POSITIVE_INFINITY,

@@ -9,6 +9,7 @@ import io.viewbase.json.JsonBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -31,11 +32,21 @@ import java.util.Set;
  * DateTime  | "2026-11-30T12:00:00.1234567Z"               | Edm.DateTime
  * Guid      | canonical lower case                         | Edm.Guid
  * Binary    | base64                                       | Edm.Binary
+ * Decimal   | a double, as Double, when one is exactly the | no
+ *           |   decimal (12.5, 3, 0.25); else its plain    |
+ *           |   text as a string ("0.1", "1E+400" as       | no
+ *           |   "1000...0")                                |
  * Null, objects and arrays (native API only) are not written: Azure has no such values.
  * </pre>
  *
- * Property names are written in Azure's form ({@link PropertyNames#azure}: a stored {@code $id} is
- * {@code id}). With {@code $select}, the selected properties are written in the order asked, and
+ * Azure Tables has no decimal type. A decimal that a double holds exactly reads as that double, and
+ * a filter with that double matches it (filters compare numbers exactly); any other decimal reads
+ * as its text, which a double would change ({@code 0.1}, 38 digits), and a filter matches it
+ * numerically still ({@code Price eq 0.1} does not match the decimal 0.1: the double 0.1 is a
+ * little more), never with a string literal.
+ *
+ * <p>Property names are written in Azure's form ({@link PropertyNames#azure}: a stored {@code $id}
+ * is {@code id}). With {@code $select}, the selected properties are written in the order asked, and
  * one the entity lacks is written as {@code null}, as Azure does; without it, every property in
  * stored order.
  */
@@ -195,6 +206,15 @@ final class EntityWriter {
           m.annotation(name, "Edm.Double", annotate)
               .name(name)
               .string(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+        }
+      }
+      case DECIMAL -> {
+        Value.Decimal decimal = (Value.Decimal) value;
+        double d = decimal.value().doubleValue();
+        if (Double.isFinite(d) && new BigDecimal(d).compareTo(decimal.value()) == 0) {
+          m.name(name).raw(Double.toString(d)); // the decimal exactly, and a double to clients
+        } else {
+          m.name(name).string(decimal.text());
         }
       }
       case DATETIME ->

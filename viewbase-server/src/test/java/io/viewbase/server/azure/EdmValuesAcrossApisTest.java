@@ -112,7 +112,20 @@ class EdmValuesAcrossApisTest {
           Row.same("\"\"", "Edm.Binary", new Value.Binary(new byte[0])),
           Row.refused("\"not base64!\"", "Edm.Binary"),
           Row.refused("\"AQ-_\"", "Edm.Binary"),
-          Row.refused("1", "Edm.Decimal"),
+          new Row(
+              "\"12.50\"",
+              "Edm.Decimal",
+              Value.of(new java.math.BigDecimal("12.5")),
+              null,
+              "Azure Tables has no decimal type; the native API has"),
+          new Row(
+              "0.1",
+              "Edm.Decimal",
+              Value.of(new java.math.BigDecimal("0.1")),
+              null,
+              "Azure Tables has no decimal type; the native API reads the number's text exactly"),
+          Row.refused("\"1E999999999\"", "Edm.Decimal"),
+          Row.refused("true", "Edm.Decimal"),
           new Row(
               "null",
               "Edm.Int64",

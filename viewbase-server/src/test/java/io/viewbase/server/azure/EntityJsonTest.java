@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.viewbase.api.Item;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -153,6 +154,36 @@ class EntityJsonTest {
             "\"t@odata.type\":\"Edm.DateTime\",\"t\":\"1970-01-01T00:00:00.0000000Z\"",
             "\"g@odata.type\":\"Edm.Guid\",\"g\":\"00000000-0000-0000-0000-000000000001\"",
             "\"x@odata.type\":\"Edm.Binary\",\"x\":\"AQ==\"");
+  }
+
+  @Test
+  void writesADecimalAsTheDoubleThatIsExactlyItElseAsItsText() {
+    for (MetadataLevel level : MetadataLevel.values()) {
+      String json =
+          write(
+              Item.builder("p", "r")
+                  .put("half", new BigDecimal("12.50"))
+                  .put("whole", new BigDecimal("1E+2"))
+                  .put("tenth", new BigDecimal("0.1"))
+                  .put("digits38", new BigDecimal("1234567890123456789.0123456789012345678"))
+                  .put("huge", new BigDecimal("1E+400"))
+                  .put("tiny", new BigDecimal("-1E-400"))
+                  .put("zero", BigDecimal.ZERO)
+                  .build(),
+              level);
+
+      assertThat(json)
+          .as(level.toString())
+          .contains(
+              "\"half\":12.5,",
+              "\"whole\":100.0,",
+              "\"tenth\":\"0.1\"",
+              "\"digits38\":\"1234567890123456789.0123456789012345678\"",
+              "\"huge\":\"1" + "0".repeat(400) + "\"",
+              "\"tiny\":\"-0." + "0".repeat(399) + "1\"",
+              "\"zero\":0.0")
+          .doesNotContain("Edm.Decimal");
+    }
   }
 
   @Test

@@ -164,6 +164,41 @@ class CrossApiSdkTest {
   }
 
   @Test
+  void decimalsWrittenThroughTheNativeApiReadThroughTheSdkAsExactDoublesOrText() throws Exception {
+    // Azure Tables has no decimal: a decimal that a double holds exactly is that double, any
+    // other its text; filters still compare it as a number.
+    String name = AzureSdkServer.uniqueName("Decimals");
+    assertThat(nativeCall("PUT", "/v1/tables/" + name, null).statusCode()).isEqualTo(201);
+    String body =
+        """
+        {"price": "12.50", "price@odata.type": "Edm.Decimal",
+         "tenth": "0.1", "tenth@odata.type": "Edm.Decimal",
+         "exact": 12345678901234567890.123456789012345678, "exact@odata.type": "Edm.Decimal"}
+        """;
+    HttpResponse<String> put = nativeCall("PUT", "/v1/tables/" + name + "/items/acme/r", body);
+    assertThat(put.statusCode()).as(put.body()).isBetween(200, 201);
+
+    TableEntity read = azure.table(name).getEntity("acme", "r");
+    assertThat(read.getProperty("price")).isInstanceOf(Double.class).isEqualTo(12.5);
+    assertThat(read.getProperty("tenth")).isEqualTo("0.1");
+    assertThat(read.getProperty("exact")).isEqualTo("12345678901234567890.123456789012345678");
+
+    var options = new com.azure.data.tables.models.ListEntitiesOptions();
+    assertThat(azure.table(name).listEntities(options.setFilter("price eq 12.5"), null, null))
+        .hasSize(1);
+    assertThat(azure.table(name).listEntities(options.setFilter("tenth lt 0.1"), null, null))
+        .as("the decimal 0.1 is below the double 0.1")
+        .hasSize(1);
+    assertThat(azure.table(name).listEntities(options.setFilter("tenth eq '0.1'"), null, null))
+        .as("a decimal is no string")
+        .isEmpty();
+    JsonNode item =
+        JSON.readTree(nativeCall("GET", "/v1/tables/" + name + "/items/acme/r", null).body());
+    assertThat(item.get("exact@odata.type").asText()).isEqualTo("Edm.Decimal");
+    assertThat(item.get("exact").asText()).isEqualTo("12345678901234567890.123456789012345678");
+  }
+
+  @Test
   void nativeItemWithAnObjectPropertyIsReadableThroughTheSdk() throws Exception {
     // Objects and arrays exist only in the native API; the Azure dialect must still answer the
     // read.

@@ -21,7 +21,8 @@ import java.util.Optional;
  * ---------------------------+----------------------------------------------------------------
  * TableStatus                | ACTIVE (a table is usable once CreateTable answers); DELETING in
  *                            |   DeleteTable's answer
- * ItemCount, TableSizeBytes  | {@link TableStatistics}: counted, a few seconds old at most
+ * ItemCount, TableSizeBytes  | {@link TableStatistics}: counted for DescribeTable, a second old
+ *                            |   at most; 0 in the other operations' answers
  * TableArn, IndexArn         | the request's region and the server's account
  * IndexStatus (global)       | the index view's state: building -&gt; CREATING with Backfilling
  *                            |   true, ready -&gt; ACTIVE, failed (or gone) -&gt; DELETING
@@ -46,7 +47,11 @@ final class TableDescriptions {
     this.states = states;
   }
 
-  Map<String, Object> describe(DynamoDbTable t, CallContext call, String status) {
+  /**
+   * The description of a table in {@code status}; its counts are counted only for DescribeTable
+   * ({@code count}), a new, changed or deleted table's answer carries 0.
+   */
+  Map<String, Object> describe(DynamoDbTable t, CallContext call, String status, boolean count) {
     Map<String, Object> d = new LinkedHashMap<>();
     List<Object> definitions = new ArrayList<>();
     t.attributes()
@@ -60,7 +65,7 @@ final class TableDescriptions {
     d.put("CreationDateTime", seconds(t.created()));
     d.put("ProvisionedThroughput", throughput(t.throughput()));
     TableStatistics.Figures figures =
-        status.equals("ACTIVE") ? statistics.of(t.viewbaseName()) : TableStatistics.Figures.NONE;
+        count ? statistics.of(t.viewbaseName()) : TableStatistics.Figures.NONE;
     d.put("TableSizeBytes", figures.sizeBytes());
     d.put("ItemCount", figures.itemCount());
     d.put("TableArn", call.tableArn(t.name()));
@@ -77,14 +82,14 @@ final class TableDescriptions {
     if (!t.localIndexes().isEmpty()) {
       List<Object> locals = new ArrayList<>();
       for (Index i : t.localIndexes()) {
-        locals.add(index(t, i, false, call));
+        locals.add(index(t, i, false, call, count));
       }
       d.put("LocalSecondaryIndexes", locals);
     }
     if (!t.globalIndexes().isEmpty()) {
       List<Object> globals = new ArrayList<>();
       for (Index i : t.globalIndexes()) {
-        globals.add(index(t, i, true, call));
+        globals.add(index(t, i, true, call, count));
       }
       d.put("GlobalSecondaryIndexes", globals);
     }
@@ -112,7 +117,8 @@ final class TableDescriptions {
     return d;
   }
 
-  private Map<String, Object> index(DynamoDbTable t, Index i, boolean global, CallContext call) {
+  private Map<String, Object> index(
+      DynamoDbTable t, Index i, boolean global, CallContext call, boolean count) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("IndexName", i.name());
     m.put("KeySchema", keySchema(i.key()));
@@ -138,7 +144,7 @@ final class TableDescriptions {
       m.put("ProvisionedThroughput", throughput(i.throughput()));
     }
     TableStatistics.Figures figures =
-        ready ? statistics.of(i.viewName()) : TableStatistics.Figures.NONE;
+        ready && count ? statistics.of(i.viewName()) : TableStatistics.Figures.NONE;
     m.put("IndexSizeBytes", figures.sizeBytes());
     m.put("ItemCount", figures.itemCount());
     m.put("IndexArn", call.indexArn(t.name(), i.name()));

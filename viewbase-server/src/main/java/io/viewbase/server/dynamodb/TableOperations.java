@@ -171,7 +171,7 @@ public final class TableOperations {
             tagMap,
             UUID.randomUUID().toString());
     DynamoDbTable created = tables.create(draft);
-    return Map.of("TableDescription", descriptions.describe(created, call, "ACTIVE"));
+    return Map.of("TableDescription", descriptions.describe(created, call, "ACTIVE", false));
   }
 
   private static void checkIndexes(
@@ -378,7 +378,7 @@ public final class TableOperations {
 
   Object describeTable(Map<String, Object> body, CallContext call) {
     String name = tableName(body);
-    return Map.of("Table", descriptions.describe(tables.describe(name), call, "ACTIVE"));
+    return Map.of("Table", descriptions.describe(tables.describe(name), call, "ACTIVE", true));
   }
 
   Object listTables(Map<String, Object> body, CallContext call) {
@@ -419,7 +419,7 @@ public final class TableOperations {
           "Resource cannot be deleted as it is currently protected against deletion. Disable"
               + " deletion protection first.");
     }
-    Map<String, Object> description = descriptions.describe(table, call, "DELETING");
+    Map<String, Object> description = descriptions.describe(table, call, "DELETING", false);
     tables.delete(name);
     return Map.of("TableDescription", description);
   }
@@ -538,7 +538,7 @@ public final class TableOperations {
                     tableClass,
                     protection,
                     now));
-    return Map.of("TableDescription", descriptions.describe(changed, call, "UPDATING"));
+    return Map.of("TableDescription", descriptions.describe(changed, call, "UPDATING", false));
   }
 
   private static void checkIndexUpdates(Violations v, List<RequestTree> updates) {

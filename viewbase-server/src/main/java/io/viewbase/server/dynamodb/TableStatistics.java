@@ -19,14 +19,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * ItemCount and TableSizeBytes of a table or index, as DescribeTable reports them: counted by
  * reading the table (or the index's view), at most {@value #MAX_ITEMS} items, and kept for {@link
  * #FRESH} per table. DynamoDB itself updates these figures about every six hours; these are exact
- * for a small table and a few seconds old at most, and for a table of more items they report the
- * first {@value #MAX_ITEMS} (a count that stops there, and their size). Sizes are DynamoDB's rule
- * of thumb over the stored properties: each name's and string's UTF-8 bytes, a number's digits
- * halved, a binary's bytes, one byte for a boolean or null, three more for each map or list.
+ * for a small table and a second old at most, and for a table of more items they report the first
+ * {@value #MAX_ITEMS} (a count that stops there, and their size). Sizes are DynamoDB's rule of
+ * thumb over the stored properties: each name's and string's UTF-8 bytes, a number's digits halved,
+ * a binary's bytes, one byte for a boolean or null, three more for each map or list.
  */
 final class TableStatistics {
   static final int MAX_ITEMS = 100_000;
-  static final Duration FRESH = Duration.ofSeconds(5);
+  static final Duration FRESH = Duration.ofSeconds(1);
 
   /** What a count found. */
   record Figures(long itemCount, long sizeBytes) {

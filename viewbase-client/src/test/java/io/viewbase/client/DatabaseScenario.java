@@ -21,6 +21,7 @@ import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -129,6 +130,7 @@ abstract class DatabaseScenario {
             Map.entry("big", Value.of(Long.MIN_VALUE)),
             Map.entry("d", Value.of(1.0)),
             Map.entry("nan", Value.of(Double.NaN)),
+            Map.entry("dec", Value.of(new BigDecimal("-12345678901234567890.123456789012345678"))),
             Map.entry("when", Value.of(Instant.parse("2026-11-30T12:00:00.1234567Z"))),
             Map.entry("g", Value.of(new UUID(1, 2))),
             Map.entry("bin", Value.of(new byte[] {0, 1, (byte) 255})),
@@ -140,6 +142,37 @@ abstract class DatabaseScenario {
     Item written = t.upsert(Item.of("p", "types", props));
     assertThat(written.properties()).isEqualTo(props);
     assertThat(t.get("p", "types").orElseThrow().properties()).isEqualTo(props);
+  }
+
+  @Test
+  void decimalsCompareExactlyInFiltersAndSortByValueInAKeyView() {
+    Table t = newTable();
+    Object[][] rows = {
+      {"a", Value.of(new BigDecimal("0.1"))},
+      {"b", Value.of(0.1)},
+      {"c", Value.of(-2L)},
+      {"d", Value.of(new BigDecimal("1E+30"))},
+      {"e", Value.of(3)}
+    };
+    for (Object[] row : rows) {
+      t.insert(Item.builder("p", (String) row[0]).put("n", (Value) row[1]).build());
+    }
+    assertThat(ids(t.query(Query.all().withFilter("n lt 0.1")))).containsExactly("a", "c");
+    assertThat(ids(t.query(Query.all().withFilter("n eq 0.1M")))).containsExactly("a");
+    assertThat(ids(t.query(Query.all().withFilter("n gt 3M")))).containsExactly("d");
+
+    String view = t.name() + "ByN";
+    db().createView(ViewDefinition.of(view, t.name(), "all", "{n|key}{id|key}"));
+    assertThat(awaitBuilt(view).state()).isEqualTo(ViewStatus.READY);
+    assertThat(
+            db().table(view).query(Query.partition("all")).items().stream()
+                .map(Item::sourceId)
+                .toList())
+        .containsExactly("c", "a", "b", "e", "d");
+  }
+
+  private static List<String> ids(Page page) {
+    return page.items().stream().map(Item::id).toList();
   }
 
   @ParameterizedTest

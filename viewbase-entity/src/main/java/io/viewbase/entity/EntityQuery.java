@@ -30,7 +30,8 @@ import java.util.Map;
  * </pre>
  *
  * Range and begins values follow the leading values the key gave. Keys compare as text, so numbers
- * compare as numbers only when padded to one width (and non-negative).
+ * compare as numbers only when padded to one width (and non-negative), or in a template's {@code
+ * ${attribute|key}} slot, whose sortable text is in value order for every number and string.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class EntityQuery<T> {

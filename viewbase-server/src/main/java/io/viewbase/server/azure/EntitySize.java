@@ -19,6 +19,7 @@ import java.util.Map;
  * Binary   | 4 + bytes         Int64     | 8
  * Boolean  | 1                 Double    | 8
  * DateTime | 8                 Guid      | 16
+ * Decimal  | as it is written ({@link EntityWriter}): 8 as a Double, else as its text's String
  * </pre>
  *
  * Viewbase's own limit (the encoded item, {@code Limits.maxItemBytes}) still applies after this
@@ -69,6 +70,9 @@ final class EntitySize {
     }
     if (v instanceof Value.Guid) {
       return 16;
+    }
+    if (v instanceof Value.Decimal d && !EntityWriter.isExactDouble(d)) {
+      return 4 + 2L * d.text().length();
     }
     return 8; // Int64, Double, DateTime
   }

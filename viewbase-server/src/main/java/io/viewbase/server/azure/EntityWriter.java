@@ -210,9 +210,9 @@ final class EntityWriter {
       }
       case DECIMAL -> {
         Value.Decimal decimal = (Value.Decimal) value;
-        double d = decimal.value().doubleValue();
-        if (Double.isFinite(d) && new BigDecimal(d).compareTo(decimal.value()) == 0) {
-          m.name(name).raw(Double.toString(d)); // the decimal exactly, and a double to clients
+        if (isExactDouble(decimal)) {
+          // the decimal exactly, and a double to clients
+          m.name(name).raw(Double.toString(decimal.value().doubleValue()));
         } else {
           m.name(name).string(decimal.text());
         }
@@ -231,6 +231,12 @@ final class EntityWriter {
         // Null, objects and arrays exist only in the native API; Azure has no way to say them.
       }
     }
+  }
+
+  /** Whether a decimal is written as a double: whether one holds it exactly. */
+  static boolean isExactDouble(Value.Decimal decimal) {
+    double d = decimal.value().doubleValue();
+    return Double.isFinite(d) && new BigDecimal(d).compareTo(decimal.value()) == 0;
   }
 
   /** The members of one JSON object being written: the commas between them. */

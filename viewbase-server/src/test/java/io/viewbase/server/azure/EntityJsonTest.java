@@ -184,6 +184,10 @@ class EntityJsonTest {
               "\"zero\":0.0")
           .doesNotContain("Edm.Decimal");
     }
+    // Azure counts a decimal as what it is written as: a Double's 8 bytes, or its text's String
+    assertThat(EntitySize.of("p", "r", Map.of("d", Value.of(new BigDecimal("12.5")))))
+        .isEqualTo(26);
+    assertThat(EntitySize.of("p", "r", Map.of("d", Value.of(new BigDecimal("0.1"))))).isEqualTo(28);
   }
 
   @Test

@@ -111,7 +111,7 @@ azurite_pid=$!
 # can tell their CPU time apart (an exited thread's time stays in the process's total, not in a thread).
 # shellcheck disable=SC2086 # SERVER_JAVA_OPTS and SERVE_ARGS are lists of options, split on purpose.
 java $SERVER_JAVA_OPTS -XX:-UseDynamicNumberOfCompilerThreads -jar "$cli_jar" serve --data "$work/viewbase" --port "$native_port" \
-  --azure-port "$azure_port" $SERVE_ARGS >"$work/viewbase.log" 2>&1 &
+  --azure-port "$azure_port" --dynamodb-port 0 $SERVE_ARGS >"$work/viewbase.log" 2>&1 &
 viewbase_pid=$!
 
 wait_for "$azurite_pid" "$work/azurite.log" "successfully started" "azurite-table"

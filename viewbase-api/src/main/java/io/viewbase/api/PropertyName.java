@@ -18,10 +18,28 @@ package io.viewbase.api;
  * </pre>
  *
  * A refusal is {@link ErrorCode#InvalidPropertyName}; its {@code property} context is the name,
- * {@link #shortened} when it is long. The Azure dialect, where {@code _x}, {@code partitionKey} and
- * {@code id} are ordinary names, stores them as {@code $_x}, {@code $partitionKey} and {@code $id}
- * (the filter module's {@code FilterDialect.AZURE}); the entity layer refuses reserved names as
- * attribute fields when an entity is defined.
+ * {@link #shortened} when it is long. The entity layer refuses reserved names as attribute fields
+ * when an entity is defined.
+ *
+ * <p>Protocols whose property names include Viewbase's reserved ones as ordinary names (on Azure
+ * and on DynamoDB, {@code id} and {@code _x} are common) store such a name {@link #escaped}: with
+ * {@value #ESCAPE} in front, which makes it an ordinary Viewbase name, and read it back {@link
+ * #unescaped}. One rule for every such protocol, so an item written through one reads the same
+ * through the other:
+ *
+ * <pre>
+ * the protocol's name                     | stored as               | read back as
+ * ----------------------------------------+-------------------------+-------------------------
+ * reserved here: id, partitionKey, _x     | $id, $partitionKey, $_x | id, partitionKey, _x
+ * _ttl (an item's own time-to-live)       | _ttl                    | _ttl
+ * an escape itself: $id, $partitionKey,   | refused by the protocol (Azure refuses every '$'),
+ *   $_x                                   |   or two of its names would share a stored name
+ * anything else, $other included          | unchanged               | unchanged
+ * </pre>
+ *
+ * A protocol may escape a name more: the DynamoDB dialect escapes {@code _ttl} too, as {@code
+ * $_ttl}, since DynamoDB's time-to-live is an attribute the table names, never Viewbase's own; it
+ * then refuses {@code $_ttl} as well.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class PropertyName {
@@ -30,6 +48,9 @@ public final class PropertyName {
 
   /** The identity field naming an item's id within its partition. */
   public static final String ID = "id";
+
+  /** What {@link #escaped} puts in front of a reserved name. */
+  public static final String ESCAPE = "$";
 
   /** How many characters of a long name an error's context keeps. */
   private static final int SHOWN = 64;
@@ -45,6 +66,29 @@ public final class PropertyName {
     return name.startsWith("_") && !name.equals(TimeToLive.PROPERTY)
         || name.equals(PARTITION_KEY)
         || name.equals(ID);
+  }
+
+  /**
+   * The stored name of a property named {@code name} by a protocol where Viewbase's reserved names
+   * are ordinary ones: {@value #ESCAPE} and the name for a {@link #isReserved reserved} one, the
+   * name itself otherwise. The protocol must never pass on a name that {@link #isEscape is an
+   * escape}.
+   */
+  public static String escaped(String name) {
+    return isReserved(name) ? ESCAPE + name : name;
+  }
+
+  /**
+   * The protocol's name of a stored property, the inverse of {@link #escaped}: an escape loses its
+   * {@value #ESCAPE}; any other name ({@code $other}, written natively) is itself.
+   */
+  public static String unescaped(String stored) {
+    return isEscape(stored) ? stored.substring(ESCAPE.length()) : stored;
+  }
+
+  /** Whether a name is the escape of a reserved name ({@code $id}, {@code $_x}). */
+  public static boolean isEscape(String name) {
+    return name.startsWith(ESCAPE) && isReserved(name.substring(ESCAPE.length()));
   }
 
   /**

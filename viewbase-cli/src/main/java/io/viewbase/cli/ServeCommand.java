@@ -10,11 +10,14 @@ import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
 import io.viewbase.server.azure.AzureTablesServer;
+import io.viewbase.server.dynamodb.DynamoDbOptions;
+import io.viewbase.server.dynamodb.DynamoDbServer;
 import io.viewbase.storage.spi.StoreOptionException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,17 +30,18 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code viewbase serve}: opens a database and serves the native HTTP API and, beside it, the Azure
- * Tables dialect until the process is stopped. Prints its lines once both accept connections (tests
- * and scripts wait for the first):
+ * Tables dialect and the DynamoDB dialect until the process is stopped. Prints its lines once all
+ * accept connections (tests and scripts wait for the first):
  *
  * <pre>
  * Viewbase listening on http://127.0.0.1:8080 (data: /abs/viewbase-data, storage: rocksdb)
  * Azure Tables dialect on http://127.0.0.1:10002/devstoreaccount1
+ * DynamoDB dialect on http://127.0.0.1:8000 (access key fakeMyKeyId)
  * </pre>
  *
- * With {@code --port 0} the line names the port the system chose; {@code --azure-port 0} turns the
- * dialect off (no second line). SIGTERM or Ctrl-C stops both servers, then closes the database, so
- * the next start finds a clean directory.
+ * With {@code --port 0} the line names the port the system chose; {@code --azure-port 0} and {@code
+ * --dynamodb-port 0} turn a dialect off (no line for it). SIGTERM or Ctrl-C stops every server,
+ * then closes the database, so the next start finds a clean directory.
  */
 @Command(
     name = "serve",
@@ -46,6 +50,9 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
   /** Where the Azure Tables dialect will listen (Azurite's port); see --azure-port below. */
   static final int DEFAULT_AZURE_PORT = 10002;
+
+  /** Where the DynamoDB dialect will listen (DynamoDB Local's port); see --dynamodb-port below. */
+  static final int DEFAULT_DYNAMODB_PORT = 8000;
 
   @Spec CommandSpec spec;
 
@@ -195,6 +202,38 @@ final class ServeCommand implements Callable<Integer> {
               + "Anyone who can reach the port can then read and write everything.")
   boolean azureAnonymous;
 
+  @Option(
+      names = "--dynamodb-port",
+      paramLabel = "PORT",
+      defaultValue = "" + DEFAULT_DYNAMODB_PORT,
+      description =
+          "Port of the DynamoDB dialect (DynamoDB Local's, so the AWS SDKs and CLI work with "
+              + "--endpoint-url http://127.0.0.1:8000); 0 turns it off (default: ${DEFAULT-VALUE}).")
+  int dynamoDbPort;
+
+  @Option(
+      names = "--dynamodb-key",
+      paramLabel = "ID:SECRET",
+      description =
+          "An access key id and its secret the DynamoDB dialect accepts (SigV4); repeat for more. "
+              + "Given once or more, it replaces the default fakeMyKeyId:fakeSecretAccessKey.")
+  List<String> dynamoDbKeys;
+
+  @Option(
+      names = "--dynamodb-any-key",
+      description =
+          "Accept every well-formed signed DynamoDB request whatever its key and signature, as "
+              + "DynamoDB Local does. Anyone who can reach the port can then read and write everything.")
+  boolean dynamoDbAnyKey;
+
+  @Option(
+      names = "--dynamodb-account",
+      paramLabel = "ID",
+      defaultValue = DynamoDbOptions.DEFAULT_ACCOUNT,
+      description =
+          "The 12-digit account id in the DynamoDB dialect's ARNs (default: ${DEFAULT-VALUE}).")
+  String dynamoDbAccount;
+
   /** The storage backends {@code serve} offers by name. */
   enum StorageChoice {
     rocksdb,
@@ -221,6 +260,10 @@ final class ServeCommand implements Callable<Integer> {
     AzureOptions azureOptions = azureOptions();
     if (azureOptions != null) {
       azureOptions = azureOptions.withConnections(connections);
+    }
+    DynamoDbOptions dynamoDbOptions = dynamoDbOptions();
+    if (dynamoDbOptions != null) {
+      dynamoDbOptions = dynamoDbOptions.withConnections(connections);
     }
     Database opened;
     try {
@@ -260,9 +303,37 @@ final class ServeCommand implements Callable<Integer> {
         throw failure;
       }
     }
+    DynamoDbServer dynamoDb = null;
+    if (dynamoDbOptions != null) {
+      try {
+        dynamoDb = DynamoDbServer.start(opened, dynamoDbOptions);
+      } catch (RuntimeException failure) {
+        if (azure != null) {
+          azure.close();
+        }
+        server.close();
+        opened.close();
+        if (failure instanceof UncheckedIOException cannotListen) {
+          throw ViewbaseException.of(
+              ErrorCode.InvalidInput,
+              "DynamoDB dialect: "
+                  + cannotListen.getMessage()
+                  + " (is DynamoDB Local or another server using the port? choose another "
+                  + "--dynamodb-port, or --dynamodb-port 0 to turn the DynamoDB dialect off)");
+        }
+        throw failure;
+      }
+    }
     // Every listener stops before the database closes: no request is still writing then.
-    RunningServer running =
-        new RunningServer(azure == null ? List.of(server) : List.of(server, azure), opened);
+    List<AutoCloseable> listeners = new ArrayList<>();
+    listeners.add(server);
+    if (azure != null) {
+      listeners.add(azure);
+    }
+    if (dynamoDb != null) {
+      listeners.add(dynamoDb);
+    }
+    RunningServer running = new RunningServer(listeners, opened);
     Thread hook = new Thread(running::close, "viewbase-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
 
@@ -284,6 +355,16 @@ final class ServeCommand implements Callable<Integer> {
               + "/"
               + azureOptions.accounts().keySet().iterator().next()
               + (azureOptions.anonymousAccess() ? " (anonymous access: no signature needed)" : ""));
+    }
+    if (dynamoDb != null) {
+      out.println(
+          "DynamoDB dialect on http://"
+              + hostForUrl()
+              + ":"
+              + dynamoDb.port()
+              + (dynamoDbOptions.anyKey()
+                  ? " (any key: signatures are not checked)"
+                  : " (access key " + String.join(", ", dynamoDbOptions.keys().keySet()) + ")"));
     }
     out.flush();
 
@@ -458,6 +539,44 @@ final class ServeCommand implements Callable<Integer> {
           spec.commandLine(),
           invalid.getMessage()
               + (invalid.getMessage().startsWith("port") ? " (--azure-port)" : ""));
+    }
+  }
+
+  /** The DynamoDB dialect's options, or null when {@code --dynamodb-port 0} turns it off. */
+  private DynamoDbOptions dynamoDbOptions() {
+    if (dynamoDbPort == 0) {
+      return null;
+    }
+    try {
+      DynamoDbOptions options =
+          DynamoDbOptions.defaults()
+              .withBindAddress(bind)
+              .withPort(dynamoDbPort)
+              .withAnyKey(dynamoDbAnyKey)
+              .withAccount(dynamoDbAccount);
+      if (ioThreads != null) {
+        options = options.withIoThreads(ioThreads);
+      }
+      if (dynamoDbKeys != null && !dynamoDbKeys.isEmpty()) {
+        Map<String, String> keys = new LinkedHashMap<>();
+        for (String key : dynamoDbKeys) {
+          int colon = key.indexOf(':');
+          if (colon <= 0 || colon == key.length() - 1) {
+            // The secret is not repeated in the message: it may be most of what was given.
+            throw new IllegalArgumentException("--dynamodb-key takes ID:SECRET");
+          }
+          keys.put(key.substring(0, colon), key.substring(colon + 1));
+        }
+        options = options.withKeys(keys);
+      }
+      return options;
+    } catch (IllegalArgumentException invalid) {
+      String message = invalid.getMessage();
+      String flag =
+          message.startsWith("port")
+              ? " (--dynamodb-port)"
+              : message.startsWith("An account") ? " (--dynamodb-account)" : "";
+      throw new ParameterException(spec.commandLine(), message + flag);
     }
   }
 

@@ -37,6 +37,10 @@ class ServeCommandTest {
   private static final Pattern AZURE_LINE =
       Pattern.compile("Azure Tables dialect on (http://127\\.0\\.0\\.1:(\\d+)/devstoreaccount1)");
 
+  private static final Pattern DYNAMODB_LINE =
+      Pattern.compile(
+          "DynamoDB dialect on (http://127\\.0\\.0\\.1:(\\d+)) \\(access key fakeMyKeyId\\)");
+
   @TempDir Path dir;
 
   @Test
@@ -49,6 +53,8 @@ class ServeCommandTest {
             "--port",
             "0",
             "--azure-port",
+            "0",
+            "--dynamodb-port",
             "0")) {
       Matcher line = served.awaitListening();
 
@@ -64,7 +70,16 @@ class ServeCommandTest {
   @Test
   void serveWithMemoryStorageSaysSo() throws Exception {
     try (Served served =
-        Served.start("serve", "--storage", "memory", "--port", "0", "--azure-port", "0")) {
+        Served.start(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--dynamodb-port",
+            "0")) {
       Matcher line = served.awaitListening();
 
       assertThat(line.group(3)).isEqualTo("none");
@@ -76,7 +91,8 @@ class ServeCommandTest {
   void aStoppedServerReleasesItsDataDirectory() throws Exception {
     String data = dir.resolve("data").toString();
     try (Served served =
-        Served.start("serve", "--data", data, "--port", "0", "--azure-port", "0")) {
+        Served.start(
+            "serve", "--data", data, "--port", "0", "--azure-port", "0", "--dynamodb-port", "0")) {
       served.awaitListening();
       Cli whileServing = Cli.run("tables", "--data", data);
       assertThat(whileServing.err()).startsWith("error: StorageLocked: Data directory is in use");
@@ -102,6 +118,8 @@ class ServeCommandTest {
             "0",
             "--azure-port",
             String.valueOf(port),
+            "--dynamodb-port",
+            "0",
             "--azure-anonymous")) {
       served.awaitListening();
       Matcher azure = served.await(AZURE_LINE);
@@ -122,6 +140,82 @@ class ServeCommandTest {
   }
 
   @Test
+  void serveWithADynamoDbPortPrintsTheDialectLineAndAnswersInDynamoDbsShape() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort();
+    }
+    try (Served served =
+        Served.start(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--dynamodb-port",
+            String.valueOf(port))) {
+      served.awaitListening();
+      Matcher dynamoDb = served.await(DYNAMODB_LINE);
+      assertThat(Integer.parseInt(dynamoDb.group(2))).isEqualTo(port);
+
+      HttpResponse<String> unsigned =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(dynamoDb.group(1) + "/"))
+                      .header("Content-Type", "application/x-amz-json-1.0")
+                      .header("X-Amz-Target", "DynamoDB_20120810.ListTables")
+                      .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(unsigned.statusCode()).isEqualTo(400);
+      assertThat(unsigned.body())
+          .contains("com.amazon.coral.service#MissingAuthenticationTokenException");
+    }
+  }
+
+  @Test
+  void serveWhenTheDynamoDbPortIsTakenFailsNamingTheFlag() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Cli serve =
+          Cli.run(
+              "serve",
+              "--storage",
+              "memory",
+              "--port",
+              "0",
+              "--azure-port",
+              "0",
+              "--dynamodb-port",
+              String.valueOf(taken.getLocalPort()));
+
+      assertThat(serve.exitCode()).as(serve.toString()).isNotZero();
+      assertThat(serve.err()).contains("DynamoDB dialect").contains("--dynamodb-port");
+    }
+  }
+
+  @Test
+  void aMalformedDynamoDbKeyIsAUsageErrorThatDoesNotShowTheSecret() {
+    Cli serve =
+        Cli.run(
+            "serve",
+            "--storage",
+            "memory",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--dynamodb-port",
+            "65000",
+            "--dynamodb-key",
+            "bad key:hunter2hunter2");
+
+    assertThat(serve.exitCode()).isNotZero();
+    assertThat(serve.err()).contains("access key id").doesNotContain("hunter2");
+  }
+
+  @Test
   void serveWhenTheAzurePortIsTakenFailsNamingTheFlag() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       Cli serve =
@@ -132,7 +226,9 @@ class ServeCommandTest {
               "--port",
               "0",
               "--azure-port",
-              String.valueOf(taken.getLocalPort()));
+              String.valueOf(taken.getLocalPort()),
+              "--dynamodb-port",
+              "0");
 
       assertThat(serve.exitCode()).as(serve.toString()).isNotZero();
       assertThat(serve.err()).contains("Azure Tables dialect").contains("--azure-port");
@@ -168,6 +264,8 @@ class ServeCommandTest {
             "--port",
             "0",
             "--azure-port",
+            "0",
+            "--dynamodb-port",
             "0");
 
     assertThat(serve.exitCode()).isEqualTo(1);
@@ -178,7 +276,17 @@ class ServeCommandTest {
   void aCassandraFlagWithAnotherStorageIsAUsageError() {
     Cli serve =
         Cli.run(
-            "serve", "--storage", "memory", "--keyspace", "ks", "--port", "0", "--azure-port", "0");
+            "serve",
+            "--storage",
+            "memory",
+            "--keyspace",
+            "ks",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--dynamodb-port",
+            "0");
 
     assertThat(serve.exitCode()).isEqualTo(2);
     assertThat(serve.err()).contains("--keyspace applies only to --storage cassandra");
@@ -195,6 +303,8 @@ class ServeCommandTest {
             "--port",
             "0",
             "--azure-port",
+            "0",
+            "--dynamodb-port",
             "0",
             "--rocksdb-option",
             "walCompression=none",
@@ -229,6 +339,8 @@ class ServeCommandTest {
             "0",
             "--azure-port",
             "0",
+            "--dynamodb-port",
+            "0",
             "--rocksdb-option",
             "bogus=1");
     Cli badValue =
@@ -240,6 +352,8 @@ class ServeCommandTest {
             "0",
             "--azure-port",
             "0",
+            "--dynamodb-port",
+            "0",
             "--rocksdb-option",
             "blockCacheBytes=lots");
     Cli otherStorage =
@@ -250,6 +364,8 @@ class ServeCommandTest {
             "--port",
             "0",
             "--azure-port",
+            "0",
+            "--dynamodb-port",
             "0",
             "--rocksdb-option",
             "blockCacheBytes=1m");
@@ -278,6 +394,8 @@ class ServeCommandTest {
             "0",
             "--azure-port",
             "0",
+            "--dynamodb-port",
+            "0",
             "--cassandra-option",
             "bogus=1");
     Cli badValue =
@@ -288,6 +406,8 @@ class ServeCommandTest {
             "--port",
             "0",
             "--azure-port",
+            "0",
+            "--dynamodb-port",
             "0",
             "--cassandra-option",
             "requestTimeout=forever");
@@ -300,6 +420,8 @@ class ServeCommandTest {
             "0",
             "--azure-port",
             "0",
+            "--dynamodb-port",
+            "0",
             "--cassandra-contact-points",
             "127.0.0.1:99999");
     Cli badKeyspace =
@@ -310,6 +432,8 @@ class ServeCommandTest {
             "--port",
             "0",
             "--azure-port",
+            "0",
+            "--dynamodb-port",
             "0",
             "--keyspace",
             "no-dashes");
@@ -341,6 +465,8 @@ class ServeCommandTest {
               "--port",
               Integer.toString(taken.getLocalPort()),
               "--azure-port",
+              "0",
+              "--dynamodb-port",
               "0");
       Cli nowhere =
           Cli.run(
@@ -352,6 +478,8 @@ class ServeCommandTest {
               "--port",
               "0",
               "--azure-port",
+              "0",
+              "--dynamodb-port",
               "0");
 
       assertThat(inUse.exitCode()).isEqualTo(1);
@@ -377,6 +505,8 @@ class ServeCommandTest {
             "0",
             "--azure-port",
             "0",
+            "--dynamodb-port",
+            "0",
             "--io-threads",
             "3")) {
       URI base = URI.create(served.awaitListening().group(1));
@@ -397,6 +527,8 @@ class ServeCommandTest {
             "--port",
             "0",
             "--azure-port",
+            "0",
+            "--dynamodb-port",
             "0",
             "--io-threads",
             "0");
@@ -419,6 +551,8 @@ class ServeCommandTest {
             "0",
             "--azure-port",
             String.valueOf(azurePort),
+            "--dynamodb-port",
+            "0",
             "--azure-anonymous",
             "--idle-timeout",
             "200ms",
@@ -465,7 +599,17 @@ class ServeCommandTest {
         }) {
       Cli serve =
           Cli.run(
-              "serve", "--storage", "memory", "--port", "0", "--azure-port", "0", bad[0], bad[1]);
+              "serve",
+              "--storage",
+              "memory",
+              "--port",
+              "0",
+              "--azure-port",
+              "0",
+              "--dynamodb-port",
+              "0",
+              bad[0],
+              bad[1]);
       assertThat(serve.exitCode()).as(serve.toString()).isEqualTo(2);
       assertThat(serve.err()).contains(bad[0]).contains(bad[1]);
     }

@@ -59,6 +59,8 @@ final class ServerProcess implements AutoCloseable {
                     "--port",
                     "0",
                     "--azure-port",
+                    "0",
+                    "--dynamodb-port",
                     "0"))
             .redirectOutput(stdout.toFile())
             .redirectError(stderr.toFile())

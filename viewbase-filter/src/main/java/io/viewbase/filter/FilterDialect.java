@@ -39,8 +39,10 @@ public enum FilterDialect {
    */
   AZURE;
 
-  /** The prefix that marks an Azure property name Viewbase reserves. */
-  public static final String ESCAPE = "$";
+  /**
+   * The prefix that marks an Azure property name Viewbase reserves ({@link PropertyName#ESCAPE}).
+   */
+  public static final String ESCAPE = PropertyName.ESCAPE;
 
   /**
    * The stored name of a property written as {@code name} in this dialect (the identity for NATIVE;
@@ -48,10 +50,7 @@ public enum FilterDialect {
    * partitionKey} and {@code _x}, any other name unchanged).
    */
   public String storedName(String name) {
-    if (this == AZURE && reservedInNative(name)) {
-      return ESCAPE + name;
-    }
-    return name;
+    return this == AZURE ? PropertyName.escaped(name) : name;
   }
 
   /**
@@ -59,10 +58,7 @@ public enum FilterDialect {
    * {@code $id} is {@code id} again; {@code $other}, which no Azure client can write, stays as is).
    */
   public String writtenName(String stored) {
-    if (this == AZURE && stored.startsWith(ESCAPE) && reservedInNative(stored.substring(1))) {
-      return stored.substring(1);
-    }
-    return stored;
+    return this == AZURE ? PropertyName.unescaped(stored) : stored;
   }
 
   /**
@@ -80,9 +76,5 @@ public enum FilterDialect {
   /** Whether '$' may appear in the property names of this dialect's text. */
   boolean allowsDollar() {
     return this == NATIVE;
-  }
-
-  private static boolean reservedInNative(String name) {
-    return PropertyName.isReserved(name);
   }
 }

@@ -1,0 +1,470 @@
+package io.viewbase.server.dynamodb;
+
+import io.viewbase.api.KeyText;
+import io.viewbase.api.Page;
+import io.viewbase.api.Query;
+import io.viewbase.api.Table;
+import io.viewbase.server.dynamodb.DynamoDbTable.AttributeType;
+import io.viewbase.server.dynamodb.DynamoDbTable.Index;
+import io.viewbase.server.dynamodb.DynamoDbTable.KeyAttribute;
+import io.viewbase.server.dynamodb.DynamoDbTable.ProjectionType;
+import io.viewbase.server.dynamodb.expr.Condition;
+import io.viewbase.server.dynamodb.expr.KeyCondition;
+import io.viewbase.server.dynamodb.expr.LegacyParameters;
+import io.viewbase.server.dynamodb.expr.Projection;
+import io.viewbase.server.dynamodb.model.AttributeValue;
+import io.viewbase.server.dynamodb.model.AttributeValues;
+import io.viewbase.server.dynamodb.model.ItemSize;
+import io.viewbase.server.dynamodb.model.KeyOrder;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * Query and Scan: a read of the Viewbase table that holds a DynamoDB table, or of the view that
+ * holds one of its indexes, turned into DynamoDB's pages.
+ *
+ * <p>A Query's key condition becomes one partition and an id range of the table or view ({@link
+ * Bounds}); {@code ExclusiveStartKey} moves the range's start past that key. A Scan reads every
+ * partition, and resumes after {@code ExclusiveStartKey} with a filter on the identity that the
+ * planner turns into key ranges. A page ends, as DynamoDB's does, after {@code Limit} items
+ * evaluated or 1 MB read, whichever comes first, with the last evaluated item's key as {@code
+ * LastEvaluatedKey}; {@code FilterExpression} is applied after that (it does not change what is
+ * read), so a page may hold fewer items than it evaluated, even none.
+ */
+final class ItemQueries {
+  /** DynamoDB's page size: a page stops once this much has been read. */
+  static final long PAGE_BYTES = 1 << 20;
+
+  private final io.viewbase.api.Database db;
+  private final DynamoDbTables tables;
+
+  ItemQueries(io.viewbase.api.Database db, DynamoDbTables tables) {
+    this.db = db;
+    this.tables = tables;
+  }
+
+  Object query(RequestTree r) {
+    DynamoDbTable table = tables.require(r.string("TableName"));
+    Index index = index(table, r.string("IndexName"));
+    RequestExpressions ex = RequestExpressions.of(r, LegacyParameters.Operation.QUERY);
+    KeyAttribute hash = index == null ? table.key().hash() : index.key().hash();
+    KeyAttribute range = index == null ? table.key().range() : index.key().range();
+    KeyCondition key = ex.keyCondition(hash.name(), range == null ? null : range.name());
+    checkTypes(key, hash, range);
+    Condition filter = ex.filter("QueryFilter");
+    Projection projection = ex.projection();
+    ex.checkAllUsed();
+    String select = select(r, table, index, projection);
+    boolean forward = !Boolean.FALSE.equals(r.bool("ScanIndexForward"));
+    Map<String, AttributeValue> start = startKey(r, table, index);
+
+    boolean global = index != null && table.isGlobal(index.name());
+    String partition =
+        global
+            ? indexPartition(hash, key.partitionValue())
+            : DynamoDbKeys.partitionKey(key.partitionValue());
+    Bounds bounds =
+        index == null
+            ? Bounds.of(range, key, range != null && range.type() == AttributeType.S)
+            : Bounds.of(range, key, false);
+    Query q = Query.partition(partition).descending(!forward);
+    if (start != null) {
+      if (!key.partitionValue().equals(start.get(hash.name()))) {
+        throw ItemOperations.validation(
+            "The provided starting key is outside query boundaries based on provided conditions");
+      }
+      bounds = bounds.after(startId(table, index, start), forward);
+    }
+    q = bounds.apply(q);
+    return page(r, table, index, q, null, 0, filter, projection, select, limit(r));
+  }
+
+  Object scan(RequestTree r) {
+    DynamoDbTable table = tables.require(r.string("TableName"));
+    Index index = index(table, r.string("IndexName"));
+    RequestExpressions ex = RequestExpressions.of(r, LegacyParameters.Operation.SCAN);
+    Condition filter = ex.filter("ScanFilter");
+    Projection projection = ex.projection();
+    ex.checkAllUsed();
+    String select = select(r, table, index, projection);
+    Long total = r.number("TotalSegments");
+    Long segment = r.number("Segment");
+    if ((total == null) != (segment == null)) {
+      throw ItemOperations.validation(
+          "The TotalSegments parameter is required but was not present in the request when"
+              + " Segment parameter is present");
+    }
+    if (total != null && (total < 1 || total > 1_000_000 || segment < 0 || segment >= total)) {
+      throw ItemOperations.validation(
+          "The Segment parameter is zero-based and must be less than parameter TotalSegments:"
+              + " Segment: "
+              + segment
+              + " is not less than TotalSegments: "
+              + total);
+    }
+    Map<String, AttributeValue> start = startKey(r, table, index);
+    Query q = Query.all();
+    if (start != null) {
+      String pk = startPartition(table, index, start);
+      String id = startId(table, index, start);
+      q =
+          q.withFilter(
+              "(PartitionKey eq "
+                  + literal(pk)
+                  + " and RowKey gt "
+                  + literal(id)
+                  + ") or PartitionKey gt "
+                  + literal(pk));
+    }
+    return page(
+        r,
+        table,
+        index,
+        q,
+        total,
+        segment == null ? 0 : segment.intValue(),
+        filter,
+        projection,
+        select,
+        limit(r));
+  }
+
+  private Object page(
+      RequestTree r,
+      DynamoDbTable table,
+      Index index,
+      Query q,
+      Long totalSegments,
+      int segment,
+      Condition filter,
+      Projection projection,
+      String select,
+      long limit) {
+    Table source = db.table(index == null ? table.viewbaseName() : index.viewName());
+    Table base =
+        index != null
+                && !table.isGlobal(index.name())
+                && select.equals("ALL_ATTRIBUTES")
+                && index.projection().type() != ProjectionType.ALL
+            ? db.table(table.viewbaseName())
+            : null;
+    List<Object> items = new ArrayList<>();
+    long scanned = 0;
+    long bytes = 0;
+    Map<String, AttributeValue> last = null;
+    boolean more = true;
+    String continuation = null;
+    outer:
+    while (true) {
+      int want = (int) Math.min(1000, limit - scanned);
+      Page page = source.query(q.withLimit(want).withContinuation(continuation));
+      for (int i = 0; i < page.items().size(); i++) {
+        io.viewbase.api.Item stored = page.items().get(i);
+        if (totalSegments != null && segmentOf(stored.partitionKey(), totalSegments) != segment) {
+          continue;
+        }
+        Map<String, AttributeValue> item = StoredItems.fromItem(stored);
+        if (base != null) {
+          item =
+              base.get(stored.sourcePartitionKey(), stored.sourceId())
+                  .map(StoredItems::fromItem)
+                  .orElse(item);
+        }
+        scanned++;
+        bytes += ItemSize.of(item);
+        last = item;
+        if (filter == null || filter.test(item)) { // item is never null here
+          if (!select.equals("COUNT")) {
+            items.add(projection == null ? item : projection.apply(item));
+          } else {
+            items.add(Boolean.TRUE);
+          }
+        }
+        if (scanned >= limit || bytes >= PAGE_BYTES) {
+          more = i < page.items().size() - 1 || page.hasMore();
+          break outer;
+        }
+      }
+      if (!page.hasMore()) {
+        more = false;
+        break;
+      }
+      continuation = page.continuation();
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    if (!select.equals("COUNT")) {
+      answer.put("Items", items);
+    }
+    answer.put("Count", BigDecimal.valueOf(items.size()));
+    answer.put("ScannedCount", BigDecimal.valueOf(scanned));
+    if (more && last != null) {
+      answer.put("LastEvaluatedKey", StoredItems.keyOf(table, index, last));
+    }
+    Capacity.scanned(answer, r, table, bytes);
+    return answer;
+  }
+
+  /** Refuses key condition values whose types are not the key attributes' types. */
+  private static void checkTypes(KeyCondition key, KeyAttribute hash, KeyAttribute range) {
+    boolean ok = key.partitionValue().type().equals(hash.type().name());
+    if (key.sortCondition().isPresent()) {
+      KeyCondition.SortCondition sort = key.sortCondition().get();
+      ok &= sort.value().type().equals(range.type().name());
+      ok &= sort.upper() == null || sort.upper().type().equals(range.type().name());
+      if (sort.operator() == KeyCondition.SortOperator.BEGINS_WITH
+          && range.type() == AttributeType.N) {
+        throw ItemOperations.validation(
+            "Invalid KeyConditionExpression: Incorrect operand type for operator or function;"
+                + " operator or function: begins_with, operand type: N");
+      }
+    }
+    if (!ok) {
+      throw ItemOperations.validation(
+          "One or more parameter values were invalid: Condition parameter type does not match"
+              + " schema type");
+    }
+  }
+
+  /** The index named, or null for none; refuses a name the table has no index of. */
+  private static Index index(DynamoDbTable table, String name) {
+    if (name == null) {
+      return null;
+    }
+    return table
+        .index(name)
+        .orElseThrow(
+            () ->
+                ItemOperations.validation("The table does not have the specified index: " + name));
+  }
+
+  private static long limit(RequestTree r) {
+    Long limit = r.number("Limit");
+    if (limit == null) {
+      return Long.MAX_VALUE;
+    }
+    if (limit < 1) {
+      throw ItemOperations.validation(
+          "1 validation error detected: Value '"
+              + limit
+              + "' at 'limit' failed to satisfy constraint: Member must have value greater than or"
+              + " equal to 1");
+    }
+    return limit;
+  }
+
+  /** The request's Select, checked against its projection and index as DynamoDB checks it. */
+  private static String select(
+      RequestTree r, DynamoDbTable table, Index index, Projection projection) {
+    String select = r.string("Select");
+    if (select == null) {
+      return projection != null
+          ? "SPECIFIC_ATTRIBUTES"
+          : index == null ? "ALL_ATTRIBUTES" : "ALL_PROJECTED_ATTRIBUTES";
+    }
+    switch (select) {
+      case "ALL_ATTRIBUTES", "COUNT" -> {
+        if (projection != null) {
+          throw ItemOperations.validation(
+              "Cannot specify the AttributesToGet when choosing to get only the Count");
+        }
+        if (select.equals("ALL_ATTRIBUTES")
+            && index != null
+            && table.isGlobal(index.name())
+            && index.projection().type() != ProjectionType.ALL) {
+          throw ItemOperations.validation(
+              "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not"
+                  + " supported for global secondary index "
+                  + index.name()
+                  + " because its projection type is not ALL");
+        }
+      }
+      case "ALL_PROJECTED_ATTRIBUTES" -> {
+        if (index == null) {
+          throw ItemOperations.validation(
+              "One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES"
+                  + " can only be used when querying an index");
+        }
+      }
+      case "SPECIFIC_ATTRIBUTES" -> {
+        if (projection == null) {
+          throw ItemOperations.validation(
+              "One or more parameter values were invalid: Must specify the AttributesToGet or"
+                  + " ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+        }
+      }
+      default ->
+          throw ItemOperations.validation(
+              "1 validation error detected: Value '"
+                  + select
+                  + "' at 'select' failed to satisfy constraint: Member must satisfy enum value set:"
+                  + " [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]");
+    }
+    return select;
+  }
+
+  /** ExclusiveStartKey, checked: the table's key, and the index's for an index. */
+  private static Map<String, AttributeValue> startKey(
+      RequestTree r, DynamoDbTable table, Index index) {
+    Object tree = r.members().get("ExclusiveStartKey");
+    if (tree == null) {
+      return null;
+    }
+    Map<String, AttributeValue> start = AttributeValues.readItem(tree);
+    int expected = table.key().names().size();
+    for (String name : table.key().names()) {
+      if (!start.containsKey(name)) {
+        throw ItemOperations.validation("The provided starting key is invalid");
+      }
+    }
+    if (index != null) {
+      for (String name : index.key().names()) {
+        if (!table.key().names().contains(name)) {
+          expected++;
+        }
+        if (!start.containsKey(name)) {
+          throw ItemOperations.validation("The provided starting key is invalid");
+        }
+      }
+    }
+    if (start.size() != expected) {
+      throw ItemOperations.validation("The provided starting key is invalid");
+    }
+    return start;
+  }
+
+  /** The partition of the table or view where a start key's item is. */
+  private static String startPartition(
+      DynamoDbTable table, Index index, Map<String, AttributeValue> start) {
+    if (index != null && table.isGlobal(index.name())) {
+      return indexPartition(index.key().hash(), start.get(index.key().hash().name()));
+    }
+    return ItemOperations.partitionKey(table, start);
+  }
+
+  /** The id in the table or view of a start key's item: what the key templates render. */
+  private static String startId(
+      DynamoDbTable table, Index index, Map<String, AttributeValue> start) {
+    String id = ItemOperations.id(table, start);
+    if (index == null) {
+      return id;
+    }
+    StringBuilder viewId = new StringBuilder();
+    KeyAttribute range = index.key().range();
+    if (range != null) {
+      viewId.append(DynamoDbKeys.sortable(start.get(range.name())));
+    }
+    if (table.isGlobal(index.name())) {
+      viewId.append(
+          DynamoDbKeys.sortable(new AttributeValue.S(ItemOperations.partitionKey(table, start))));
+    }
+    return viewId.append(DynamoDbKeys.sortable(new AttributeValue.S(id))).toString();
+  }
+
+  /** A global index's partition: what its partitionBy template renders for the value. */
+  static String indexPartition(KeyAttribute hash, AttributeValue v) {
+    return DynamoDbKeys.keyText(v);
+  }
+
+  /** A Scan segment's share: partitions spread by a hash of their key. */
+  static int segmentOf(String partitionKey, long totalSegments) {
+    CRC32 crc = new CRC32();
+    crc.update(partitionKey.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % totalSegments);
+  }
+
+  private static String literal(String s) {
+    return "'" + s.replace("'", "''") + "'";
+  }
+
+  /**
+   * A key condition's range of ids: a point, a range, or a prefix. Sort keys are stored either as
+   * their plain text (a table's S sort key: an id is the string itself) or in KeyText's sortable
+   * form, self-delimiting, followed by the rest of a view's key.
+   */
+  record Bounds(String from, String to, String prefix) {
+    /** Where a range starts after every id that begins with {@code id}... or is {@code id}. */
+    static Bounds of(KeyAttribute range, KeyCondition key, boolean plain) {
+      if (key.sortCondition().isEmpty()) {
+        return new Bounds(null, null, null);
+      }
+      KeyCondition.SortCondition sort = key.sortCondition().get();
+      String low = text(sort.value(), plain);
+      return switch (sort.operator()) {
+        case EQ -> plain ? new Bounds(low, low + '\0', null) : new Bounds(null, null, low);
+        case LT -> new Bounds(null, low, null);
+        case LE -> new Bounds(null, past(low, plain), null);
+        case GT -> new Bounds(past(low, plain), null, null);
+        case GE -> new Bounds(low, null, null);
+        case BETWEEN -> {
+          if (KeyOrder.compare(sort.value(), sort.upper()) > 0) {
+            throw ItemOperations.validation(
+                "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be"
+                    + " greater than or equal to lower bound");
+          }
+          yield new Bounds(low, past(text(sort.upper(), plain), plain), null);
+        }
+        case BEGINS_WITH ->
+            new Bounds(
+                null, null, plain ? low : KeyText.sortablePrefix(ItemValues.toValue(sort.value())));
+      };
+    }
+
+    private static String text(AttributeValue v, boolean plain) {
+      return plain ? ((AttributeValue.S) v).value() : DynamoDbKeys.sortable(v);
+    }
+
+    /** The first id past every id equal to {@code id} (plain) or beginning with it (sortable). */
+    private static String past(String id, boolean plain) {
+      if (plain) {
+        return id + '\0';
+      }
+      String end = prefixEnd(id);
+      return end;
+    }
+
+    /** These bounds, starting past {@code after} (ascending) or ending before it (descending). */
+    Bounds after(String after, boolean forward) {
+      if (forward) {
+        String next = after + '\0';
+        return new Bounds(from == null || compare(next, from) > 0 ? next : from, to, prefix);
+      }
+      return new Bounds(from, to == null || compare(after, to) < 0 ? after : to, prefix);
+    }
+
+    Query apply(Query q) {
+      Query out = q;
+      if (from != null || to != null) {
+        out = out.withRange(from, to);
+      }
+      if (prefix != null) {
+        out = out.withPrefix(prefix);
+      }
+      return out;
+    }
+
+    private static int compare(String a, String b) {
+      return KeyOrder.compareUtf8(a, b);
+    }
+
+    /** The smallest string above every string that begins with {@code prefix}. */
+    static String prefixEnd(String prefix) {
+      int[] cps = prefix.codePoints().toArray();
+      for (int i = cps.length - 1; i >= 0; i--) {
+        if (cps[i] < Character.MAX_CODE_POINT) {
+          int next = cps[i] + 1;
+          if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
+            next = Character.MAX_SURROGATE + 1;
+          }
+          cps[i] = next;
+          return new String(cps, 0, i + 1);
+        }
+      }
+      return null;
+    }
+  }
+}

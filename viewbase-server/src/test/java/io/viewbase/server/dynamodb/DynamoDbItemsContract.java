@@ -1,0 +1,602 @@
+package io.viewbase.server.dynamodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.viewbase.api.Database;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * The item operations through the AWS SDK for Java v2, unchanged, against a real server on a
+ * socket: every type round-tripped, conditions, updates, queries on the table and on its indexes
+ * right after each write, scans by segment, paging, batches and transactions. Subclasses choose the
+ * storage backend.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class DynamoDbItemsContract {
+  private Database db;
+  private DynamoDbServer server;
+  private DynamoDbClient client;
+  private final AtomicInteger tables = new AtomicInteger();
+
+  abstract Database open(Path dir);
+
+  @BeforeAll
+  void start(@TempDir Path dir) {
+    db = open(dir);
+    server = DynamoDbServer.start(db, DynamoDbOptions.defaults().withPort(0));
+    client =
+        DynamoDbClient.builder()
+            .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(
+                        DynamoDbOptions.LOCAL_KEY_ID, DynamoDbOptions.LOCAL_SECRET)))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
+  }
+
+  @AfterAll
+  void stop() {
+    client.close();
+    server.close();
+    db.close();
+  }
+
+  private static AttributeValue s(String v) {
+    return AttributeValue.fromS(v);
+  }
+
+  private static AttributeValue n(String v) {
+    return AttributeValue.fromN(v);
+  }
+
+  /** A table keyed by pk (S) and sk (N), with a global index by (g S, gn N) and a local one. */
+  private String table() {
+    String name = "items-" + tables.incrementAndGet() + "_t";
+    client.createTable(
+        b ->
+            b.tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                    AttributeDefinition.builder()
+                        .attributeName("pk")
+                        .attributeType(ScalarAttributeType.S)
+                        .build(),
+                    AttributeDefinition.builder()
+                        .attributeName("sk")
+                        .attributeType(ScalarAttributeType.N)
+                        .build(),
+                    AttributeDefinition.builder()
+                        .attributeName("g")
+                        .attributeType(ScalarAttributeType.S)
+                        .build(),
+                    AttributeDefinition.builder()
+                        .attributeName("gn")
+                        .attributeType(ScalarAttributeType.N)
+                        .build(),
+                    AttributeDefinition.builder()
+                        .attributeName("ls")
+                        .attributeType(ScalarAttributeType.S)
+                        .build())
+                .keySchema(
+                    KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                    KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                .globalSecondaryIndexes(
+                    GlobalSecondaryIndex.builder()
+                        .indexName("byG")
+                        .keySchema(
+                            KeySchemaElement.builder()
+                                .attributeName("g")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                            KeySchemaElement.builder()
+                                .attributeName("gn")
+                                .keyType(KeyType.RANGE)
+                                .build())
+                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+                        .build())
+                .localSecondaryIndexes(
+                    LocalSecondaryIndex.builder()
+                        .indexName("byLs")
+                        .keySchema(
+                            KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                            KeySchemaElement.builder()
+                                .attributeName("ls")
+                                .keyType(KeyType.RANGE)
+                                .build())
+                        .projection(
+                            Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
+                        .build()));
+    return name;
+  }
+
+  private Map<String, AttributeValue> item(String pk, String sk, Object... more) {
+    Map<String, AttributeValue> item = new LinkedHashMap<>();
+    item.put("pk", s(pk));
+    item.put("sk", n(sk));
+    for (int i = 0; i < more.length; i += 2) {
+      item.put((String) more[i], (AttributeValue) more[i + 1]);
+    }
+    return item;
+  }
+
+  private Map<String, AttributeValue> key(String pk, String sk) {
+    return Map.of("pk", s(pk), "sk", n(sk));
+  }
+
+  @Test
+  void everyTypeRoundTripsExactly() {
+    String t = table();
+    Map<String, AttributeValue> item =
+        item(
+            "p",
+            "1",
+            "s",
+            s("text ü \uD83D\uDE00"),
+            "n",
+            n("12345678901234567890123456789012345678"),
+            "tiny",
+            n("-0.000000000000000000000000000000000001"),
+            "b",
+            AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {0, 1, (byte) 255})),
+            "yes",
+            AttributeValue.fromBool(true),
+            "nothing",
+            AttributeValue.fromNul(true),
+            "m",
+            AttributeValue.fromM(
+                Map.of(
+                    "inner", s("x"), "$SS", n("1"), "deep", AttributeValue.fromL(List.of(n("2"))))),
+            "l",
+            AttributeValue.fromL(List.of(s("a"), n("3"), AttributeValue.fromBool(false))),
+            "ss",
+            AttributeValue.fromSs(List.of("a", "b")),
+            "ns",
+            AttributeValue.fromNs(List.of("1", "2.5")),
+            "bs",
+            AttributeValue.fromBs(
+                List.of(SdkBytes.fromUtf8String("x"), SdkBytes.fromUtf8String("y"))),
+            "id",
+            s("an attribute named id"),
+            "_private",
+            s("an attribute starting with _"));
+    client.putItem(b -> b.tableName(t).item(item));
+    Map<String, AttributeValue> read =
+        client.getItem(b -> b.tableName(t).key(key("p", "1"))).item();
+    assertThat(read).isEqualTo(item);
+  }
+
+  @Test
+  void numbersAreReturnedInDynamoDbsCanonicalForm() {
+    String t = table();
+    client.putItem(b -> b.tableName(t).item(item("p", "1.50", "x", n("1E+2"), "y", n("-0"))));
+    Map<String, AttributeValue> read =
+        client.getItem(b -> b.tableName(t).key(key("p", "1.5"))).item();
+    assertThat(read.get("sk").n()).isEqualTo("1.5");
+    assertThat(read.get("x").n()).isEqualTo("100");
+    assertThat(read.get("y").n()).isEqualTo("0");
+  }
+
+  @Test
+  void conditionsDecideAtomicallyAndReturnTheOldItemOnFailure() {
+    String t = table();
+    client.putItem(
+        b ->
+            b.tableName(t)
+                .item(item("p", "1", "v", n("1")))
+                .conditionExpression("attribute_not_exists(pk)"));
+    assertThatThrownBy(
+            () ->
+                client.putItem(
+                    b ->
+                        b.tableName(t)
+                            .item(item("p", "1", "v", n("2")))
+                            .conditionExpression("attribute_not_exists(pk)")
+                            .returnValuesOnConditionCheckFailure(
+                                ReturnValuesOnConditionCheckFailure.ALL_OLD)))
+        .isInstanceOfSatisfying(
+            ConditionalCheckFailedException.class,
+            e -> assertThat(e.item()).containsEntry("v", n("1")));
+    var old =
+        client.putItem(
+            b ->
+                b.tableName(t)
+                    .item(item("p", "1", "v", n("3")))
+                    .conditionExpression("v = :one")
+                    .expressionAttributeValues(Map.of(":one", n("1")))
+                    .returnValues(ReturnValue.ALL_OLD));
+    assertThat(old.attributes()).containsEntry("v", n("1"));
+    // DynamoDB's delete of an absent item succeeds; a failed condition on it does not
+    client.deleteItem(b -> b.tableName(t).key(key("nobody", "1")));
+    assertThatThrownBy(
+            () ->
+                client.deleteItem(
+                    b ->
+                        b.tableName(t)
+                            .key(key("nobody", "1"))
+                            .conditionExpression("attribute_exists(pk)")))
+        .isInstanceOf(ConditionalCheckFailedException.class);
+  }
+
+  @Test
+  void updatesApplyExpressionsAndReturnWhatWasAsked() {
+    String t = table();
+    var created =
+        client.updateItem(
+            b ->
+                b.tableName(t)
+                    .key(key("p", "1"))
+                    .updateExpression(
+                        "SET #c = if_not_exists(#c, :zero) + :one, tags = :tags, l = :l ADD hits :one")
+                    .expressionAttributeNames(Map.of("#c", "count"))
+                    .expressionAttributeValues(
+                        Map.of(
+                            ":zero", n("0"),
+                            ":one", n("1"),
+                            ":tags", AttributeValue.fromSs(List.of("x")),
+                            ":l", AttributeValue.fromL(List.of(s("a")))))
+                    .returnValues(ReturnValue.ALL_NEW));
+    assertThat(created.attributes())
+        .containsEntry("count", n("1"))
+        .containsEntry("hits", n("1"))
+        .containsEntry("pk", s("p"));
+    var updated =
+        client.updateItem(
+            b ->
+                b.tableName(t)
+                    .key(key("p", "1"))
+                    .updateExpression(
+                        "SET #c = #c + :one, l = list_append(l, :more) REMOVE hits DELETE tags :x")
+                    .expressionAttributeNames(Map.of("#c", "count"))
+                    .expressionAttributeValues(
+                        Map.of(
+                            ":one", n("1"),
+                            ":more", AttributeValue.fromL(List.of(s("b"))),
+                            ":x", AttributeValue.fromSs(List.of("x"))))
+                    .returnValues(ReturnValue.UPDATED_OLD));
+    assertThat(updated.attributes()).containsEntry("count", n("1")).containsKey("hits");
+    Map<String, AttributeValue> now = client.getItem(b -> b.tableName(t).key(key("p", "1"))).item();
+    assertThat(now.get("count")).isEqualTo(n("2"));
+    assertThat(now.get("l").l()).containsExactly(s("a"), s("b"));
+    assertThat(now).doesNotContainKeys("hits", "tags");
+    assertThatThrownBy(
+            () ->
+                client.updateItem(
+                    b ->
+                        b.tableName(t)
+                            .key(key("p", "1"))
+                            .updateExpression("SET pk = :v")
+                            .expressionAttributeValues(Map.of(":v", s("other")))))
+        .isInstanceOf(DynamoDbException.class)
+        .hasMessageContaining("part of the key");
+  }
+
+  @Test
+  void queriesReadASortKeyRangeInNumericOrderWithPaging() {
+    String t = table();
+    String[] numbers = {"-10", "-1.5", "0", "0.25", "2", "10", "100", "1E+3"};
+    for (String x : numbers) {
+      client.putItem(b -> b.tableName(t).item(item("p", x, "even", AttributeValue.fromBool(true))));
+    }
+    client.putItem(b -> b.tableName(t).item(item("other", "5")));
+    QueryResponse all =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .keyConditionExpression("pk = :p")
+                    .expressionAttributeValues(Map.of(":p", s("p"))));
+    assertThat(all.items())
+        .extracting(i -> i.get("sk").n())
+        .containsExactly("-10", "-1.5", "0", "0.25", "2", "10", "100", "1000");
+    QueryResponse between =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .keyConditionExpression("pk = :p AND sk BETWEEN :a AND :b")
+                    .expressionAttributeValues(Map.of(":p", s("p"), ":a", n("-1.5"), ":b", n("10")))
+                    .scanIndexForward(false));
+    assertThat(between.items())
+        .extracting(i -> i.get("sk").n())
+        .containsExactly("10", "2", "0.25", "0", "-1.5");
+    List<String> paged = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    int pages = 0;
+    do {
+      Map<String, AttributeValue> from = start;
+      QueryResponse page =
+          client.query(
+              b ->
+                  b.tableName(t)
+                      .keyConditionExpression("pk = :p AND sk > :z")
+                      .expressionAttributeValues(Map.of(":p", s("p"), ":z", n("0")))
+                      .limit(2)
+                      .exclusiveStartKey(from));
+      page.items().forEach(i -> paged.add(i.get("sk").n()));
+      start =
+          page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+              ? page.lastEvaluatedKey()
+              : null;
+      pages++;
+    } while (start != null);
+    assertThat(paged).containsExactly("0.25", "2", "10", "100", "1000");
+    assertThat(pages).isBetween(3, 4);
+  }
+
+  @Test
+  void aGlobalIndexAnswersRightAfterEachWriteAndIsSparse() {
+    String t = table();
+    for (int i = 0; i < 20; i++) {
+      String x = Integer.toString(i);
+      String parity = i % 2 == 0 ? "even" : "odd";
+      client.putItem(
+          b -> b.tableName(t).item(item("p" + x, "1", "g", s(parity), "gn", n("-" + x))));
+      QueryResponse q =
+          client.query(
+              b ->
+                  b.tableName(t)
+                      .indexName("byG")
+                      .keyConditionExpression("g = :g")
+                      .expressionAttributeValues(Map.of(":g", s(parity))));
+      assertThat(q.items()).anySatisfy(item -> assertThat(item.get("pk")).isEqualTo(s("p" + x)));
+    }
+    client.putItem(b -> b.tableName(t).item(item("sparse", "1"))); // no g: not in the index
+    QueryResponse even =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byG")
+                    .keyConditionExpression("g = :g AND gn < :n")
+                    .expressionAttributeValues(Map.of(":g", s("even"), ":n", n("-10"))));
+    assertThat(even.items())
+        .extracting(i -> i.get("gn").n())
+        .containsExactly("-18", "-16", "-14", "-12");
+    ScanResponse scan = client.scan(b -> b.tableName(t).indexName("byG"));
+    assertThat(scan.items()).hasSize(20);
+    client.deleteItem(b -> b.tableName(t).key(key("p0", "1")));
+    QueryResponse after =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byG")
+                    .keyConditionExpression("g = :g AND gn = :n")
+                    .expressionAttributeValues(Map.of(":g", s("even"), ":n", n("0"))));
+    assertThat(after.items()).isEmpty();
+  }
+
+  @Test
+  void aLocalIndexOrdersAPartitionByAnotherAttribute() {
+    String t = table();
+    client.putItem(b -> b.tableName(t).item(item("p", "1", "ls", s("c"))));
+    client.putItem(b -> b.tableName(t).item(item("p", "2", "ls", s("a"))));
+    client.putItem(b -> b.tableName(t).item(item("p", "3", "ls", s("b"), "other", s("x"))));
+    QueryResponse ordered =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byLs")
+                    .keyConditionExpression("pk = :p")
+                    .expressionAttributeValues(Map.of(":p", s("p"))));
+    assertThat(ordered.items()).extracting(i -> i.get("sk").n()).containsExactly("2", "3", "1");
+    // KEYS_ONLY: the table's and the index's keys, nothing else
+    assertThat(ordered.items().get(1)).containsOnlyKeys("pk", "sk", "ls");
+    QueryResponse prefixed =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byLs")
+                    .keyConditionExpression("pk = :p AND begins_with(ls, :x)")
+                    .expressionAttributeValues(Map.of(":p", s("p"), ":x", s("b"))));
+    assertThat(prefixed.items()).extracting(i -> i.get("sk").n()).containsExactly("3");
+    QueryResponse whole =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byLs")
+                    .select("ALL_ATTRIBUTES")
+                    .keyConditionExpression("pk = :p AND ls = :x")
+                    .expressionAttributeValues(Map.of(":p", s("p"), ":x", s("b"))));
+    assertThat(whole.items().get(0)).containsEntry("other", s("x"));
+  }
+
+  @Test
+  void scanSegmentsTogetherReadEveryItemOnce() {
+    String t = table();
+    for (int i = 0; i < 60; i++) {
+      String x = Integer.toString(i);
+      client.putItem(b -> b.tableName(t).item(item("p" + x, x)));
+    }
+    Set<String> seen = new HashSet<>();
+    int total = 0;
+    for (int segment = 0; segment < 4; segment++) {
+      int seg = segment;
+      Map<String, AttributeValue> start = null;
+      do {
+        Map<String, AttributeValue> from = start;
+        ScanResponse page =
+            client.scan(
+                b -> b.tableName(t).segment(seg).totalSegments(4).limit(7).exclusiveStartKey(from));
+        for (var item : page.items()) {
+          seen.add(item.get("pk").s());
+          total++;
+        }
+        start =
+            page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+                ? page.lastEvaluatedKey()
+                : null;
+      } while (start != null);
+    }
+    assertThat(total).isEqualTo(60);
+    assertThat(seen).hasSize(60);
+  }
+
+  @Test
+  void batchesWriteAndReadManyItems() {
+    String t = table();
+    List<WriteRequest> writes = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      Map<String, AttributeValue> item = item("b", Integer.toString(i));
+      writes.add(
+          WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+    }
+    var written = client.batchWriteItem(b -> b.requestItems(Map.of(t, writes)));
+    assertThat(written.unprocessedItems()).isEmpty();
+    List<Map<String, AttributeValue>> keys = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      keys.add(key("b", Integer.toString(i)));
+    }
+    var read =
+        client.batchGetItem(
+            b -> b.requestItems(Map.of(t, KeysAndAttributes.builder().keys(keys).build())));
+    assertThat(read.responses().get(t)).hasSize(25);
+  }
+
+  @Test
+  void transactionsCommitAllOrNothingWithReasonsPerAction() {
+    String t = table();
+    client.putItem(b -> b.tableName(t).item(item("acct", "1", "balance", n("100"))));
+    client.transactWriteItems(
+        b ->
+            b.transactItems(
+                TransactWriteItem.builder()
+                    .update(
+                        u ->
+                            u.tableName(t)
+                                .key(key("acct", "1"))
+                                .updateExpression("SET balance = balance - :x")
+                                .conditionExpression("balance >= :x")
+                                .expressionAttributeValues(Map.of(":x", n("30"))))
+                    .build(),
+                TransactWriteItem.builder()
+                    .put(p -> p.tableName(t).item(item("acct", "2", "balance", n("30"))))
+                    .build()));
+    assertThat(client.getItem(b -> b.tableName(t).key(key("acct", "1"))).item().get("balance"))
+        .isEqualTo(n("70"));
+    assertThatThrownBy(
+            () ->
+                client.transactWriteItems(
+                    b ->
+                        b.transactItems(
+                            TransactWriteItem.builder()
+                                .put(p -> p.tableName(t).item(item("acct", "3")))
+                                .build(),
+                            TransactWriteItem.builder()
+                                .conditionCheck(
+                                    c ->
+                                        c.tableName(t)
+                                            .key(key("acct", "1"))
+                                            .conditionExpression("balance > :x")
+                                            .expressionAttributeValues(Map.of(":x", n("1000"))))
+                                .build())))
+        .isInstanceOfSatisfying(
+            TransactionCanceledException.class,
+            e ->
+                assertThat(e.cancellationReasons())
+                    .extracting(CancellationReason::code)
+                    .containsExactly("None", "ConditionalCheckFailed"));
+    assertThat(client.getItem(b -> b.tableName(t).key(key("acct", "3"))).hasItem()).isFalse();
+    String token = UUID.randomUUID().toString();
+    for (int i = 0; i < 2; i++) {
+      client.transactWriteItems(
+          b ->
+              b.clientRequestToken(token)
+                  .transactItems(
+                      TransactWriteItem.builder()
+                          .update(
+                              u ->
+                                  u.tableName(t)
+                                      .key(key("acct", "2"))
+                                      .updateExpression("SET balance = balance + :x")
+                                      .expressionAttributeValues(Map.of(":x", n("1"))))
+                          .build()));
+    }
+    assertThat(client.getItem(b -> b.tableName(t).key(key("acct", "2"))).item().get("balance"))
+        .isEqualTo(n("31"));
+    var got =
+        client.transactGetItems(
+            b ->
+                b.transactItems(
+                    g -> g.get(x -> x.tableName(t).key(key("acct", "1"))),
+                    g -> g.get(x -> x.tableName(t).key(key("acct", "9")))));
+    assertThat(got.responses().get(0).item().get("balance")).isEqualTo(n("70"));
+    assertThat(got.responses().get(1).hasItem()).isFalse();
+  }
+
+  @Test
+  void concurrentConditionalIncrementsLoseNothing() throws Exception {
+    String t = table();
+    int clients = 16;
+    int each = 20;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(clients);
+    List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < each; i++) {
+                  client.updateItem(
+                      b ->
+                          b.tableName(t)
+                              .key(key("counter", "1"))
+                              .updateExpression("ADD hits :one SET touched = :yes")
+                              .conditionExpression("attribute_not_exists(locked)")
+                              .expressionAttributeValues(
+                                  Map.of(":one", n("1"), ":yes", AttributeValue.fromBool(true))));
+                }
+              }));
+    }
+    for (var f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    assertThat(client.getItem(b -> b.tableName(t).key(key("counter", "1"))).item().get("hits"))
+        .isEqualTo(n(Integer.toString(clients * each)));
+  }
+}

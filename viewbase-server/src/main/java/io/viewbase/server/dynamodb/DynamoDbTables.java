@@ -62,6 +62,9 @@ public final class DynamoDbTables {
 
   private static final Duration RECENT = Duration.ofSeconds(10);
 
+  /** How long {@link #awaitIndexes} waits at most for a new table's index views. */
+  private static final Duration INDEXES_READY = Duration.ofSeconds(10);
+
   private record Cached(DynamoDbTable table, long readAt) {}
 
   private final Database db;
@@ -164,6 +167,33 @@ public final class DynamoDbTables {
       } catch (RuntimeException failed) {
         dropQuietly(viewbaseName, failed);
         throw failed;
+      }
+    }
+  }
+
+  /**
+   * Waits until the views of a new table's indexes can be read (ready, or failed), for at most ten
+   * seconds. They have nothing to copy, but on storage that other servers share (Cassandra) the
+   * engine starts a view's backfill only once those servers can have learnt of the view, about 2 s
+   * after its creation, and refuses to read it until then; a DynamoDB table, its indexes included,
+   * is usable as soon as CreateTable answers. Called outside the lock of table changes, so the wait
+   * holds up no other table's change.
+   */
+  public void awaitIndexes(DynamoDbTable table) {
+    long deadline = System.nanoTime() + INDEXES_READY.toNanos();
+    List<Index> indexes = new ArrayList<>(table.globalIndexes());
+    indexes.addAll(table.localIndexes());
+    for (Index index : indexes) {
+      while (indexStatus(index).map(s -> ViewStatus.BUILDING.equals(s.state())).orElse(false)) {
+        if (System.nanoTime() > deadline) {
+          return; // DescribeTable will tell: the index reads CREATING until its view is ready
+        }
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
       }
     }
   }

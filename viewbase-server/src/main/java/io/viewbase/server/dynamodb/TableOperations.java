@@ -33,7 +33,9 @@ import java.util.UUID;
  * operation          | does                                                   | answers
  * -------------------+--------------------------------------------------------+------------------
  * CreateTable        | a Viewbase table and a copy view per index, then the   | TableDescription,
- *                    |   description ({@link DynamoDbTables#create})           |   ACTIVE
+ *                    |   description ({@link DynamoDbTables#create}); answers |   ACTIVE
+ *                    |   once the views can be read ({@link                   |
+ *                    |   DynamoDbTables#awaitIndexes})                        |
  * DescribeTable      | reads the description, the index views' states and the | Table
  *                    |   counts                                               |
  * ListTables         | every DynamoDB table, by name, in pages of Limit       | TableNames,
@@ -171,6 +173,7 @@ public final class TableOperations {
             tagMap,
             UUID.randomUUID().toString());
     DynamoDbTable created = tables.create(draft);
+    tables.awaitIndexes(created);
     return Map.of("TableDescription", descriptions.describe(created, call, "ACTIVE", false));
   }
 

@@ -52,16 +52,17 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * The item operations through the AWS SDK for Java v2, unchanged, against a real server on a
  * socket: every type round-tripped, conditions, updates, queries on the table and on its indexes
  * right after each write, scans by segment, paging, batches and transactions. Subclasses choose the
- * storage backend.
+ * storage backend: memory and RocksDB here, Cassandra in viewbase-cassandra-it (hence public).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class DynamoDbItemsContract {
+public abstract class DynamoDbItemsContract {
   private Database db;
   private DynamoDbServer server;
   private DynamoDbClient client;
   private final AtomicInteger tables = new AtomicInteger();
 
-  abstract Database open(Path dir);
+  /** The database to serve, in {@code dir} if it keeps files (a fresh one per test class). */
+  protected abstract Database open(Path dir);
 
   @BeforeAll
   void start(@TempDir Path dir) {

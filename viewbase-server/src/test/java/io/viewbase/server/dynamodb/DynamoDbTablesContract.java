@@ -54,17 +54,19 @@ import software.amazon.awssdk.services.dynamodb.model.Tag;
  * create (with indexes, and each validation DynamoDB makes), describe, list with paging, update (an
  * index added and removed, billing, streams), delete, tags; the SDK raises the exception class each
  * error names, and checks each answer's CRC32 as it reads it. Subclasses say which database to
- * serve; every test works in tables of its own.
+ * serve (memory and RocksDB here, Cassandra in viewbase-cassandra-it, hence public); every test
+ * works in tables of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class DynamoDbTablesContract {
+public abstract class DynamoDbTablesContract {
   private static final AtomicInteger NAMES = new AtomicInteger();
 
   private Database db;
   private DynamoDbServer server;
   private DynamoDbClient client;
 
-  abstract Database open(Path dir);
+  /** The database to serve, in {@code dir} if it keeps files (a fresh one per test class). */
+  protected abstract Database open(Path dir);
 
   @BeforeAll
   void start(@TempDir Path dir) {

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 class RocksDbDynamoDbItemsTest extends DynamoDbItemsContract {
   @Override
-  Database open(Path dir) {
+  protected Database open(Path dir) {
     return Viewbase.open(OpenOptions.at(dir));
   }
 }

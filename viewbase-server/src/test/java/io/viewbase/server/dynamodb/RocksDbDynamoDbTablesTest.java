@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 class RocksDbDynamoDbTablesTest extends DynamoDbTablesContract {
   @Override
-  Database open(Path dir) {
+  protected Database open(Path dir) {
     return Viewbase.open(OpenOptions.at(dir));
   }
 }

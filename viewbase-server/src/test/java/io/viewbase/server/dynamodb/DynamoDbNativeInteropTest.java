@@ -362,6 +362,20 @@ class DynamoDbNativeInteropTest {
     JsonNode holder = get("/v1/tables/UsersByEmail/items/" + enc("ann@example.com"));
     assertThat(ids(holder)).containsExactly("ann@example.com");
     assertThat(holder.get("items").get(0).get("userId").asText()).isEqualTo("u1");
+    assertThat(dynamo.describeTable(b -> b.tableName("Users")).table().hasGlobalSecondaryIndexes())
+        .as("the view is no DynamoDB index")
+        .isFalse();
+    assertThatThrownBy(
+            () ->
+                dynamo.query(
+                    b ->
+                        b.tableName("Users")
+                            .indexName("UsersByEmail")
+                            .keyConditionExpression("email = :e")
+                            .expressionAttributeValues(Map.of(":e", s("ann@example.com")))))
+        .isInstanceOfSatisfying(
+            DynamoDbException.class,
+            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"));
   }
 
   @Test

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *      |   application/json (what the SDKs and the CLI send)   |
  * 3    | X-Amz-Target: DynamoDB_20120810.&lt;Operation&gt; of the    | 400 UnknownOperationException
  *      |   registry; DynamoDBStreams_20120810.&lt;Operation&gt; of   |
- *      |   the streams registry (empty for now)                |
+ *      |   the streams registry ({@link StreamOperations})     |
  * 4    | SigV4 ({@link Authenticator})                          | 400 MissingAuthenticationToken…,
  *      |                                                       |   InvalidSignature…, Unrecognized…
  * 5    | the body is one JSON object, at most 16 MiB           | 400 SerializationException
@@ -44,9 +44,9 @@ import org.slf4j.LoggerFactory;
  * Every answer carries {@code x-amzn-RequestId} (52 characters, as DynamoDB's), {@code x-amz-crc32}
  * (the CRC32 of the body, which the Java SDK checks), {@code Date} (which the SDKs use to correct
  * their clock) and, for a request with an {@code Origin}, {@code Access-Control-Allow-Origin: *}.
- * Operations are listed in {@link TableOperations} and {@link ItemOperations}; a real DynamoDB
- * operation that neither serves answers UnknownOperationException saying that Viewbase does not
- * serve it yet.
+ * Operations are listed in {@link TableOperations} and {@link ItemOperations}, the streams' in
+ * {@link StreamOperations}; a real DynamoDB operation that none serves answers
+ * UnknownOperationException saying that Viewbase does not serve it yet.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class DynamoDbApi {
@@ -118,11 +118,7 @@ public final class DynamoDbApi {
           "UpdateItem",
           "UpdateKinesisStreamingDestination",
           "UpdateTableReplicaAutoScaling",
-          "UpdateTimeToLive",
-          "DescribeStream",
-          "GetRecords",
-          "GetShardIterator",
-          "ListStreams");
+          "UpdateTimeToLive");
 
   private final DynamoDbOptions options;
   private final Authenticator authenticator;
@@ -143,7 +139,7 @@ public final class DynamoDbApi {
     register(all, new TableOperations(tables, clock).operations());
     register(all, new ItemOperations(db, tables).operations());
     this.operations = Map.copyOf(all);
-    this.streamOperations = Map.of();
+    this.streamOperations = Map.copyOf(new StreamOperations(db, tables, clock).operations());
   }
 
   private static void register(

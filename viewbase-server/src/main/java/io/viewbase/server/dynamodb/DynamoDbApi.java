@@ -44,12 +44,12 @@ import org.slf4j.LoggerFactory;
  * Every answer carries {@code x-amzn-RequestId} (52 characters, as DynamoDB's), {@code x-amz-crc32}
  * (the CRC32 of the body, which the Java SDK checks), {@code Date} (which the SDKs use to correct
  * their clock) and, for a request with an {@code Origin}, {@code Access-Control-Allow-Origin: *}.
- * Operations are listed in {@link TableOperations} and {@link ItemOperations}, the streams' in
- * {@link StreamOperations}; a real DynamoDB operation that none serves answers
- * UnknownOperationException saying that Viewbase does not serve it yet.
+ * Operations are listed in {@link TableOperations}, {@link ItemOperations} and {@link
+ * TtlOperations}, the streams' in {@link StreamOperations}; a real DynamoDB operation that none
+ * serves answers UnknownOperationException saying that Viewbase does not serve it yet.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public final class DynamoDbApi {
+public final class DynamoDbApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DynamoDbApi.class);
 
   /** The content type DynamoDB's JSON protocol answers with (and the SDKs send). */
@@ -89,7 +89,6 @@ public final class DynamoDbApi {
           "DescribeImport",
           "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling",
-          "DescribeTimeToLive",
           "DisableKinesisStreamingDestination",
           "EnableKinesisStreamingDestination",
           "ExecuteStatement",
@@ -117,14 +116,14 @@ public final class DynamoDbApi {
           "UpdateGlobalTableSettings",
           "UpdateItem",
           "UpdateKinesisStreamingDestination",
-          "UpdateTableReplicaAutoScaling",
-          "UpdateTimeToLive");
+          "UpdateTableReplicaAutoScaling");
 
   private final DynamoDbOptions options;
   private final Authenticator authenticator;
   private final Clock clock;
   private final Map<String, DynamoDbOperation> operations;
   private final Map<String, DynamoDbOperation> streamOperations;
+  private final TtlPasses ttlPasses;
 
   public DynamoDbApi(Database db, DynamoDbOptions options) {
     this(db, options, Clock.systemUTC());
@@ -138,8 +137,19 @@ public final class DynamoDbApi {
     Map<String, DynamoDbOperation> all = new LinkedHashMap<>();
     register(all, new TableOperations(tables, clock).operations());
     register(all, new ItemOperations(db, tables).operations());
+    this.ttlPasses = new TtlPasses(db, tables);
+    register(all, new TtlOperations(tables, ttlPasses).operations());
     this.operations = Map.copyOf(all);
     this.streamOperations = Map.copyOf(new StreamOperations(db, tables, clock).operations());
+    ttlPasses.resumeAll();
+  }
+
+  /**
+   * Stops the background work of the dialect (the time-to-live passes); the database stays open.
+   */
+  @Override
+  public void close() {
+    ttlPasses.close();
   }
 
   private static void register(

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
+import io.viewbase.api.Query;
 import io.viewbase.api.TimeToLive;
 import io.viewbase.api.Value;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -273,9 +277,7 @@ abstract class DynamoDbTtlContract {
                 b.requestItems(
                     Map.of(
                         t,
-                        software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder()
-                            .keys(key("p", "1"), key("p", "2"))
-                            .build())));
+                        KeysAndAttributes.builder().keys(key("p", "1"), key("p", "2")).build())));
     assertThat(batch.responses().get(t)).extracting(i -> i.get("sk").n()).containsExactly("2");
 
     // the item's own attribute is what DynamoDB answers; Viewbase's _ttl is never shown
@@ -408,5 +410,67 @@ abstract class DynamoDbTtlContract {
         .isEqualTo(Value.of(new BigDecimal(later.getEpochSecond())));
     assertThat(stored.properties().get(TimeToLive.PROPERTY))
         .isEqualTo(Value.of(Instant.ofEpochSecond(later.getEpochSecond())));
+  }
+
+  @Test
+  void aPassStoppedHalfWayResumesAfterItsStoredPositionAndEndsEnabled() {
+    String t = table(null);
+    Instant later = Instant.now().plusSeconds(3600);
+    for (int i = 1; i <= 5; i++) {
+      put(t, item("p", Integer.toString(i), "expires", seconds(later)));
+    }
+    DynamoDbTables tables = new DynamoDbTables(db);
+    tables.update(
+        t,
+        d -> d.withTtl(new DynamoDbTable.TimeToLive("expires", DynamoDbTable.TtlStatus.ENABLING)));
+    // a pass that stopped after p/2 left its position
+    String id2 = stored(t, "p", "2").orElseThrow().id();
+    db.putSetting(
+        viewbaseName(t),
+        TtlPasses.PROGRESS,
+        "{\"AttributeName\":\"expires\",\"TimeToLiveStatus\":\"ENABLING\",\"PartitionKey\":\"p\","
+            + "\"Id\":\""
+            + id2
+            + "\"}");
+    try (TtlPasses passes = new TtlPasses(db, tables)) {
+      assertThat(passes.run(t)).isEqualTo(3);
+    }
+    for (String sk : List.of("1", "2")) {
+      assertThat(stored(t, "p", sk).orElseThrow().properties())
+          .doesNotContainKey(TimeToLive.PROPERTY);
+    }
+    for (String sk : List.of("3", "4", "5")) {
+      assertThat(stored(t, "p", sk).orElseThrow().properties()).containsKey(TimeToLive.PROPERTY);
+    }
+    assertThat(db.setting(viewbaseName(t), TtlPasses.PROGRESS)).isEmpty();
+    await(t, TimeToLiveStatus.ENABLED);
+  }
+
+  @Test
+  void thePassReachesEveryItemOverManyPages() {
+    String t = table(null);
+    Instant later = Instant.now().plusSeconds(3600);
+    int count = 2 * TtlPasses.PAGE + 100;
+    List<WriteRequest> writes = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Map<String, AttributeValue> written =
+          item("p" + (i % 7), Integer.toString(i), "expires", seconds(later));
+      writes.add(WriteRequest.builder().putRequest(p -> p.item(written)).build());
+      if (writes.size() == 25 || i == count - 1) {
+        var batch = List.copyOf(writes);
+        client.batchWriteItem(b -> b.requestItems(Map.of(t, batch)));
+        writes.clear();
+      }
+    }
+    enable(t, "expires");
+    long withTtl = 0;
+    try (var cursor = db.table(viewbaseName(t)).cursor(Query.all())) {
+      while (cursor.hasNext()) {
+        if (cursor.next().properties().containsKey(TimeToLive.PROPERTY)) {
+          withTtl++;
+        }
+      }
+    }
+    assertThat(withTtl).isEqualTo(count);
   }
 }

@@ -473,4 +473,22 @@ abstract class DynamoDbTtlContract {
     }
     assertThat(withTtl).isEqualTo(count);
   }
+
+  @Test
+  void aWriteOverAnExpiredItemIsTheServicesRemoveThenAnInsert() {
+    String t = table(StreamViewType.NEW_AND_OLD_IMAGES);
+    enable(t, "expires");
+    put(t, item("p", "1", "v", s("old"), "expires", seconds(Instant.now().minusSeconds(60))));
+    put(t, item("p", "1", "v", s("new")));
+    assertThat(get(t, "p", "1").orElseThrow()).containsEntry("v", s("new"));
+    assertThat(db.expire(viewbaseName(t))).isZero();
+    List<Record> records = SdkTables.all(streams, SdkTables.streamArn(client, t));
+    assertThat(records)
+        .extracting(Record::eventNameAsString)
+        .containsExactly("INSERT", "REMOVE", "INSERT");
+    assertThat(records.get(1).userIdentity().principalId()).isEqualTo("dynamodb.amazonaws.com");
+    assertThat(records.get(1).dynamodb().oldImage()).containsEntry("v", s("old"));
+    assertThat(records.get(2).dynamodb().hasOldImage()).isFalse();
+    assertThat(records.get(2).dynamodb().newImage()).containsEntry("v", s("new"));
+  }
 }

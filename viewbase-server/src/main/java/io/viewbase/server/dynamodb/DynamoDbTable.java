@@ -15,8 +15,10 @@ import java.util.Optional;
  * DynamoDbTables}). Each secondary index is a copy view of the table ({@link Index#viewName}).
  *
  * <p>What a DescribeTable answer computes (status, counts, ARNs, index states) is not here; what
- * DynamoDB takes as given and echoes (billing, throughput, streams, SSE, the table class, tags) is
- * kept as the request gave it.
+ * DynamoDB takes as given and echoes (billing, throughput, SSE, the table class, tags) is kept as
+ * the request gave it. The stream and time-to-live specifications are kept too, and act: a stream
+ * is the table's change feed ({@link StreamFeeds}), a TTL attribute gives items their {@code _ttl}
+ * ({@link TtlAttribute}).
  *
  * @param name the DynamoDB table name, case-sensitive
  * @param viewbaseName the Viewbase table holding the items ({@link TableNames})

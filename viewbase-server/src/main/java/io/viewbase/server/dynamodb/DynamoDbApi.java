@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *      |   application/json (what the SDKs and the CLI send)   |
  * 3    | X-Amz-Target: DynamoDB_20120810.&lt;Operation&gt; of the    | 400 UnknownOperationException
  *      |   registry; DynamoDBStreams_20120810.&lt;Operation&gt; of   |
- *      |   the streams registry (empty for now)                |
+ *      |   the streams registry ({@link StreamOperations})     |
  * 4    | SigV4 ({@link Authenticator})                          | 400 MissingAuthenticationToken…,
  *      |                                                       |   InvalidSignature…, Unrecognized…
  * 5    | the body is one JSON object, at most 16 MiB           | 400 SerializationException
@@ -44,12 +44,12 @@ import org.slf4j.LoggerFactory;
  * Every answer carries {@code x-amzn-RequestId} (52 characters, as DynamoDB's), {@code x-amz-crc32}
  * (the CRC32 of the body, which the Java SDK checks), {@code Date} (which the SDKs use to correct
  * their clock) and, for a request with an {@code Origin}, {@code Access-Control-Allow-Origin: *}.
- * Operations are listed in {@link TableOperations} and {@link ItemOperations}; a real DynamoDB
- * operation that neither serves answers UnknownOperationException saying that Viewbase does not
- * serve it yet.
+ * Operations are listed in {@link TableOperations}, {@link ItemOperations} and {@link
+ * TtlOperations}, the streams' in {@link StreamOperations}; a real DynamoDB operation that none
+ * serves answers UnknownOperationException saying that Viewbase does not serve it yet.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
-public final class DynamoDbApi {
+public final class DynamoDbApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DynamoDbApi.class);
 
   /** The content type DynamoDB's JSON protocol answers with (and the SDKs send). */
@@ -89,7 +89,6 @@ public final class DynamoDbApi {
           "DescribeImport",
           "DescribeKinesisStreamingDestination",
           "DescribeTableReplicaAutoScaling",
-          "DescribeTimeToLive",
           "DisableKinesisStreamingDestination",
           "EnableKinesisStreamingDestination",
           "ExecuteStatement",
@@ -117,18 +116,14 @@ public final class DynamoDbApi {
           "UpdateGlobalTableSettings",
           "UpdateItem",
           "UpdateKinesisStreamingDestination",
-          "UpdateTableReplicaAutoScaling",
-          "UpdateTimeToLive",
-          "DescribeStream",
-          "GetRecords",
-          "GetShardIterator",
-          "ListStreams");
+          "UpdateTableReplicaAutoScaling");
 
   private final DynamoDbOptions options;
   private final Authenticator authenticator;
   private final Clock clock;
   private final Map<String, DynamoDbOperation> operations;
   private final Map<String, DynamoDbOperation> streamOperations;
+  private final TtlPasses ttlPasses;
 
   public DynamoDbApi(Database db, DynamoDbOptions options) {
     this(db, options, Clock.systemUTC());
@@ -142,8 +137,19 @@ public final class DynamoDbApi {
     Map<String, DynamoDbOperation> all = new LinkedHashMap<>();
     register(all, new TableOperations(tables, clock).operations());
     register(all, new ItemOperations(db, tables).operations());
+    this.ttlPasses = new TtlPasses(db, tables);
+    register(all, new TtlOperations(tables, ttlPasses).operations());
     this.operations = Map.copyOf(all);
-    this.streamOperations = Map.of();
+    this.streamOperations = Map.copyOf(new StreamOperations(db, tables, clock).operations());
+    ttlPasses.resumeAll();
+  }
+
+  /**
+   * Stops the background work of the dialect (the time-to-live passes); the database stays open.
+   */
+  @Override
+  public void close() {
+    ttlPasses.close();
   }
 
   private static void register(

@@ -18,9 +18,11 @@ public final class DynamoDbServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DynamoDbServer.class);
 
   private final HttpListener listener;
+  private final DynamoDbApi api;
 
-  private DynamoDbServer(HttpListener listener) {
+  private DynamoDbServer(HttpListener listener, DynamoDbApi api) {
     this.listener = listener;
+    this.api = api;
   }
 
   /**
@@ -40,7 +42,7 @@ public final class DynamoDbServer implements AutoCloseable {
             options.connections(),
             new DynamoDbDialect(api));
     LOG.info("DynamoDB dialect listening on http://{}:{}", options.bindAddress(), listener.port());
-    return new DynamoDbServer(listener);
+    return new DynamoDbServer(listener, api);
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */
@@ -55,5 +57,6 @@ public final class DynamoDbServer implements AutoCloseable {
   @Override
   public void close() {
     listener.close();
+    api.close();
   }
 }

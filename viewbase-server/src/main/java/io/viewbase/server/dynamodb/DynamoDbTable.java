@@ -15,8 +15,10 @@ import java.util.Optional;
  * DynamoDbTables}). Each secondary index is a copy view of the table ({@link Index#viewName}).
  *
  * <p>What a DescribeTable answer computes (status, counts, ARNs, index states) is not here; what
- * DynamoDB takes as given and echoes (billing, throughput, streams, SSE, the table class, tags) is
- * kept as the request gave it.
+ * DynamoDB takes as given and echoes (billing, throughput, SSE, the table class, tags) is kept as
+ * the request gave it. The stream and time-to-live specifications are kept too, and act: a stream
+ * is the table's change feed ({@link StreamFeeds}), a TTL attribute gives items their {@code _ttl}
+ * ({@link TtlAttribute}).
  *
  * @param name the DynamoDB table name, case-sensitive
  * @param viewbaseName the Viewbase table holding the items ({@link TableNames})
@@ -34,6 +36,7 @@ import java.util.Optional;
  * @param deletionProtection whether DeleteTable is refused
  * @param tags the table's tags, key to value, in the order they were added
  * @param tableId the table's id (a UUID, as DynamoDB gives one)
+ * @param ttl the time-to-live specification ({@link TtlOperations}), or null while TTL is disabled
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record DynamoDbTable(
@@ -51,7 +54,8 @@ public record DynamoDbTable(
     String tableClass,
     boolean deletionProtection,
     Map<String, String> tags,
-    String tableId) {
+    String tableId,
+    TimeToLive ttl) {
 
   /** {@code PROVISIONED}: the table has provisioned throughput. */
   public static final String PROVISIONED = "PROVISIONED";
@@ -128,14 +132,18 @@ public record DynamoDbTable(
   public record Throughput(long readCapacityUnits, long writeCapacityUnits) {}
 
   /**
-   * A stream specification, as given (streams are not served yet).
+   * A stream specification, as given, and where the stream begins in the table's change feed
+   * ({@link StreamFeeds}).
    *
    * @param enabled StreamEnabled
    * @param viewType StreamViewType ({@code KEYS_ONLY}, {@code NEW_IMAGE}, {@code OLD_IMAGE}, {@code
    *     NEW_AND_OLD_IMAGES}), or null when disabled
    * @param label the stream's label (a timestamp, as DynamoDB gives one) from when it was enabled
+   * @param startAfter the last change-feed sequence number before the stream began: the stream's
+   *     records are the feed's entries after it (entries of an earlier stream of the table are not
+   *     this stream's); 0 for a stream enabled with the table
    */
-  public record Stream(boolean enabled, String viewType, String label) {}
+  public record Stream(boolean enabled, String viewType, String label, long startAfter) {}
 
   /**
    * A server-side encryption specification, as given (Viewbase encrypts nothing itself).
@@ -145,6 +153,39 @@ public record DynamoDbTable(
    * @param kmsMasterKeyId KMSMasterKeyId, or null
    */
   public record Sse(boolean enabled, String sseType, String kmsMasterKeyId) {}
+
+  /**
+   * A table's time-to-live specification: the attribute holding each item's expiry, in epoch
+   * seconds, and where enabling or disabling it stands ({@link TtlOperations}).
+   *
+   * <pre>
+   * status    | DescribeTimeToLive | writes set _ttl | the pass ({@link TtlPasses})
+   * ----------+--------------------+-----------------+-----------------------------------------
+   * ENABLING  | ENABLING           | yes             | sets _ttl on the items written before
+   * ENABLED   | ENABLED            | yes             | none
+   * DISABLING | DISABLING          | no              | removes the _ttl it set from every item
+   * (null)    | DISABLED           | no              | none
+   * </pre>
+   *
+   * @param attribute the TTL attribute's name
+   * @param status where the specification stands
+   */
+  public record TimeToLive(String attribute, TtlStatus status) {
+    /** Whether writes through the dialect set items' {@code _ttl} from the attribute. */
+    public boolean appliesToWrites() {
+      return status != TtlStatus.DISABLING;
+    }
+  }
+
+  /** Where a time-to-live specification stands (DISABLED is its absence). */
+  public enum TtlStatus {
+    /** Enabled; the items written before are being given their {@code _ttl}. */
+    ENABLING,
+    /** Enabled, every item given its {@code _ttl}. */
+    ENABLED,
+    /** Disabled; the {@code _ttl} set from the attribute is being removed from the items. */
+    DISABLING
+  }
 
   /**
    * A secondary index: global (its own partition key) or local (the table's partition key, another
@@ -216,7 +257,8 @@ public record DynamoDbTable(
         tableClass,
         deletionProtection,
         tags,
-        tableId);
+        tableId,
+        ttl);
   }
 
   /** The same table billed another way, with another throughput (null for on-demand). */
@@ -236,7 +278,8 @@ public record DynamoDbTable(
         tableClass,
         deletionProtection,
         tags,
-        tableId);
+        tableId,
+        ttl);
   }
 
   /** The same table with another stream specification. */
@@ -256,7 +299,8 @@ public record DynamoDbTable(
         tableClass,
         deletionProtection,
         tags,
-        tableId);
+        tableId,
+        ttl);
   }
 
   /** The same table with other encryption, class and deletion protection settings. */
@@ -276,7 +320,8 @@ public record DynamoDbTable(
         nextClass,
         protection,
         tags,
-        tableId);
+        tableId,
+        ttl);
   }
 
   /** The same table with other tags. */
@@ -296,6 +341,28 @@ public record DynamoDbTable(
         tableClass,
         deletionProtection,
         next,
-        tableId);
+        tableId,
+        ttl);
+  }
+
+  /** The same table with another time-to-live specification (null: disabled). */
+  public DynamoDbTable withTtl(TimeToLive next) {
+    return new DynamoDbTable(
+        name,
+        viewbaseName,
+        key,
+        attributes,
+        globalIndexes,
+        localIndexes,
+        billingMode,
+        throughput,
+        created,
+        stream,
+        sse,
+        tableClass,
+        deletionProtection,
+        tags,
+        tableId,
+        next);
   }
 }

@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Stability;
 import io.viewbase.api.TableInfo;
+import io.viewbase.api.TableOptions;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.dynamodb.DynamoDbTable.Index;
@@ -148,7 +149,8 @@ public final class DynamoDbTables {
       if (find(draft.name()).isPresent()) {
         throw inUse("Table already exists: " + draft.name());
       }
-      String viewbaseName = createViewbaseTable(draft.name());
+      String viewbaseName =
+          createViewbaseTable(draft.name(), StreamFeeds.optionsFor(draft.stream()));
       try {
         Set<String> taken = takenNames();
         List<Index> globals = new ArrayList<>();
@@ -348,13 +350,14 @@ public final class DynamoDbTables {
   /**
    * Creates the Viewbase table under the first candidate name no table or view holds. A candidate
    * taken by a table created moments ago without a description may be another server's create of
-   * the same DynamoDB table, between its two steps: its description is waited for, briefly.
+   * the same DynamoDB table, between its two steps: its description is waited for, briefly. The
+   * table is created with its change feed on when its stream is ({@link StreamFeeds}).
    */
-  private String createViewbaseTable(String name) {
+  private String createViewbaseTable(String name, TableOptions options) {
     List<String> candidates = TableNames.tableCandidates(name);
     for (String candidate : candidates) {
       try {
-        db.createTable(candidate);
+        db.createTable(candidate, options);
         return candidate;
       } catch (ViewbaseException e) {
         if (e.code() != ErrorCode.TableAlreadyExists) {
@@ -462,7 +465,8 @@ public final class DynamoDbTables {
         draft.tableClass(),
         draft.deletionProtection(),
         draft.tags(),
-        draft.tableId());
+        draft.tableId(),
+        draft.ttl());
   }
 
   private void dropQuietly(String viewbaseName, RuntimeException cause) {

@@ -21,10 +21,14 @@ import java.util.Map;
 final class StoredItems {
   private StoredItems() {}
 
-  /** The Viewbase item holding a DynamoDB item (checked: {@link #checkItem}). */
+  /**
+   * The Viewbase item holding a DynamoDB item (checked: {@link #checkItem}), with its {@code _ttl}
+   * when the table's time to live applies ({@link TtlAttribute}).
+   */
   static Item toItem(DynamoDbTable table, Map<String, AttributeValue> item) {
     Map<String, Value> properties = new LinkedHashMap<>();
     item.forEach((name, v) -> properties.put(AttributeNames.property(name), ItemValues.toValue(v)));
+    TtlAttribute.apply(table, item, properties);
     DynamoDbKeys.Identity identity = DynamoDbKeys.identity(table, item);
     return Item.of(identity.partitionKey(), identity.id(), properties);
   }

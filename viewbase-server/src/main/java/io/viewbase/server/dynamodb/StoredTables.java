@@ -11,6 +11,8 @@ import io.viewbase.server.dynamodb.DynamoDbTable.ProjectionType;
 import io.viewbase.server.dynamodb.DynamoDbTable.Sse;
 import io.viewbase.server.dynamodb.DynamoDbTable.Stream;
 import io.viewbase.server.dynamodb.DynamoDbTable.Throughput;
+import io.viewbase.server.dynamodb.DynamoDbTable.TimeToLive;
+import io.viewbase.server.dynamodb.DynamoDbTable.TtlStatus;
 import io.viewbase.server.dynamodb.model.JsonTree;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +36,8 @@ import java.util.Map;
  *  "LocalSecondaryIndexes": [ …the same… ],
  *  "BillingMode": "PAY_PER_REQUEST", "ProvisionedThroughput": {"ReadCapacityUnits", "WriteCapacityUnits"},
  *  "StreamSpecification": {"StreamEnabled", "StreamViewType"}, "LatestStreamLabel": "…",
+ *  "LatestStreamFeedStart": 0,                             (Stream.startAfter; absent: 0)
+ *  "TimeToLiveDescription": {"AttributeName", "TimeToLiveStatus"},   (absent: DISABLED)
  *  "SSESpecification": {"Enabled", "SSEType", "KMSMasterKeyId"}, "TableClass": "STANDARD",
  *  "DeletionProtectionEnabled": false, "Tags": [{"Key", "Value"}]}
  * </pre>
@@ -80,6 +84,14 @@ final class StoredTables {
       if (t.stream().label() != null) {
         m.put("LatestStreamLabel", t.stream().label());
       }
+      if (t.stream().startAfter() != 0) {
+        m.put("LatestStreamFeedStart", t.stream().startAfter());
+      }
+    }
+    if (t.ttl() != null) {
+      m.put(
+          "TimeToLiveDescription",
+          map("AttributeName", t.ttl().attribute(), "TimeToLiveStatus", t.ttl().status().name()));
     }
     if (t.sse() != null) {
       Map<String, Object> s = new LinkedHashMap<>();
@@ -128,7 +140,17 @@ final class StoredTables {
             new Stream(
                 Boolean.TRUE.equals(s.get("StreamEnabled")),
                 (String) s.get("StreamViewType"),
-                (String) m.get("LatestStreamLabel"));
+                (String) m.get("LatestStreamLabel"),
+                m.get("LatestStreamFeedStart") instanceof BigDecimal start
+                    ? start.longValueExact()
+                    : 0);
+      }
+      TimeToLive ttl = null;
+      if (m.get("TimeToLiveDescription") instanceof Map<?, ?> d) {
+        ttl =
+            new TimeToLive(
+                (String) d.get("AttributeName"),
+                TtlStatus.valueOf((String) d.get("TimeToLiveStatus")));
       }
       Sse sse = null;
       if (m.get("SSESpecification") instanceof Map<?, ?> s) {
@@ -159,7 +181,8 @@ final class StoredTables {
           (String) m.get("TableClass"),
           Boolean.TRUE.equals(m.get("DeletionProtectionEnabled")),
           tags,
-          (String) m.get("TableId"));
+          (String) m.get("TableId"),
+          ttl);
     } catch (ClassCastException
         | NullPointerException
         | IllegalArgumentException

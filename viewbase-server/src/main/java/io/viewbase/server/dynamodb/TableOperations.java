@@ -64,11 +64,13 @@ public final class TableOperations {
 
   private final DynamoDbTables tables;
   private final TableDescriptions descriptions;
+  private final StreamFeeds feeds;
   private final Clock clock;
 
   public TableOperations(DynamoDbTables tables, Clock clock) {
     this.tables = tables;
     this.clock = clock;
+    this.feeds = new StreamFeeds(tables.database());
     this.descriptions =
         new TableDescriptions(new TableStatistics(tables.database()), tables::indexStatus);
   }
@@ -166,12 +168,13 @@ public final class TableOperations {
             mode,
             provisioned,
             now,
-            stream(stream, null, now),
+            stream(stream, null, now, 0),
             sse(sse),
             tableClass,
             Boolean.TRUE.equals(protection),
             tagMap,
-            UUID.randomUUID().toString());
+            UUID.randomUUID().toString(),
+            null);
     DynamoDbTable created = tables.create(draft);
     tables.awaitIndexes(created);
     return Map.of("TableDescription", descriptions.describe(created, call, "ACTIVE", false));
@@ -314,8 +317,11 @@ public final class TableOperations {
         List.of("NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"));
   }
 
-  /** A stream specification as stored: enabled with a view type and a new label, or off. */
-  private Stream stream(RequestTree spec, Stream before, Instant now) {
+  /**
+   * A stream specification as stored: enabled with a view type, a new label and where it begins in
+   * the table's change feed ({@link StreamFeeds#start}), or off.
+   */
+  private Stream stream(RequestTree spec, Stream before, Instant now, long startAfter) {
     if (spec == null) {
       return before;
     }
@@ -325,9 +331,10 @@ public final class TableOperations {
       throw invalid("You must specify a StreamViewType when enabling a stream");
     }
     if (!enabled) {
-      return new Stream(false, null, null);
+      return new Stream(false, null, null, 0);
     }
-    return new Stream(true, viewType, LABEL.format(LocalDateTime.ofInstant(now, ZoneOffset.UTC)));
+    return new Stream(
+        true, viewType, LABEL.format(LocalDateTime.ofInstant(now, ZoneOffset.UTC)), startAfter);
   }
 
   private static Sse sse(RequestTree spec) {
@@ -520,7 +527,14 @@ public final class TableOperations {
         sse,
         tableClass,
         protection,
-        now);
+        now,
+        0);
+    // A stream enabled is the table's change feed turned on first, so that the stream begins
+    // where the feed stands then; one disabled turns it off once the description says so.
+    boolean enabling = stream != null && Boolean.TRUE.equals(stream.bool("StreamEnabled"));
+    boolean disabling =
+        stream != null && !enabling && current.stream() != null && current.stream().enabled();
+    long startAfter = enabling ? feeds.start(current) : 0;
     DynamoDbTable changed;
     if (create != null) {
       changed = createIndex(current, create, definitions, now);
@@ -540,7 +554,11 @@ public final class TableOperations {
                     sse,
                     tableClass,
                     protection,
-                    now));
+                    now,
+                    startAfter));
+    if (disabling) {
+      feeds.stop(changed);
+    }
     return Map.of("TableDescription", descriptions.describe(changed, call, "UPDATING", false));
   }
 
@@ -701,7 +719,8 @@ public final class TableOperations {
       RequestTree sse,
       String tableClass,
       Boolean protection,
-      Instant now) {
+      Instant now,
+      long startAfter) {
     Stream next = t.stream();
     if (stream != null) {
       boolean enable = Boolean.TRUE.equals(stream.bool("StreamEnabled"));
@@ -709,7 +728,7 @@ public final class TableOperations {
         throw ViewbaseException.of(
             ErrorCode.ResourceInUse, "Table already has an enabled stream: " + t.name());
       }
-      next = stream(stream, t.stream(), now);
+      next = stream(stream, t.stream(), now, startAfter);
     }
     DynamoDbTable withStream = t.withStream(next);
     return withStream.withSettings(

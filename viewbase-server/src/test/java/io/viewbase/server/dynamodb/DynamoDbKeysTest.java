@@ -39,7 +39,8 @@ class DynamoDbKeysTest {
         null,
         false,
         Map.of(),
-        "id");
+        "id",
+        null);
   }
 
   @Test

@@ -106,9 +106,9 @@ class DynamoDbProtocolSdkTest {
   void anOperationViewbaseDoesNotServeYetSaysSo() {
     assertSdkFails(
         DynamoDbTablesContract.client(keyed.port(), KEY, SECRET),
-        c -> c.describeTimeToLive(b -> b.tableName("whatever")),
+        c -> c.listBackups(b -> b.tableName("whatever")),
         "UnknownOperationException",
-        "Viewbase does not serve the DynamoDB operation DescribeTimeToLive yet");
+        "Viewbase does not serve the DynamoDB operation ListBackups yet");
   }
 
   private HttpResponse<String> post(int port, String target, String body, String authorization)

@@ -1,0 +1,13 @@
+package io.viewbase.server.dynamodb;
+
+import io.viewbase.api.Database;
+import io.viewbase.api.OpenOptions;
+import io.viewbase.api.Viewbase;
+import java.nio.file.Path;
+
+class RocksDbDynamoDbStreamsTest extends DynamoDbStreamsContract {
+  @Override
+  Database open(Path dir) {
+    return Viewbase.open(OpenOptions.at(dir));
+  }
+}

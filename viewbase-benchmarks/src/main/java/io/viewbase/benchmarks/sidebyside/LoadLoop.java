@@ -1,4 +1,4 @@
-package io.viewbase.benchmarks.azure;
+package io.viewbase.benchmarks.sidebyside;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  * <p>The first failure stops every thread and is rethrown: a phase is either all answers right or
  * no figure at all.
  */
-final class LoadLoop {
+public final class LoadLoop {
   /** Longest latency recorded, in microseconds (2 minutes: the clients' response timeout). */
   private static final long MAX_MICROS = 120_000_000L;
 
@@ -29,7 +29,7 @@ final class LoadLoop {
    * The measurement of {@code operation} on {@code target}: {@code threads} callers for {@code
    * seconds}, or until the operation reports that no work is left.
    */
-  static PhaseResult measure(
+  public static PhaseResult measure(
       String phase, Target target, int threads, double seconds, Operation operation)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);

@@ -4,7 +4,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What one phase measured on one server: operations completed, the wall time they took, their
- * latencies (microseconds) and the server's CPU time over the same window.
+ * latencies (microseconds), the server's CPU time over the same window and the driver's own (the
+ * SDK's work on both ends of every call, on the same machine's cores).
  */
 public record PhaseResult(
     String phase,
@@ -12,7 +13,8 @@ public record PhaseResult(
     long operations,
     long wallNanos,
     Histogram latencyMicros,
-    ProcessCpu.Sample serverCpu) {
+    ProcessCpu.Sample serverCpu,
+    long driverCpuNanos) {
 
   public double opsPerSecond() {
     return operations / (wallNanos / 1e9);
@@ -29,6 +31,14 @@ public record PhaseResult(
   /** Server CPU microseconds per operation (utime + stime over the phase / operations). */
   public double cpuMicrosPerOp() {
     return serverCpu.totalNanos() / 1000.0 / operations;
+  }
+
+  /**
+   * The driver's CPU microseconds per operation: the SDK building, signing and sending each request
+   * and parsing its answer, and the driver's own JIT and GC.
+   */
+  public double driverCpuMicrosPerOp() {
+    return driverCpuNanos / 1000.0 / operations;
   }
 
   /**

@@ -24,7 +24,8 @@ public final class Progress {
   public static void result(PhaseResult r) {
     note(
         "%-18s %-9s %,10d ops in %6.1f s: %,10.1f ops/s, p50 %,.2f ms, p99 %,.2f ms, "
-            + "server CPU %,.0f µs/op (%.0f%% kernel, %.0f%% JIT, %.0f%% RocksDB flush/compaction)",
+            + "server CPU %,.0f µs/op (%.0f%% kernel, %.0f%% JIT, %.0f%% RocksDB flush/compaction), "
+            + "driver CPU %,.0f µs/op",
         r.phase(),
         r.target(),
         r.operations(),
@@ -35,6 +36,7 @@ public final class Progress {
         r.cpuMicrosPerOp(),
         r.systemPercent(),
         r.jitPercent(),
-        r.storagePercent());
+        r.storagePercent(),
+        r.driverCpuMicrosPerOp());
   }
 }

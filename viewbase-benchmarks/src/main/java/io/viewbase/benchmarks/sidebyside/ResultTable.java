@@ -33,7 +33,7 @@ public final class ResultTable {
   public void print(PrintStream out, List<? extends Phase<?>> phases) {
     out.printf(
         Locale.ROOT,
-        "%-18s %-7s %-9s %10s %9s %9s %16s %7s %5s %8s %13s%n",
+        "%-18s %-7s %-9s %10s %9s %9s %16s %7s %5s %8s %13s %16s%n",
         "phase",
         "clients",
         "server",
@@ -44,11 +44,12 @@ public final class ResultTable {
         "kernel",
         "JIT",
         "rocksdb",
-        "without JIT");
+        "without JIT",
+        "driver CPU µs/op");
     for (PhaseResult r : results) {
       out.printf(
           Locale.ROOT,
-          "%-18s %-7d %-9s %,10.1f %,9.2f %,9.2f %,16.0f %6.0f%% %4.0f%% %7.0f%% %,13.0f%n",
+          "%-18s %-7d %-9s %,10.1f %,9.2f %,9.2f %,16.0f %6.0f%% %4.0f%% %7.0f%% %,13.0f %,16.0f%n",
           r.phase(),
           clients(phases, r),
           r.target(),
@@ -59,7 +60,8 @@ public final class ResultTable {
           r.systemPercent(),
           r.jitPercent(),
           r.storagePercent(),
-          r.cpuMicrosPerOpWithoutJit());
+          r.cpuMicrosPerOpWithoutJit(),
+          r.driverCpuMicrosPerOp());
     }
     out.println();
     out.printf(

@@ -127,6 +127,7 @@ class AzureSdkBenchTest {
     assertThat(results.get(0).cpuMicrosPerOpWithoutJit()).isEqualTo(32.0);
     assertThat(results.get(0).jitPercent()).isEqualTo(20.0);
     assertThat(results.get(0).storagePercent()).isEqualTo(10.0);
+    assertThat(results.get(0).driverCpuMicrosPerOp()).isEqualTo(80.0);
     assertThat(table.p50Ratio("partition query")).isCloseTo(50.0, within(0.1));
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(printed).containsPattern("server CPU per point read >= 20x lower +50\\.0x +MET");
@@ -154,6 +155,7 @@ class AzureSdkBenchTest {
         operations,
         1_000_000_000L,
         latencies,
-        new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5, cpuNanos / 10));
+        new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5, cpuNanos / 10),
+        2 * cpuNanos);
   }
 }

@@ -16,8 +16,9 @@
 #      creates the same table on each (pk S, sk S, a global index on code S, sk S), loads it with
 #      25-item batches, then measures inserts (32 clients), point reads (32), a Query of one
 #      partition of 100 items, an index Query of 100 items and 25-item BatchWriteItems (8 each).
-# The whole run takes about 4 minutes: loading each server's table, then a warm-up pass over every
-# phase (WARMUP s each) and a measured pass (SECONDS_PER_PHASE s each), the servers taking turns.
+# The whole run takes about 3 minutes (5 with WARMUP=15): loading each server's table, then a
+# warm-up pass over every phase (WARMUP s each) and a measured pass (SECONDS_PER_PHASE s each), the
+# servers taking turns.
 #
 # Needs: a JDK 17+, Maven, Node.js 20+ and npm (Debian: apt-get install -y nodejs npm).
 # Settings (environment): SECONDS_PER_PHASE (10), WARMUP (5), ITEMS (100000), PARTITIONS (ITEMS/100),

@@ -1,5 +1,12 @@
 package io.viewbase.benchmarks.azure;
 
+import io.viewbase.benchmarks.sidebyside.LoadLoop;
+import io.viewbase.benchmarks.sidebyside.Phase;
+import io.viewbase.benchmarks.sidebyside.PhaseResult;
+import io.viewbase.benchmarks.sidebyside.Progress;
+import io.viewbase.benchmarks.sidebyside.ResultTable;
+import io.viewbase.benchmarks.sidebyside.TakingTurns;
+import io.viewbase.benchmarks.sidebyside.Target;
 import io.viewbase.client.RemoteDatabase;
 import java.net.URI;
 import java.time.Duration;
@@ -36,20 +43,18 @@ public final class AzureSdkBench {
   /** Entities of each big table's partition unless {@code --partitions} says otherwise. */
   private static final int PER_PARTITION = 100;
 
-  private static final long STARTED = System.nanoTime();
-
   private AzureSdkBench() {}
 
-  static List<Phase> phases() {
+  static List<Phase<Workload>> phases() {
     return List.of(
-        new Phase("insert", 32, Workload::insert),
-        new Phase("point read", 32, Workload::pointRead),
+        new Phase<>("insert", 32, Workload::insert),
+        new Phase<>("point read", 32, Workload::pointRead),
         // one request at a time: its p50 is one SDK round trip, the least any SDK call can take
-        new Phase(ResultTable.SERIAL_READ, 1, Workload::pointRead),
-        new Phase("partition query", 1, Workload::partitionQuery),
-        new Phase("non-key filter", 1, Workload::nonKeyFilter),
-        new Phase("lookup by email", 1, Workload::lookupByEmail),
-        new Phase("100-op transaction", TRANSACTION_CLIENTS, Workload::transaction));
+        new Phase<>(AzureTargets.SERIAL_READ, 1, Workload::pointRead),
+        new Phase<>("partition query", 1, Workload::partitionQuery),
+        new Phase<>("non-key filter", 1, Workload::nonKeyFilter),
+        new Phase<>("lookup by email", 1, Workload::lookupByEmail),
+        new Phase<>("100-op transaction", TRANSACTION_CLIENTS, Workload::transaction));
   }
 
   public static void main(String[] args) throws Exception {
@@ -104,53 +109,24 @@ public final class AzureSdkBench {
     for (Target target : targets) {
       workloads.add(new Workload(target, entities, partitions));
     }
-    List<PhaseResult> results = new ArrayList<>();
     for (int t = 0; t < targets.size(); t++) {
       PhaseResult load =
           LoadLoop.measure(
               "load", targets.get(t), loadClients, Double.MAX_VALUE, workloads.get(t).load());
-      progress(load);
+      Progress.result(load);
       URI viewApi = viewApis.get(targets.get(t).name());
       if (viewApi != null) {
         long started = System.nanoTime();
         try (RemoteDatabase viewbase = RemoteDatabase.connect(viewApi)) {
           Workload.createEmailView(viewbase, Duration.ofMinutes(10));
         }
-        System.err.printf(
-            Locale.ROOT,
-            "%4.0fs view %s on %s ready in %.1f s%n",
-            (System.nanoTime() - STARTED) / 1e9,
-            Workload.BY_EMAIL,
-            targets.get(t).name(),
-            (System.nanoTime() - started) / 1e9);
+        Progress.note(
+            "view %s on %s ready in %.1f s",
+            Workload.BY_EMAIL, targets.get(t).name(), (System.nanoTime() - started) / 1e9);
       }
     }
-    List<Phase> phases = phases();
-    // Two passes over every phase: the first warms both servers up (a JVM compiles its hot paths
-    // for minutes; a phase measured right after its first request would charge that compilation
-    // to its operations), the second is measured.
-    for (boolean measured : new boolean[] {false, true}) {
-      for (Phase phase : phases) {
-        for (int t = 0; t < targets.size(); t++) {
-          PhaseResult result =
-              LoadLoop.measure(
-                  phase.name(),
-                  targets.get(t),
-                  phase.clients(),
-                  measured ? seconds : warmup,
-                  phase.operation().apply(workloads.get(t)));
-          if (measured) {
-            progress(result);
-            results.add(result);
-          }
-        }
-      }
-      System.err.printf(
-          Locale.ROOT,
-          "%4.0fs %s%n",
-          (System.nanoTime() - STARTED) / 1e9,
-          measured ? "measured" : "warmed up");
-    }
+    List<Phase<Workload>> phases = phases();
+    List<PhaseResult> results = TakingTurns.measure(targets, workloads, phases, warmup, seconds);
 
     System.out.printf(
         Locale.ROOT,
@@ -162,26 +138,8 @@ public final class AzureSdkBench {
         partitions,
         seconds,
         warmup);
-    new ResultTable(results, targets.get(0).name(), targets.get(1).name())
-        .print(System.out, phases);
-  }
-
-  private static void progress(PhaseResult r) {
-    System.err.printf(
-        Locale.ROOT,
-        "%4.0fs %-18s %-9s %,10d ops in %6.1f s: %,10.1f ops/s, p50 %,.2f ms, p99 %,.2f ms, "
-            + "server CPU %,.0f µs/op (%.0f%% kernel, %.0f%% JIT, %.0f%% RocksDB flush/compaction)%n",
-        (System.nanoTime() - STARTED) / 1e9,
-        r.phase(),
-        r.target(),
-        r.operations(),
-        r.wallNanos() / 1e9,
-        r.opsPerSecond(),
-        r.p50Millis(),
-        r.p99Millis(),
-        r.cpuMicrosPerOp(),
-        r.systemPercent(),
-        r.jitPercent(),
-        r.storagePercent());
+    ResultTable table = new ResultTable(results, targets.get(0).name(), targets.get(1).name());
+    table.print(System.out, phases);
+    new AzureTargets(table).print(System.out);
   }
 }

@@ -10,6 +10,8 @@ import com.azure.data.tables.models.TableTransactionResult;
 import io.viewbase.api.Database;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
+import io.viewbase.benchmarks.sidebyside.Operation;
+import io.viewbase.benchmarks.sidebyside.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +77,7 @@ final class Workload {
     }
     this.entities = entities;
     this.partitions = partitions;
-    TableServiceClient service = target.serviceClient(Target.httpClient());
+    TableServiceClient service = TableClients.serviceClient(target, TableClients.httpClient());
     big = service.createTable(BIG);
     inserts = service.createTable(INSERTS);
     transactions = service.createTable(TRANSACTIONS);

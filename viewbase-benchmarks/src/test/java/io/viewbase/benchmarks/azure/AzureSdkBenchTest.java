@@ -9,6 +9,12 @@ import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Viewbase;
+import io.viewbase.benchmarks.sidebyside.LoadLoop;
+import io.viewbase.benchmarks.sidebyside.Phase;
+import io.viewbase.benchmarks.sidebyside.PhaseResult;
+import io.viewbase.benchmarks.sidebyside.ProcessCpu;
+import io.viewbase.benchmarks.sidebyside.ResultTable;
+import io.viewbase.benchmarks.sidebyside.Target;
 import io.viewbase.client.RemoteDatabase;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
@@ -44,7 +50,7 @@ class AzureSdkBenchTest {
       Target target =
           new Target(
               "viewbase",
-              "http://127.0.0.1:" + server.port() + "/" + Target.ACCOUNT,
+              "http://127.0.0.1:" + server.port() + "/" + TableClients.ACCOUNT,
               new ProcessCpu(OWN_PID, 100));
       // 200 entities in 10 partitions: the load is 10 transactions of 20 creates.
       Workload workload = new Workload(target, 200, 10);
@@ -58,7 +64,7 @@ class AzureSdkBenchTest {
       }
       QueryPlan after = db.table(Workload.BIG).explain(Query.all().withFilter(lookup));
       List<PhaseResult> phases = new ArrayList<>();
-      for (Phase phase : AzureSdkBench.phases()) {
+      for (Phase<Workload> phase : AzureSdkBench.phases()) {
         phases.add(
             LoadLoop.measure(phase.name(), target, 2, 0.3, phase.operation().apply(workload)));
       }
@@ -87,83 +93,20 @@ class AzureSdkBenchTest {
   @Test
   void workloadWhenEntitiesDoNotFillThePartitionsAlikeIsRefused() {
     Target target =
-        new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
+        new Target(
+            "subject", "http://127.0.0.1:1/" + TableClients.ACCOUNT, new ProcessCpu(OWN_PID, 100));
 
     assertThatThrownBy(() -> new Workload(target, 1050, 10)).hasMessageContaining("was 1050");
   }
 
   @Test
-  void measureWhenAnOperationFailsThrowsNamingThePhaseAndTarget() {
-    Target target =
-        new Target("subject", "http://127.0.0.1:1/" + Target.ACCOUNT, new ProcessCpu(OWN_PID, 100));
-
-    assertThatThrownBy(
-            () ->
-                LoadLoop.measure(
-                    "point read",
-                    target,
-                    2,
-                    5,
-                    random -> {
-                      throw new IllegalStateException("wrong entity");
-                    }))
-        .hasMessageContaining("point read on subject failed")
-        .hasMessageContaining("wrong entity");
-  }
-
-  @Test
-  void processCpuOfThisProcessGrowsWhileItWorks() {
-    ProcessCpu cpu = new ProcessCpu(OWN_PID, 100);
-    long before = cpu.sample().totalNanos();
-    long after = before;
-    double sink = 0;
-    // Bounded: at most about 5 s of work, far more than the 10 ms tick needs to move.
-    for (int round = 0; round < 500 && after == before; round++) {
-      for (int i = 0; i < 1_000_000; i++) {
-        sink += Math.sqrt(i + round);
-      }
-      after = cpu.sample().totalNanos();
-    }
-
-    assertThat(sink).isPositive();
-    assertThat(after).isGreaterThan(before);
-  }
-
-  @Test
-  void processCpuOfThisJvmCountsItsCompilerThreadsWithinTheTotal() {
-    ProcessCpu.Sample sample = new ProcessCpu(OWN_PID, 100).sample();
-
-    // This JVM has compiled its test framework by now; its compiler threads are named C1/C2
-    // CompilerThread.
-    assertThat(sample.compilerNanos()).isPositive().isLessThanOrEqualTo(sample.totalNanos());
-    assertThat(sample.storageNanos()).isBetween(0L, sample.totalNanos() - sample.compilerNanos());
-  }
-
-  @Test
-  void processCpuWhenNoSuchProcessFailsNamingThePid() {
-    assertThatThrownBy(() -> new ProcessCpu(Integer.MAX_VALUE, 100))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("no process " + Integer.MAX_VALUE);
-  }
-
-  @Test
-  void targetParseSplitsNameEndpointAndPid() {
-    Target target = Target.parse("azurite=http://127.0.0.1:10102/devstoreaccount1@" + OWN_PID, 100);
-
-    assertThat(target.name()).isEqualTo("azurite");
-    assertThat(target.endpoint()).isEqualTo("http://127.0.0.1:10102/devstoreaccount1");
-    assertThatThrownBy(() -> Target.parse("azurite@" + OWN_PID, 100))
-        .hasMessageContaining("NAME=ENDPOINT@PID");
-  }
-
-  @Test
   void resultTableJudgesEachTargetByTheBaselinesFigureOverTheSubjects() {
     List<PhaseResult> results = new ArrayList<>();
-    for (Phase phase : AzureSdkBench.phases()) {
+    for (Phase<Workload> phase : AzureSdkBench.phases()) {
       // The baseline uses 25x the subject's CPU per operation (50x a point read's) and its median
       // takes 50x as long (100x the subject's serial point read: one round trip).
       boolean read = phase.name().equals("point read");
-      boolean serial = phase.name().equals(ResultTable.SERIAL_READ);
+      boolean serial = phase.name().equals(AzureTargets.SERIAL_READ);
       results.add(
           result(
               phase.name(),
@@ -176,12 +119,15 @@ class AzureSdkBenchTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
     ResultTable table = new ResultTable(results, "subject", "baseline");
-    table.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), AzureSdkBench.phases());
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    table.print(out, AzureSdkBench.phases());
+    new AzureTargets(table).print(out);
 
     assertThat(table.cpuRatio("point read")).isEqualTo(50.0);
     assertThat(results.get(0).cpuMicrosPerOpWithoutJit()).isEqualTo(32.0);
     assertThat(results.get(0).jitPercent()).isEqualTo(20.0);
     assertThat(results.get(0).storagePercent()).isEqualTo(10.0);
+    assertThat(results.get(0).driverCpuMicrosPerOp()).isEqualTo(80.0);
     assertThat(table.p50Ratio("partition query")).isCloseTo(50.0, within(0.1));
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(printed).containsPattern("server CPU per point read >= 20x lower +50\\.0x +MET");
@@ -190,8 +136,9 @@ class AzureSdkBenchTest {
         .containsPattern("partition query >= 100x faster \\(p50 latency\\) +50\\.\\dx +NOT MET");
     // the ceilings: the baseline's 50 ms query over the subject's 0.5 ms round trip; its insert
     // (1,000 µs) over the subject's point read (20 µs)
-    assertThat(table.latencyCeiling("partition query")).isCloseTo(100.0, within(0.2));
-    assertThat(table.insertCeilingAtReadCost()).isEqualTo(50.0);
+    assertThat(new AzureTargets(table).latencyCeiling("partition query"))
+        .isCloseTo(100.0, within(0.2));
+    assertThat(new AzureTargets(table).insertCeilingAtReadCost()).isEqualTo(50.0);
     assertThat(printed)
         .containsPattern("ceiling: partition query p50 through this SDK +(99\\.\\d|100\\.\\d)x");
     assertThat(printed)
@@ -208,6 +155,7 @@ class AzureSdkBenchTest {
         operations,
         1_000_000_000L,
         latencies,
-        new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5, cpuNanos / 10));
+        new ProcessCpu.Sample(cpuNanos, 0, cpuNanos / 5, cpuNanos / 10),
+        2 * cpuNanos);
   }
 }

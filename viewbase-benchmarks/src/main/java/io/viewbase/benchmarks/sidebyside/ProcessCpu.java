@@ -1,4 +1,4 @@
-package io.viewbase.benchmarks.azure;
+package io.viewbase.benchmarks.sidebyside;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,14 +27,14 @@ import java.util.Map;
  * to take them out (compaction is part of what a durable write costs) but because they run when
  * they must: a phase can pay for the writes of the phases before it.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
   private static final Path PROC = Path.of("/proc");
 
   private final long pid;
   private final long nanosPerTick;
 
   /** {@code ticksPerSecond} is the kernel's USER_HZ ({@code getconf CLK_TCK}, 100 on Linux). */
-  ProcessCpu(long pid, long ticksPerSecond) {
+  public ProcessCpu(long pid, long ticksPerSecond) {
     this.pid = pid;
     this.nanosPerTick = 1_000_000_000L / ticksPerSecond;
     if (!Files.exists(PROC.resolve(Long.toString(pid)).resolve("stat"))) {
@@ -47,12 +47,12 @@ final class ProcessCpu {
    * CPU time so far: user (the program's own code), system (the kernel working for it), and the
    * parts of both spent in JIT compiler threads and in RocksDB's flush and compaction threads.
    */
-  record Sample(long userNanos, long systemNanos, long compilerNanos, long storageNanos) {
-    long totalNanos() {
+  public record Sample(long userNanos, long systemNanos, long compilerNanos, long storageNanos) {
+    public long totalNanos() {
       return userNanos + systemNanos;
     }
 
-    Sample minus(Sample earlier) {
+    public Sample minus(Sample earlier) {
       return new Sample(
           userNanos - earlier.userNanos,
           systemNanos - earlier.systemNanos,
@@ -62,7 +62,7 @@ final class ProcessCpu {
   }
 
   /** CPU time used by the process and its live descendants, at tick resolution (10 ms). */
-  Sample sample() {
+  public Sample sample() {
     Map<Long, List<Long>> children = new HashMap<>();
     Map<Long, Stat> stats = new HashMap<>();
     for (Path dir : numbered(PROC)) {

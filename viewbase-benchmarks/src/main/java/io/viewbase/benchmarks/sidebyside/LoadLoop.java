@@ -1,5 +1,7 @@
-package io.viewbase.benchmarks.azure;
+package io.viewbase.benchmarks.sidebyside;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -19,9 +21,13 @@ import org.HdrHistogram.Histogram;
  * <p>The first failure stops every thread and is rethrown: a phase is either all answers right or
  * no figure at all.
  */
-final class LoadLoop {
+public final class LoadLoop {
   /** Longest latency recorded, in microseconds (2 minutes: the clients' response timeout). */
   private static final long MAX_MICROS = 120_000_000L;
+
+  /** This JVM's CPU time (every thread), which the driver reports beside the server's. */
+  private static final OperatingSystemMXBean DRIVER =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private LoadLoop() {}
 
@@ -29,13 +35,14 @@ final class LoadLoop {
    * The measurement of {@code operation} on {@code target}: {@code threads} callers for {@code
    * seconds}, or until the operation reports that no work is left.
    */
-  static PhaseResult measure(
+  public static PhaseResult measure(
       String phase, Target target, int threads, double seconds, Operation operation)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     try {
       ProcessCpu.Sample cpuBefore = target.cpu().sample();
+      long driverBefore = DRIVER.getProcessCpuTime();
       long start = System.nanoTime();
       long duration =
           (long) (seconds * 1e9); // saturates at Long.MAX_VALUE: "until no work is left"
@@ -49,11 +56,12 @@ final class LoadLoop {
       }
       long wall = System.nanoTime() - start;
       ProcessCpu.Sample cpu = target.cpu().sample().minus(cpuBefore);
+      long driverCpu = DRIVER.getProcessCpuTime() - driverBefore;
       if (failure.get() != null) {
         throw new IllegalStateException(
             phase + " on " + target.name() + " failed: " + failure.get(), failure.get());
       }
-      return new PhaseResult(phase, target.name(), all.getTotalCount(), wall, all, cpu);
+      return new PhaseResult(phase, target.name(), all.getTotalCount(), wall, all, cpu, driverCpu);
     } catch (ExecutionException e) {
       throw new IllegalStateException(phase + " on " + target.name() + " failed", e.getCause());
     } finally {

@@ -6,41 +6,27 @@ import com.azure.core.http.policy.RetryOptions;
 import com.azure.core.util.HttpClientOptions;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
+import io.viewbase.benchmarks.sidebyside.Target;
 import java.time.Duration;
 
 /**
- * A server the workload runs against: its name in the results, its Azure Tables endpoint
- * (path-style, {@code http://127.0.0.1:<port>/devstoreaccount1}) and its process, whose CPU time
- * each phase charges to the operations it served.
+ * How the workload's Azure SDK clients reach a target: its path-style endpoint ({@code
+ * http://127.0.0.1:<port>/devstoreaccount1}) under the development account's well-known key.
  */
-record Target(String name, String endpoint, ProcessCpu cpu) {
+final class TableClients {
   static final String ACCOUNT = "devstoreaccount1";
 
   /** Azurite's well-known development key; Viewbase's Azure dialect accepts it by default. */
   static final String KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-  /**
-   * Parses {@code NAME=ENDPOINT@PID}, e.g. {@code
-   * viewbase=http://127.0.0.1:10103/devstoreaccount1@4242}.
-   */
-  static Target parse(String spec, long ticksPerSecond) {
-    int eq = spec.indexOf('=');
-    int at = spec.lastIndexOf('@');
-    if (eq <= 0 || at < eq) {
-      throw new IllegalArgumentException("--target takes NAME=ENDPOINT@PID, was " + spec);
-    }
-    return new Target(
-        spec.substring(0, eq),
-        spec.substring(eq + 1, at),
-        new ProcessCpu(Long.parseLong(spec.substring(at + 1)), ticksPerSecond));
-  }
+  private TableClients() {}
 
   /**
    * A service client that fails fast: no retries (a retried request would be counted once but
    * served twice), and a response timeout long enough for a full-table scan under load.
    */
-  TableServiceClient serviceClient(HttpClient http) {
+  static TableServiceClient serviceClient(Target target, HttpClient http) {
     return new TableServiceClientBuilder()
         .connectionString(
             "DefaultEndpointsProtocol=http;AccountName="
@@ -48,7 +34,7 @@ record Target(String name, String endpoint, ProcessCpu cpu) {
                 + ";AccountKey="
                 + KEY
                 + ";TableEndpoint="
-                + endpoint
+                + target.endpoint()
                 + ";")
         .retryOptions(new RetryOptions(new ExponentialBackoffOptions().setMaxRetries(0)))
         .httpClient(http)

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Checks a request's AWS Signature Version 4 ({@link SigV4}) against the configured keys, in the
@@ -42,6 +43,10 @@ import java.util.function.Function;
  */
 final class Authenticator {
   static final String SERVICE = "dynamodb";
+
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+  private static final Pattern TRAILING_SLASHES = Pattern.compile("/+$");
+  private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
   static final Duration SKEW = Duration.ofMinutes(15);
 
   /** X-Amz-Date's form: ISO-8601 basic, UTC. */
@@ -106,7 +111,7 @@ final class Authenticator {
               + amzDate
               + "'. See http://en.wikipedia.org/wiki/ISO_8601");
     }
-    String algorithm = authorization.strip().split("\\s+", 2)[0];
+    String algorithm = WHITESPACE.split(authorization.strip(), 2)[0];
     if (!algorithm.equals(SigV4.ALGORITHM)) {
       throw incomplete(
           "Unsupported AWS 'algorithm': '"
@@ -116,7 +121,7 @@ final class Authenticator {
               + " for now). ");
     }
     String credential = parts.get("Credential");
-    String[] scope = credential.replaceAll("/+$", "").split("/", -1);
+    String[] scope = TRAILING_SLASHES.matcher(credential).replaceAll("").split("/", -1);
     if (scope.length != 5) {
       throw incomplete(
           "Credential must have exactly 5 slash-delimited elements, e.g. "
@@ -188,7 +193,7 @@ final class Authenticator {
 
   private static void checkScope(String[] scope, String amzDate) {
     StringBuilder wrong = new StringBuilder();
-    if (!scope[2].matches("[a-z0-9-]{1,64}")) {
+    if (!REGION.matcher(scope[2]).matches()) {
       wrong.append("Credential should be scoped to a valid region, not '").append(scope[2]);
       wrong.append("'. ");
     }
@@ -217,7 +222,7 @@ final class Authenticator {
    */
   static Map<String, String> parts(String authorization) {
     Map<String, String> parts = new LinkedHashMap<>();
-    String[] words = authorization.split("\\s+", 2);
+    String[] words = WHITESPACE.split(authorization, 2);
     if (words.length < 2) {
       return parts;
     }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -76,12 +77,56 @@ final class SigV4 {
     return ALGORITHM + "\n" + amzDate + "\n" + scope + "\n" + sha256Hex(canonicalRequest);
   }
 
+  /**
+   * The key that signs a day's requests for one region and service: four HMACs, the same for every
+   * request of that day, so the last {@link #SIGNING_KEYS} are kept (a request's cost is then its
+   * canonical request's hash and one HMAC). The secrets stay in memory as they are in the options.
+   */
   static byte[] signingKey(String secret, String date, String region, String service) {
+    Scope scope = new Scope(secret, date, region, service);
+    byte[] cached = SIGNING_KEY_CACHE.get(scope);
+    if (cached != null) {
+      return cached;
+    }
     byte[] key = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
     key = hmac(key, region);
     key = hmac(key, service);
-    return hmac(key, TERMINATOR);
+    key = hmac(key, TERMINATOR);
+    if (SIGNING_KEY_CACHE.size() >= SIGNING_KEYS) {
+      SIGNING_KEY_CACHE.clear(); // a day's keys are few; this only bounds a flood of scopes
+    }
+    SIGNING_KEY_CACHE.put(scope, key);
+    return key;
   }
+
+  /** How many signing keys are kept. */
+  static final int SIGNING_KEYS = 256;
+
+  private record Scope(String secret, String date, String region, String service) {}
+
+  private static final ConcurrentHashMap<Scope, byte[]> SIGNING_KEY_CACHE =
+      new ConcurrentHashMap<>();
+
+  /** Mac and MessageDigest instances cost a provider lookup each: one of each per thread. */
+  private static final ThreadLocal<Mac> MAC =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return Mac.getInstance("HmacSHA256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("Every Java platform has HmacSHA256", e);
+            }
+          });
+
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("Every Java platform has SHA-256", e);
+            }
+          });
 
   static String signature(byte[] signingKey, String stringToSign) {
     return HEX.formatHex(hmac(signingKey, stringToSign));
@@ -92,11 +137,7 @@ final class SigV4 {
   }
 
   static String sha256Hex(byte[] bytes) {
-    try {
-      return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("Every Java platform has SHA-256", e);
-    }
+    return HEX.formatHex(SHA256.get().digest(bytes));
   }
 
   /** Whether two signatures are the same, in time that does not depend on where they differ. */
@@ -152,9 +193,24 @@ final class SigV4 {
   private static String canonicalValue(List<String> values) {
     List<String> trimmed = new ArrayList<>(values.size());
     for (String v : values) {
-      trimmed.add(v.strip().replaceAll(" +", " "));
+      trimmed.add(collapseSpaces(v.strip()));
     }
     return String.join(",", trimmed);
+  }
+
+  /** Runs of spaces as one space, as SigV4's canonical header values have them. */
+  private static String collapseSpaces(String v) {
+    if (v.indexOf("  ") < 0) {
+      return v;
+    }
+    StringBuilder sb = new StringBuilder(v.length());
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (c != ' ' || sb.length() == 0 || sb.charAt(sb.length() - 1) != ' ') {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
   }
 
   /** Decodes {@code %XX} (a '+' stays itself) and encodes the bytes as SigV4 does. */
@@ -206,11 +262,11 @@ final class SigV4 {
 
   private static byte[] hmac(byte[] key, String data) {
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
+      Mac mac = MAC.get();
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
       return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-      throw new IllegalStateException("Every Java platform has HmacSHA256", e);
+    } catch (InvalidKeyException e) {
+      throw new IllegalStateException("An HMAC key of any length is valid", e);
     }
   }
 }

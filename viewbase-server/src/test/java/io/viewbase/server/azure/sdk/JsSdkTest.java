@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import io.viewbase.api.Item;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
+import io.viewbase.server.js.ChildRun;
+import io.viewbase.server.js.NodeRuntime;
+import io.viewbase.server.js.ScenarioReport;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -41,7 +44,7 @@ class JsSdkTest {
    */
   @BeforeEach
   void prepareNode() {
-    node = NodeRuntime.require();
+    node = NodeRuntime.require("js");
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.viewbase.server.azure.sdk;
+package io.viewbase.server.js;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -14,10 +14,10 @@ import java.util.Map;
  * (tables, keys, values), for the Java side to check through {@code Database}. Objects become maps,
  * arrays lists, numbers {@code Long} or {@code Double}.
  */
-record ScenarioReport(Map<String, Object> members) {
+public record ScenarioReport(Map<String, Object> members) {
   private static final JsonFactory JSON = new JsonFactory();
 
-  static ScenarioReport parse(String line) {
+  public static ScenarioReport parse(String line) {
     try (JsonParser p = JSON.createParser(line)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalArgumentException("a scenario's report is a JSON object, not: " + line);
@@ -58,26 +58,26 @@ record ScenarioReport(Map<String, Object> members) {
     };
   }
 
-  String string(String name) {
+  public String string(String name) {
     return (String) require(name);
   }
 
-  long number(String name) {
+  public long number(String name) {
     return (Long) require(name);
   }
 
   @SuppressWarnings("unchecked")
-  List<String> strings(String name) {
+  public List<String> strings(String name) {
     return (List<String>) require(name);
   }
 
   @SuppressWarnings("unchecked")
-  List<List<String>> keys(String name) {
+  public List<List<String>> keys(String name) {
     return (List<List<String>>) require(name);
   }
 
   @SuppressWarnings("unchecked")
-  ScenarioReport object(String name) {
+  public ScenarioReport object(String name) {
     return new ScenarioReport((Map<String, Object>) require(name));
   }
 

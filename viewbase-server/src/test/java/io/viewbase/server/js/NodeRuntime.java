@@ -1,4 +1,4 @@
-package io.viewbase.server.azure.sdk;
+package io.viewbase.server.js;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -8,14 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The Node.js that runs the JavaScript SDK's scenarios ({@code src/test/js}), with the scenarios'
- * npm packages installed: found and prepared once per JVM by {@link #require()}.
+ * The Node.js that runs one npm project of JavaScript scenarios ({@code src/test/js}: the Azure
+ * Tables SDK; {@code src/test/js-dynamodb}: ElectroDB and the AWS SDK), with that project's npm
+ * packages installed: found and prepared once per project and JVM by {@link #require(String)}.
  *
  * <pre>
  * node runs | node_modules current | npm runs | viewbase.test.requireNode unset | =true
@@ -31,20 +34,20 @@ import org.junit.jupiter.api.Assumptions;
  * developer with only a JDK and Maven can still run {@code mvn -B verify}; CI sets {@code
  * -Dviewbase.test.requireNode=true} so that a machine without node cannot pass by skipping.
  *
- * <p>The SDK supports Node.js 20 and newer. Node 18, which Debian 12 ships as {@code nodejs} (what
+ * <p>The SDKs support Node.js 20 and newer. Node 18, which Debian 12 ships as {@code nodejs} (what
  * {@code .ci/run} installs where node is missing), runs the scenarios with {@code
- * --experimental-global-webcrypto}: the SDK's HTTP runtime calls the global {@code
+ * --experimental-global-webcrypto}: the Azure SDK's HTTP runtime calls the global {@code
  * crypto.randomUUID()}, global by default only from Node 19 on. Older nodes count as missing.
  *
  * <p>System properties (the viewbase-server pom passes them to the forked JVM): {@code
  * viewbase.test.node} and {@code viewbase.test.npm} (the programs, default {@code node} and {@code
- * npm} on the PATH), {@code viewbase.test.jsDir} (the npm project), {@code
- * viewbase.test.requireNode}.
+ * npm} on the PATH), {@code viewbase.test.jsRoot} (the directory holding the npm projects, default
+ * {@code src/test}), {@code viewbase.test.requireNode}.
  */
-final class NodeRuntime {
+public final class NodeRuntime {
   static final String NODE = "viewbase.test.node";
   static final String NPM = "viewbase.test.npm";
-  static final String JS_DIR = "viewbase.test.jsDir";
+  static final String JS_ROOT = "viewbase.test.jsRoot";
   static final String REQUIRE = "viewbase.test.requireNode";
 
   private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(20);
@@ -55,7 +58,7 @@ final class NodeRuntime {
   static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(60);
 
   private static final String INSTALL_HINT =
-      "Install Node.js 18 or newer (20+ is what the SDK supports) "
+      "Install Node.js 18 or newer (20+ is what the SDKs support) "
           + "and npm (Debian/Ubuntu: apt-get install nodejs npm; elsewhere https://nodejs.org), or name the "
           + "programs with -D"
           + NODE
@@ -67,10 +70,8 @@ final class NodeRuntime {
   /** Below this major version, crypto is not a global unless node is asked for it. */
   private static final int GLOBAL_CRYPTO_MAJOR = 19;
 
-  /** The outcome of the one preparation in this JVM: a runtime, or why there is none. */
-  private static NodeRuntime prepared;
-
-  private static String unavailable;
+  /** The outcome of each project's one preparation in this JVM: a runtime, or why there is none. */
+  private static final Map<String, Prepared> PREPARED = new HashMap<>();
 
   private final List<String> node;
   private final String version;
@@ -83,42 +84,51 @@ final class NodeRuntime {
   }
 
   /**
-   * The prepared runtime; when there is none, aborts the calling test (skipped) or, with {@code
+   * The runtime of the npm project in this directory of {@code viewbase.test.jsRoot} ({@code "js"},
+   * {@code "js-dynamodb"}); when there is none, aborts the calling test (skipped) or, with {@code
    * -Dviewbase.test.requireNode=true}, fails it, in both cases with the reason.
    */
-  static synchronized NodeRuntime require() {
-    if (prepared == null && unavailable == null) {
-      try {
-        prepared = prepare();
-      } catch (Unavailable e) {
-        unavailable = e.getMessage();
-        // Once, where a developer sees it: Surefire's summary counts skipped tests without reasons.
-        System.err.println("JavaScript SDK tests cannot run: " + unavailable);
-      }
-    }
-    if (prepared != null) {
-      return prepared;
+  public static synchronized NodeRuntime require(String project) {
+    Prepared outcome =
+        PREPARED.computeIfAbsent(
+            project,
+            p -> {
+              try {
+                return new Prepared(prepare(p), null);
+              } catch (Unavailable e) {
+                // Once, where a developer sees it: Surefire's summary counts skipped tests without
+                // reasons.
+                System.err.println(
+                    "JavaScript scenarios of src/test/" + p + " cannot run: " + e.getMessage());
+                return new Prepared(null, e.getMessage());
+              }
+            });
+    if (outcome.runtime() != null) {
+      return outcome.runtime();
     }
     if (Boolean.getBoolean(REQUIRE)) {
       return fail(
-          unavailable
+          outcome.unavailable()
               + "\n(-D"
               + REQUIRE
-              + "=true: the JavaScript SDK's scenarios must run here.)");
+              + "=true: the JavaScript scenarios must run here.)");
     }
     return Assumptions.abort(
-        unavailable + "\n(Skipped; -D" + REQUIRE + "=true makes this a failure.)");
+        outcome.unavailable() + "\n(Skipped; -D" + REQUIRE + "=true makes this a failure.)");
   }
 
-  private static NodeRuntime prepare() throws Unavailable {
-    Path dir = Path.of(System.getProperty(JS_DIR, "src/test/js")).toAbsolutePath().normalize();
+  private static NodeRuntime prepare(String project) throws Unavailable {
+    Path dir =
+        Path.of(System.getProperty(JS_ROOT, "src/test"), project).toAbsolutePath().normalize();
     if (!Files.isRegularFile(dir.resolve("package-lock.json"))) {
       throw new Unavailable(
-          "The JavaScript SDK's scenarios are not at "
+          "The JavaScript scenarios are not at "
               + dir
               + " (no package-lock.json there); -D"
-              + JS_DIR
-              + " names their directory.");
+              + JS_ROOT
+              + " names the directory holding "
+              + project
+              + ".");
     }
     String node = System.getProperty(NODE, "node");
     ChildRun version =
@@ -143,7 +153,7 @@ final class NodeRuntime {
     int major = majorVersion(v);
     if (major < OLDEST_MAJOR) {
       throw new Unavailable(
-          "Node.js " + v + " ('" + node + "') is too old for the SDK. " + INSTALL_HINT);
+          "Node.js " + v + " ('" + node + "') is too old for the SDKs. " + INSTALL_HINT);
     }
     if (!installed(dir)) {
       install(dir);
@@ -197,12 +207,12 @@ final class NodeRuntime {
                             + INSTALL_HINT));
     if (!install.succeeded()) {
       throw new Unavailable(
-          "npm ci could not install the JavaScript SDK's packages.\n" + install.describe());
+          "npm ci could not install the packages of " + dir + ".\n" + install.describe());
     }
   }
 
   /** Runs {@code node <script> <args...>} in the npm project, at most {@link #SCENARIO_TIMEOUT}. */
-  ChildRun run(String script, String... args) {
+  public ChildRun run(String script, String... args) {
     List<String> command = new ArrayList<>(node);
     command.add(script);
     command.addAll(List.of(args));
@@ -212,9 +222,12 @@ final class NodeRuntime {
   }
 
   /** {@code v20.20.2}: for failure messages. */
-  String version() {
+  public String version() {
     return version;
   }
+
+  /** A project's runtime, or why it has none. */
+  private record Prepared(NodeRuntime runtime, String unavailable) {}
 
   /** Why the scenarios cannot run here; its message is what the skipped or failed tests say. */
   private static final class Unavailable extends Exception {

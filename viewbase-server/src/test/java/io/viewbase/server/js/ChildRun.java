@@ -1,4 +1,4 @@
-package io.viewbase.server.azure.sdk;
+package io.viewbase.server.js;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,13 +11,13 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One finished run of a child process (node or npm): its exit code, or that it was killed at its
- * timeout, and everything it printed.
+ * One finished run of a child process (node, npm, the AWS CLI): its exit code, or that it was
+ * killed at its timeout, and everything it printed.
  *
  * <p>Output goes to files rather than pipes: a child that prints more than a pipe holds would block
  * until someone reads it, and reading two pipes at once needs two threads.
  */
-record ChildRun(
+public record ChildRun(
     List<String> command,
     Path directory,
     int exitCode,
@@ -30,7 +30,7 @@ record ChildRun(
    * Runs the command in the directory and waits for it, at most the timeout, then kills it; empty
    * when the command cannot be started at all (its program is not installed).
    */
-  static Optional<ChildRun> run(List<String> command, Path directory, Duration timeout) {
+  public static Optional<ChildRun> run(List<String> command, Path directory, Duration timeout) {
     try {
       Path out = Files.createTempFile("viewbase-child", ".out");
       Path err = Files.createTempFile("viewbase-child", ".err");
@@ -80,18 +80,18 @@ record ChildRun(
     }
   }
 
-  boolean succeeded() {
+  public boolean succeeded() {
     return !timedOut && exitCode == 0;
   }
 
   /** The last non-blank line of stdout, or "" when there is none. */
-  String lastLine() {
+  public String lastLine() {
     List<String> lines = stdout.lines().filter(l -> !l.isBlank()).toList();
     return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
   }
 
   /** The command, how it ended and all it printed: the body of a failure message. */
-  String describe() {
+  public String describe() {
     String ending =
         timedOut
             ? "killed at its timeout, after " + took.toSeconds() + " s"

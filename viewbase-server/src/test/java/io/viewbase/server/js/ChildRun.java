@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -31,6 +32,15 @@ public record ChildRun(
    * when the command cannot be started at all (its program is not installed).
    */
   public static Optional<ChildRun> run(List<String> command, Path directory, Duration timeout) {
+    return run(command, directory, timeout, Map.of());
+  }
+
+  /**
+   * {@link #run(List, Path, Duration)} in this JVM's environment changed by these variables: each
+   * set to its value, or removed where its value is null.
+   */
+  public static Optional<ChildRun> run(
+      List<String> command, Path directory, Duration timeout, Map<String, String> environment) {
     try {
       Path out = Files.createTempFile("viewbase-child", ".out");
       Path err = Files.createTempFile("viewbase-child", ".err");
@@ -38,12 +48,21 @@ public record ChildRun(
         long start = System.nanoTime();
         Process process;
         try {
-          process =
+          ProcessBuilder builder =
               new ProcessBuilder(command)
                   .directory(directory.toFile())
                   .redirectOutput(out.toFile())
-                  .redirectError(err.toFile())
-                  .start();
+                  .redirectError(err.toFile());
+          Map<String, String> env = builder.environment();
+          environment.forEach(
+              (name, value) -> {
+                if (value == null) {
+                  env.remove(name);
+                } else {
+                  env.put(name, value);
+                }
+              });
+          process = builder.start();
         } catch (IOException notStarted) {
           return Optional.empty();
         }

@@ -96,6 +96,27 @@ run(async () => {
     [1, 2, 3, 4],
     [5, 6, 7],
   ]);
+  // a page stopped by Limit carries a key even when no item follows it: DynamoDB does not look ahead
+  const exact = await dynamo.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: "customer = :c",
+      ExpressionAttributeValues: { ":c": { S: "c2" } },
+      Limit: ORDERS,
+    }),
+  );
+  assert.equal(exact.Count, ORDERS);
+  assert.deepEqual(exact.LastEvaluatedKey, { customer: { S: "c2" }, orderNo: { N: "7" } });
+  const past = await dynamo.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: "customer = :c",
+      ExpressionAttributeValues: { ":c": { S: "c2" } },
+      Limit: ORDERS,
+      ExclusiveStartKey: exact.LastEvaluatedKey,
+    }),
+  );
+  assert.deepEqual([past.Count, past.LastEvaluatedKey], [0, undefined]);
   const full = await dynamo.send(
     new QueryCommand({
       TableName: table,

@@ -33,8 +33,10 @@ import java.util.zip.CRC32;
  * partition, and resumes after {@code ExclusiveStartKey} with a filter on the identity that the
  * planner turns into key ranges. A page ends, as DynamoDB's does, after {@code Limit} items
  * evaluated or 1 MB read, whichever comes first, with the last evaluated item's key as {@code
- * LastEvaluatedKey}; {@code FilterExpression} is applied after that (it does not change what is
- * read), so a page may hold fewer items than it evaluated, even none.
+ * LastEvaluatedKey}, also when no item follows it (the next page is then empty, without a key);
+ * only a page that ends because the items ran out has none. {@code FilterExpression} is applied
+ * after that (it does not change what is read), so a page may hold fewer items than it evaluated,
+ * even none.
  */
 final class ItemQueries {
   /** DynamoDB's page size: a page stops once this much has been read. */
@@ -186,7 +188,7 @@ final class ItemQueries {
           }
         }
         if (scanned >= limit || bytes >= PAGE_BYTES) {
-          more = i < page.items().size() - 1 || page.hasMore();
+          // DynamoDB does not look ahead: a page it stopped carries a key even if nothing follows
           break outer;
         }
       }

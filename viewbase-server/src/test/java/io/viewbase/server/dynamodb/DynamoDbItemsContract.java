@@ -600,4 +600,61 @@ public abstract class DynamoDbItemsContract {
     assertThat(client.getItem(b -> b.tableName(t).key(key("counter", "1"))).item().get("hits"))
         .isEqualTo(n(Integer.toString(clients * each)));
   }
+
+  /**
+   * DynamoDB does not look ahead: a page that stops at Limit carries a LastEvaluatedKey even when
+   * no item follows, and the next page is empty without one; a page that ends because the items ran
+   * out, before Limit, has none. Clients that page to the end (ElectroDB's {@code pages: "all"},
+   * the CLI) make that one more request on DynamoDB, so they must here too.
+   */
+  @Test
+  void aPageStoppedByLimitAtTheLastItemStillCarriesALastEvaluatedKey() {
+    String t = table();
+    for (int i = 0; i < 4; i++) {
+      String x = Integer.toString(i);
+      client.putItem(b -> b.tableName(t).item(item("p", x, "g", s("g"), "gn", n(x))));
+    }
+    QueryResponse full =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .keyConditionExpression("pk = :p")
+                    .expressionAttributeValues(Map.of(":p", s("p")))
+                    .limit(4));
+    assertThat(full.items()).hasSize(4);
+    assertThat(full.lastEvaluatedKey()).isEqualTo(key("p", "3"));
+    QueryResponse after =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .keyConditionExpression("pk = :p")
+                    .expressionAttributeValues(Map.of(":p", s("p")))
+                    .limit(4)
+                    .exclusiveStartKey(full.lastEvaluatedKey()));
+    assertThat(after.items()).isEmpty();
+    assertThat(after.hasLastEvaluatedKey()).isFalse();
+    QueryResponse under =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .keyConditionExpression("pk = :p")
+                    .expressionAttributeValues(Map.of(":p", s("p")))
+                    .limit(5));
+    assertThat(under.items()).hasSize(4);
+    assertThat(under.hasLastEvaluatedKey()).isFalse();
+    QueryResponse index =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byG")
+                    .keyConditionExpression("g = :g")
+                    .expressionAttributeValues(Map.of(":g", s("g")))
+                    .limit(4));
+    assertThat(index.lastEvaluatedKey())
+        .isEqualTo(Map.of("pk", s("p"), "sk", n("3"), "g", s("g"), "gn", n("3")));
+    ScanResponse scan = client.scan(b -> b.tableName(t).limit(4));
+    assertThat(scan.items()).hasSize(4);
+    assertThat(scan.lastEvaluatedKey()).isEqualTo(key("p", "3"));
+    assertThat(client.scan(b -> b.tableName(t).limit(5)).hasLastEvaluatedKey()).isFalse();
+  }
 }

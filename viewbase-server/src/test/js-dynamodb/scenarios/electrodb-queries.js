@@ -1,9 +1,17 @@
 // ElectroDB's reads of many items: queries by access pattern on the table and on a global index with
 // each sort-key operator (begins, between, gt, gte, lt, lte), descending order, where clauses,
 // paging by DynamoDB's Limit with pages: "all" and with cursors, and scan.
-import { Entity } from "electrodb";
+import { CreateTableCommand, DynamoDBServiceException } from "@aws-sdk/client-dynamodb";
+import { ElectroError, Entity } from "electrodb";
 import assert from "node:assert/strict";
-import { createSingleTable, documentClient, run } from "../lib/harness.js";
+import {
+  assertRejects,
+  client,
+  createSingleTable,
+  documentClient,
+  run,
+  uniqueTableName,
+} from "../lib/harness.js";
 
 const DAYS = 30;
 
@@ -169,6 +177,78 @@ run(async () => {
   assert.deepEqual(
     hot.data.map((r) => r.seq).sort((a, b) => a - b),
     [7, 14, 21, 28],
+  );
+
+  // An index keyed by the entity's own attributes: a where clause on its sort key attribute is a
+  // filter on a key attribute, which DynamoDB refuses (it belongs in the key condition)
+  const byKindTable = uniqueTableName("ElectroAttributeKeys");
+  await client().send(
+    new CreateTableCommand({
+      TableName: byKindTable,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: ["deviceId", "at", "kind"].map((n) => ({ AttributeName: n, AttributeType: "S" })),
+      KeySchema: [
+        { AttributeName: "deviceId", KeyType: "HASH" },
+        { AttributeName: "at", KeyType: "RANGE" },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: "byKind",
+          KeySchema: [
+            { AttributeName: "kind", KeyType: "HASH" },
+            { AttributeName: "at", KeyType: "RANGE" },
+          ],
+          Projection: { ProjectionType: "ALL" },
+        },
+      ],
+    }),
+  );
+  const plain = new Entity(
+    {
+      model: { entity: "reading", version: "1", service: "telemetry" },
+      attributes: {
+        deviceId: { type: "string", required: true },
+        at: { type: "string", required: true },
+        kind: { type: "string", required: true },
+      },
+      indexes: {
+        byDevice: {
+          pk: { field: "deviceId", composite: ["deviceId"] },
+          sk: { field: "at", composite: ["at"] },
+        },
+        byKind: {
+          index: "byKind",
+          pk: { field: "kind", composite: ["kind"] },
+          sk: { field: "at", composite: ["at"] },
+        },
+      },
+    },
+    { table: byKindTable, client: documentClient() },
+  );
+  for (let i = 1; i <= 4; i++) {
+    await plain.put({ deviceId: "d1", at: day(i), kind: "alarm" }).go();
+  }
+  assert.deepEqual(ats(await plain.query.byKind({ kind: "alarm" }).gt({ at: day(2) }).go()), days(3, 4));
+  await assertRejects(
+    () =>
+      plain.query
+        .byKind({ kind: "alarm" })
+        .where(({ at }, { gt }) => gt(at, day(2)))
+        .go(),
+    ElectroError,
+    (e) => {
+      assert.ok(e.cause instanceof DynamoDBServiceException, e.message);
+      assert.equal(e.cause.name, "ValidationException");
+      assert.equal(
+        e.cause.message,
+        "Filter Expression can only contain non-primary key attributes: Primary key attribute: at",
+      );
+    },
+  );
+  // the same clause on a scan is an ordinary filter
+  assert.deepEqual(
+    ats(await plain.scan.where(({ at }, { gt }) => gt(at, day(2))).go()),
+    days(3, 4),
   );
 
   return { table, partitionKey: "$telemetry#deviceid_d1", readings: DAYS };

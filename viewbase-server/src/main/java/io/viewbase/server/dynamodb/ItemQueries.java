@@ -59,6 +59,7 @@ final class ItemQueries {
     KeyCondition key = ex.keyCondition(hash.name(), range == null ? null : range.name());
     checkTypes(key, hash, range);
     Condition filter = ex.filter("QueryFilter");
+    checkFilterSparesKeys(r, filter, hash, range);
     Projection projection = ex.projection();
     ex.checkAllUsed();
     String select = select(r, table, index, projection);
@@ -209,6 +210,28 @@ final class ItemQueries {
     }
     Capacity.scanned(answer, r, table, bytes);
     return answer;
+  }
+
+  /**
+   * Refuses a Query's filter that reads a key attribute of the table or index queried, as DynamoDB
+   * does: those belong in the key condition. (A global index's filter may read the table's keys; a
+   * Scan's may read any attribute.)
+   */
+  private static void checkFilterSparesKeys(
+      RequestTree r, Condition filter, KeyAttribute hash, KeyAttribute range) {
+    if (filter == null) {
+      return;
+    }
+    for (String name : filter.attributes()) {
+      if (name.equals(hash.name()) || (range != null && name.equals(range.name()))) {
+        String parameter =
+            r.members().containsKey("QueryFilter") ? "QueryFilter" : "Filter Expression";
+        throw ItemOperations.validation(
+            parameter
+                + " can only contain non-primary key attributes: Primary key attribute: "
+                + name);
+      }
+    }
   }
 
   /** Refuses key condition values whose types are not the key attributes' types. */

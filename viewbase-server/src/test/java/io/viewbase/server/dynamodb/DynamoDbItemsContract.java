@@ -657,4 +657,84 @@ public abstract class DynamoDbItemsContract {
     assertThat(scan.lastEvaluatedKey()).isEqualTo(key("p", "3"));
     assertThat(client.scan(b -> b.tableName(t).limit(5)).hasLastEvaluatedKey()).isFalse();
   }
+
+  /**
+   * A Query's filter may not read the key attributes of the table or index it queries (they belong
+   * in its key condition): DynamoDB refuses it, and so must Viewbase, or a program that passes here
+   * fails there. ElectroDB sends such a filter for a where clause on an index keyed by the entity's
+   * own attributes (scenarios/electrodb-queries.js). A Scan's filter may read any attribute.
+   */
+  @Test
+  void aQueryFilterOnAKeyAttributeOfTheTableOrIndexReadIsRefused() {
+    String t = table();
+    client.putItem(b -> b.tableName(t).item(item("p", "1", "g", s("g"), "gn", n("1"))));
+    assertThatThrownBy(
+            () ->
+                client.query(
+                    b ->
+                        b.tableName(t)
+                            .keyConditionExpression("pk = :p")
+                            .filterExpression("sk > :z")
+                            .expressionAttributeValues(Map.of(":p", s("p"), ":z", n("0")))))
+        .isInstanceOf(DynamoDbException.class)
+        .hasMessageStartingWith(
+            "Filter Expression can only contain non-primary key attributes: Primary key"
+                + " attribute: sk");
+    assertThatThrownBy(
+            () ->
+                client.query(
+                    b ->
+                        b.tableName(t)
+                            .indexName("byG")
+                            .keyConditionExpression("g = :g")
+                            .filterExpression("attribute_exists(extra) OR size(#g) > :z")
+                            .expressionAttributeNames(Map.of("#g", "g"))
+                            .expressionAttributeValues(Map.of(":g", s("g"), ":z", n("0")))))
+        .isInstanceOf(DynamoDbException.class)
+        .hasMessageStartingWith(
+            "Filter Expression can only contain non-primary key attributes: Primary key"
+                + " attribute: g");
+    assertThatThrownBy(
+            () ->
+                client.query(
+                    b ->
+                        b.tableName(t)
+                            .keyConditions(
+                                Map.of(
+                                    "pk",
+                                    software.amazon.awssdk.services.dynamodb.model.Condition
+                                        .builder()
+                                        .comparisonOperator("EQ")
+                                        .attributeValueList(s("p"))
+                                        .build()))
+                            .queryFilter(
+                                Map.of(
+                                    "pk",
+                                    software.amazon.awssdk.services.dynamodb.model.Condition
+                                        .builder()
+                                        .comparisonOperator("NOT_NULL")
+                                        .build()))))
+        .isInstanceOf(DynamoDbException.class)
+        .hasMessageStartingWith(
+            "QueryFilter can only contain non-primary key attributes: Primary key attribute: pk");
+    // the table's keys are ordinary attributes of a global index, and a scan filters on anything
+    QueryResponse byIndex =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byG")
+                    .keyConditionExpression("g = :g")
+                    .filterExpression("sk = :one")
+                    .expressionAttributeValues(Map.of(":g", s("g"), ":one", n("1"))));
+    assertThat(byIndex.items()).hasSize(1);
+    assertThat(
+            client
+                .scan(
+                    b ->
+                        b.tableName(t)
+                            .filterExpression("pk = :p AND sk = :one")
+                            .expressionAttributeValues(Map.of(":p", s("p"), ":one", n("1"))))
+                .items())
+        .hasSize(1);
+  }
 }

@@ -3,9 +3,11 @@ package io.viewbase.server.dynamodb.expr;
 import io.viewbase.api.Stability;
 import io.viewbase.server.dynamodb.model.AttributeValue;
 import io.viewbase.server.dynamodb.model.KeyOrder;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A parsed condition (ConditionExpression, FilterExpression, or a legacy Expected, QueryFilter or
@@ -46,6 +48,51 @@ public sealed interface Condition
 
   /** Whether the item (never null; empty when absent) satisfies the condition. */
   boolean test(Map<String, AttributeValue> item);
+
+  /**
+   * The top-level attributes the condition reads, in the order it names them ({@code a.b[1]} reads
+   * {@code a}): what a Query checks its filter against, since DynamoDB refuses a filter on the key
+   * attributes it reads by.
+   */
+  default Set<String> attributes() {
+    Set<String> names = new LinkedHashSet<>();
+    collect(this, names);
+    return names;
+  }
+
+  private static void collect(Condition c, Set<String> names) {
+    if (c instanceof Compare x) {
+      x.left().collect(names);
+      x.right().collect(names);
+    } else if (c instanceof Between x) {
+      x.value().collect(names);
+      x.low().collect(names);
+      x.high().collect(names);
+    } else if (c instanceof In x) {
+      x.value().collect(names);
+      x.candidates().forEach(o -> o.collect(names));
+    } else if (c instanceof And x) {
+      collect(x.left(), names);
+      collect(x.right(), names);
+    } else if (c instanceof Or x) {
+      collect(x.left(), names);
+      collect(x.right(), names);
+    } else if (c instanceof Not x) {
+      collect(x.inner(), names);
+    } else if (c instanceof AttributeExists x) {
+      names.add(x.path().attribute());
+    } else if (c instanceof AttributeNotExists x) {
+      names.add(x.path().attribute());
+    } else if (c instanceof AttributeType x) {
+      names.add(x.path().attribute());
+    } else if (c instanceof BeginsWith x) {
+      x.value().collect(names);
+      x.prefix().collect(names);
+    } else if (c instanceof Contains x) {
+      x.container().collect(names);
+      x.element().collect(names);
+    }
+  }
 
   /** The comparators of DynamoDB's expressions. */
   enum Comparator {

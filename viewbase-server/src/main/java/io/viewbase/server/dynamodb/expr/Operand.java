@@ -5,6 +5,7 @@ import io.viewbase.server.dynamodb.model.AttributeValue;
 import io.viewbase.server.dynamodb.model.ItemSize;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a condition compares: an attribute at a path, a value from ExpressionAttributeValues (or a
@@ -15,6 +16,15 @@ public sealed interface Operand permits Operand.Attribute, Operand.Constant, Ope
 
   /** The operand's value in an item, or null when the item has none there. */
   AttributeValue evaluate(Map<String, AttributeValue> item);
+
+  /** Adds the top-level attribute the operand reads, if it reads one. */
+  default void collect(Set<String> attributes) {
+    if (this instanceof Attribute a) {
+      attributes.add(a.path().attribute());
+    } else if (this instanceof Size s) {
+      s.of().collect(attributes);
+    }
+  }
 
   /** The item's value at a path. */
   record Attribute(Path path) implements Operand {

@@ -264,4 +264,15 @@ class ConditionExpressionTest {
     assertThat(p.usedNames()).containsExactly("#a", "#b");
     assertThat(p.usedValues()).containsExactly(":x", ":y");
   }
+
+  @Test
+  void attributesAreTheTopLevelNamesReadInTheirOrder() {
+    Condition c =
+        Expressions.parseCondition(
+            "#m.a.b = :seven AND (size(l[2].deep) > :one OR NOT attribute_exists(#dot))"
+                + " AND n BETWEEN :one AND :six AND s IN (:hello, :x) AND contains(ss, :x)"
+                + " AND begins_with(s, :he) AND attribute_type(z, :tN) AND m.a <> :five",
+            placeholders(NAMES, VALUES));
+    assertThat(c.attributes()).containsExactly("m", "l", "dot.ted", "n", "s", "ss", "z");
+  }
 }

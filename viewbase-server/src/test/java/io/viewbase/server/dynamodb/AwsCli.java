@@ -142,17 +142,19 @@ final class AwsCli {
   }
 
   /**
-   * Runs {@code aws dynamodb <operation> <args...>} against the endpoint in {@code directory}
-   * (where {@code file://} arguments are), signed with the key pair, output as JSON.
+   * Runs {@code aws <service> <operation> <args...>} ({@code dynamodb} or {@code dynamodbstreams})
+   * against the endpoint in {@code directory} (where {@code file://} arguments are), signed with
+   * the key pair, output as JSON.
    */
-  ChildRun dynamodb(
+  ChildRun run(
+      String service,
       String endpoint,
       String accessKeyId,
       String secretAccessKey,
       Path directory,
       String operation,
       List<String> args) {
-    List<String> command = new ArrayList<>(List.of(program, "dynamodb", operation));
+    List<String> command = new ArrayList<>(List.of(program, service, operation));
     command.addAll(List.of("--endpoint-url", endpoint, "--output", "json"));
     if (major >= 2) {
       command.add("--no-cli-pager");

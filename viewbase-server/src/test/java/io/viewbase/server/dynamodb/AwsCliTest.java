@@ -34,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The AWS CLI ({@code aws dynamodb ...}, as a user types it) against a real server on a socket: the
  * table commands and their waiters, the item commands with conditions and every type, the CLI's own
  * paging (it follows {@code LastEvaluatedKey} by itself, and {@code --max-items} /{@code
- * --starting-token} resume from its tokens), batches, a canceled transaction, and the errors it
- * prints. Each command's JSON output is checked, then what the server stored, through {@link
- * Database}.
+ * --starting-token} resume from its tokens), batches, a canceled transaction, time to live, a
+ * table's stream read with {@code aws dynamodbstreams}, and the errors it prints. Each command's
+ * JSON output is checked, then what the server stored, through {@link Database}.
  *
  * <p>Without the CLI the tests are skipped, or fail with {@code -Dviewbase.test.requireAwsCli=true}
  * (as CI runs them); {@link AwsCli} says which CLI runs and how.
@@ -70,7 +70,12 @@ class AwsCliTest {
   }
 
   private ChildRun call(String operation, String... args) {
-    return aws.dynamodb(
+    return callService("dynamodb", operation, args);
+  }
+
+  private ChildRun callService(String service, String operation, String... args) {
+    return aws.run(
+        service,
         "http://127.0.0.1:" + server.port(),
         DynamoDbOptions.LOCAL_KEY_ID,
         DynamoDbOptions.LOCAL_SECRET,
@@ -81,7 +86,12 @@ class AwsCliTest {
 
   /** Runs the command, asserts that it succeeded, and returns its JSON output ({} for none). */
   private JsonNode ok(String operation, String... args) {
-    ChildRun run = call(operation, args);
+    return okService("dynamodb", operation, args);
+  }
+
+  /** {@link #ok} for a command of another service ({@code dynamodbstreams}). */
+  private JsonNode okService(String service, String operation, String... args) {
+    ChildRun run = callService(service, operation, args);
     assertThat(run.succeeded())
         .as(() -> "aws-cli/" + aws.version() + " failed:\n" + run.describe())
         .isTrue();
@@ -494,6 +504,101 @@ class AwsCliTest {
   }
 
   @Test
+  void timeToLiveHidesExpiredItemsAndTheStreamRecordsEveryChange() throws InterruptedException {
+    String table = "CliTable" + tables.incrementAndGet();
+    JsonNode created =
+        ok(
+            "create-table",
+            "--table-name",
+            table,
+            "--attribute-definitions",
+            "AttributeName=pk,AttributeType=S",
+            "--key-schema",
+            "AttributeName=pk,KeyType=HASH",
+            "--billing-mode",
+            "PAY_PER_REQUEST",
+            "--stream-specification",
+            "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES");
+    String streamArn = created.path("TableDescription").path("LatestStreamArn").asText();
+    assertThat(streamArn).startsWith("arn:aws:dynamodb:us-east-1:000000000000:table/" + table);
+
+    JsonNode enabled =
+        ok(
+            "update-time-to-live",
+            "--table-name",
+            table,
+            "--time-to-live-specification",
+            "Enabled=true,AttributeName=expires");
+    assertThat(enabled.path("TimeToLiveSpecification"))
+        .isEqualTo(JSON.valueToTree(Map.of("Enabled", true, "AttributeName", "expires")));
+    long now = java.time.Instant.now().getEpochSecond();
+    ok("put-item", "--table-name", table, "--item", ttlItem("past", now - 10));
+    ok("put-item", "--table-name", table, "--item", ttlItem("future", now + 3600));
+    ok("put-item", "--table-name", table, "--item", ttlItem("future", now + 7200));
+    assertThat(texts(ok("scan", "--table-name", table).path("Items"), "pk", "S"))
+        .containsExactly("future");
+    assertThat(ok("get-item", "--table-name", table, "--key", "{\"pk\": {\"S\": \"past\"}}"))
+        .as("expired: absent at once")
+        .isEmpty();
+    String status = "";
+    for (int i = 0; i < 100 && !status.equals("ENABLED"); i++) {
+      status =
+          ok("describe-time-to-live", "--table-name", table)
+              .path("TimeToLiveDescription")
+              .path("TimeToLiveStatus")
+              .asText();
+      if (!status.equals("ENABLED")) {
+        assertThat(status).isEqualTo("ENABLING");
+        Thread.sleep(100);
+      }
+    }
+    assertThat(status).isEqualTo("ENABLED");
+
+    JsonNode streams = okService("dynamodbstreams", "list-streams", "--table-name", table);
+    assertThat(streams.path("Streams").path(0).path("StreamArn").asText()).isEqualTo(streamArn);
+    JsonNode stream =
+        okService("dynamodbstreams", "describe-stream", "--stream-arn", streamArn)
+            .path("StreamDescription");
+    assertThat(stream.path("StreamStatus").asText()).isEqualTo("ENABLED");
+    assertThat(stream.path("StreamViewType").asText()).isEqualTo("NEW_AND_OLD_IMAGES");
+    String iterator =
+        okService(
+                "dynamodbstreams",
+                "get-shard-iterator",
+                "--stream-arn",
+                streamArn,
+                "--shard-id",
+                stream.path("Shards").path(0).path("ShardId").asText(),
+                "--shard-iterator-type",
+                "TRIM_HORIZON")
+            .path("ShardIterator")
+            .asText();
+    JsonNode records =
+        okService("dynamodbstreams", "get-records", "--shard-iterator", iterator).path("Records");
+    List<String> events = new ArrayList<>();
+    for (JsonNode record : records) {
+      JsonNode change = record.path("dynamodb");
+      events.add(
+          record.path("eventName").asText()
+              + " "
+              + change.path("Keys").path("pk").path("S").asText()
+              + " old="
+              + change.path("OldImage").path("expires").path("N").asText("-")
+              + " new="
+              + change.path("NewImage").path("expires").path("N").asText("-"));
+    }
+    assertThat(events)
+        .startsWith(
+            "INSERT past old=- new=" + (now - 10),
+            "INSERT future old=- new=" + (now + 3600),
+            "MODIFY future old=" + (now + 3600) + " new=" + (now + 7200));
+  }
+
+  private static String ttlItem(String pk, long expires) {
+    return "{\"pk\": {\"S\": \"" + pk + "\"}, \"expires\": {\"N\": \"" + expires + "\"}}";
+  }
+
+  @Test
   void anUnknownTableAndAnUnknownKeyFailWithDynamoDbsErrors() {
     failsWith(
         "ResourceNotFoundException",
@@ -504,7 +609,8 @@ class AwsCliTest {
         "--key",
         "{\"pk\": {\"S\": \"x\"}}");
     ChildRun unknownKey =
-        aws.dynamodb(
+        aws.run(
+            "dynamodb",
             "http://127.0.0.1:" + server.port(),
             "AKIDUNKNOWN",
             "whatever",

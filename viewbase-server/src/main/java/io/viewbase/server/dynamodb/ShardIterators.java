@@ -123,10 +123,16 @@ final class ShardIterators {
 
   private Optional<Position> verify(String iterator) {
     int bar = iterator.lastIndexOf('|');
+    String text = iterator.substring(bar + 1);
     byte[] signed;
     try {
-      signed = Base64.getUrlDecoder().decode(iterator.substring(bar + 1));
+      signed = Base64.getUrlDecoder().decode(text);
     } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    // Only the text issued: the decoder ignores a last character's unused bits, so an altered one
+    // would otherwise decode to the signed bytes.
+    if (!Base64.getUrlEncoder().withoutPadding().encodeToString(signed).equals(text)) {
       return Optional.empty();
     }
     if (signed.length <= MAC_BYTES) {

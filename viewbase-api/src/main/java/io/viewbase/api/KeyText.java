@@ -251,4 +251,23 @@ public final class KeyText {
     }
     return sb.append(negative ? NEGATIVE_END : TERMINATOR).toString();
   }
+
+  /**
+   * The smallest string above every string that begins with {@code prefix} (in code point order,
+   * the order of keys), or null when there is none: the exclusive end of a prefix's key range.
+   */
+  public static String prefixEnd(String prefix) {
+    int[] cps = prefix.codePoints().toArray();
+    for (int i = cps.length - 1; i >= 0; i--) {
+      if (cps[i] < Character.MAX_CODE_POINT) {
+        int next = cps[i] + 1;
+        if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
+          next = Character.MAX_SURROGATE + 1;
+        }
+        cps[i] = next;
+        return new String(cps, 0, i + 1);
+      }
+    }
+    return null;
+  }
 }

@@ -1,5 +1,6 @@
 package io.viewbase.core;
 
+import io.viewbase.api.KeyText;
 import io.viewbase.api.Query;
 import io.viewbase.api.QueryPlan;
 import io.viewbase.api.Value;
@@ -122,25 +123,9 @@ final class QueryPlanner {
     if (query.prefix() != null && !query.prefix().isEmpty()) {
       range =
           range.intersect(
-              new KeySpace.Range(query.prefix(), true, prefixEnd(query.prefix()), false));
+              new KeySpace.Range(query.prefix(), true, KeyText.prefixEnd(query.prefix()), false));
     }
     return range;
-  }
-
-  /** The smallest string above every string that starts with {@code prefix}, or null if none. */
-  static String prefixEnd(String prefix) {
-    int[] cps = prefix.codePoints().toArray();
-    for (int i = cps.length - 1; i >= 0; i--) {
-      if (cps[i] < Character.MAX_CODE_POINT) {
-        int next = cps[i] + 1;
-        if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
-          next = Character.MAX_SURROGATE + 1;
-        }
-        cps[i] = next;
-        return new String(cps, 0, i + 1);
-      }
-    }
-    return null;
   }
 
   /** One segment per partition, with that partition's id ranges merged; sorted by partition key. */

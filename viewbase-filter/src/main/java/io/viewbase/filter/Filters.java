@@ -80,6 +80,21 @@ public final class Filters {
    * identity and an application's condition) are combined this way, after parsing, never by joining
    * their text: a text such as {@code x eq 1) or (true} would otherwise escape the other.
    */
+  /**
+   * The filter text of a table's items after the key {@code (partitionKey, id)} in key order, which
+   * the planner turns into key ranges: a scan resumes with it from a key it did not issue a
+   * continuation for (a DynamoDB {@code ExclusiveStartKey}, a stored position).
+   */
+  public static String after(String partitionKey, String id) {
+    String pk = Literals.print(new Value.Str(partitionKey));
+    return "(PartitionKey eq "
+        + pk
+        + " and RowKey gt "
+        + Literals.print(new Value.Str(id))
+        + ") or PartitionKey gt "
+        + pk;
+  }
+
   public static Filter and(Filter a, Filter b) {
     if (a == null) {
       return b;

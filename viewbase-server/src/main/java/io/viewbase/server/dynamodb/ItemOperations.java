@@ -105,10 +105,7 @@ final class ItemOperations {
                   })
               .before();
     }
-    Map<String, Object> answer = new LinkedHashMap<>();
-    if (returnValues.equals("ALL_OLD") && before != null) {
-      answer.put("Attributes", before);
-    }
+    Map<String, Object> answer = oldAttributes(returnValues, before);
     Capacity.write(answer, r, table, item);
     return answer;
   }
@@ -131,8 +128,9 @@ final class ItemOperations {
 
   private Optional<Map<String, AttributeValue>> read(
       DynamoDbTable table, Map<String, AttributeValue> key) {
+    DynamoDbKeys.Identity at = DynamoDbKeys.identity(table, key);
     return db.table(table.viewbaseName())
-        .get(partitionKey(table, key), id(table, key))
+        .get(at.partitionKey(), at.id())
         .map(StoredItems::fromItem);
   }
 
@@ -151,7 +149,8 @@ final class ItemOperations {
     Map<String, AttributeValue> before;
     if (condition == null && returnValues.equals("NONE")) {
       try {
-        items.delete(partitionKey(table, key), id(table, key), null);
+        DynamoDbKeys.Identity at = DynamoDbKeys.identity(table, key);
+        items.delete(at.partitionKey(), at.id(), null);
       } catch (ViewbaseException e) {
         if (e.code() != ErrorCode.ItemNotFound) {
           throw e;
@@ -170,10 +169,7 @@ final class ItemOperations {
                   })
               .before();
     }
-    Map<String, Object> answer = new LinkedHashMap<>();
-    if (returnValues.equals("ALL_OLD") && before != null) {
-      answer.put("Attributes", before);
-    }
+    Map<String, Object> answer = oldAttributes(returnValues, before);
     Capacity.write(answer, r, table, before);
     return answer;
   }
@@ -255,12 +251,12 @@ final class ItemOperations {
       if (keys > MAX_BATCH_GETS) {
         throw validation("Too many items requested for the BatchGetItem call");
       }
-      Set<List<String>> seen = new HashSet<>();
+      Set<DynamoDbKeys.Identity> seen = new HashSet<>();
       List<Object> found = new ArrayList<>();
       for (Object keyTree : keyTrees) {
         Map<String, AttributeValue> key = AttributeValues.readItem(keyTree);
         StoredItems.checkKey(table, key);
-        if (!seen.add(List.of(partitionKey(table, key), id(table, key)))) {
+        if (!seen.add(DynamoDbKeys.identity(table, key))) {
           throw validation("Provided list of item keys contains duplicates");
         }
         read(table, key)
@@ -319,7 +315,8 @@ final class ItemOperations {
         } else {
           Map<String, AttributeValue> key = AttributeValues.readItem(required(delete, "Key"));
           StoredItems.checkKey(table, key);
-          target = Item.of(partitionKey(table, key), id(table, key), Map.of());
+          DynamoDbKeys.Identity at = DynamoDbKeys.identity(table, key);
+          target = Item.of(at.partitionKey(), at.id(), Map.of());
           operations.add(
               new Batch.Operation(Batch.Kind.DELETE, table.viewbaseName(), target, null));
         }
@@ -377,7 +374,7 @@ final class ItemOperations {
     }
     record Get(DynamoDbTable table, Map<String, AttributeValue> key, Projection projection) {}
     List<Get> gets = new ArrayList<>();
-    Set<List<String>> seen = new HashSet<>();
+    Set<List<Object>> seen = new HashSet<>();
     for (RequestTree action : actions) {
       RequestTree get = action == null ? null : action.structure("Get");
       if (get == null) {
@@ -386,7 +383,7 @@ final class ItemOperations {
       DynamoDbTable table = tables.require(get.string("TableName"));
       Map<String, AttributeValue> key = AttributeValues.readItem(required(get, "Key"));
       StoredItems.checkKey(table, key);
-      if (!seen.add(List.of(table.viewbaseName(), partitionKey(table, key), id(table, key)))) {
+      if (!seen.add(List.of(table.viewbaseName(), DynamoDbKeys.identity(table, key)))) {
         throw validation("Transaction request cannot include multiple operations on one item");
       }
       RequestExpressions ex = RequestExpressions.of(get);
@@ -398,8 +395,9 @@ final class ItemOperations {
       List<Object> responses = new ArrayList<>();
       Batch.Builder checks = Batch.builder();
       for (Get g : gets) {
-        String pk = partitionKey(g.table(), g.key());
-        String id = id(g.table(), g.key());
+        DynamoDbKeys.Identity at = DynamoDbKeys.identity(g.table(), g.key());
+        String pk = at.partitionKey();
+        String id = at.id();
         Optional<Item> item = db.table(g.table().viewbaseName()).get(pk, id);
         checks.check(g.table().viewbaseName(), pk, id, item.map(Item::etag).orElse(null));
         Map<String, Object> response = new LinkedHashMap<>();
@@ -451,7 +449,7 @@ final class ItemOperations {
 
   private Object transactWrite(RequestTree r, List<RequestTree> actions) {
     List<Action> parsed = new ArrayList<>();
-    Set<List<String>> seen = new HashSet<>();
+    Set<List<Object>> seen = new HashSet<>();
     for (RequestTree action : actions) {
       if (action == null || action.members().size() != 1) {
         throw validation("TransactItems can only contain one of Check, Put, Update or Delete");
@@ -496,7 +494,7 @@ final class ItemOperations {
                 + " constraint: Member must not be null");
       }
       ex.checkAllUsed();
-      if (!seen.add(List.of(table.viewbaseName(), partitionKey(table, key), id(table, key)))) {
+      if (!seen.add(List.of(table.viewbaseName(), DynamoDbKeys.identity(table, key)))) {
         throw validation("Transaction request cannot include multiple operations on one item");
       }
       parsed.add(new Action(kind, table, key, item, update, condition, returnOldOnFailure(spec)));
@@ -506,8 +504,9 @@ final class ItemOperations {
       List<Map<String, Object>> reasons = new ArrayList<>();
       boolean failed = false;
       for (Action a : parsed) {
-        String pk = partitionKey(a.table(), a.key());
-        String id = id(a.table(), a.key());
+        DynamoDbKeys.Identity at = DynamoDbKeys.identity(a.table(), a.key());
+        String pk = at.partitionKey();
+        String id = at.id();
         String vb = a.table().viewbaseName();
         Optional<Item> read = db.table(vb).get(pk, id);
         String etag = read.map(Item::etag).orElse(null);
@@ -567,6 +566,18 @@ final class ItemOperations {
 
   // ---- shared ----
 
+  /**
+   * An answer holding the item as it was when the request asked for it (ALL_OLD) and there was one.
+   */
+  private static Map<String, Object> oldAttributes(
+      String returnValues, Map<String, AttributeValue> before) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    if (returnValues.equals("ALL_OLD") && before != null) {
+      answer.put("Attributes", before);
+    }
+    return answer;
+  }
+
   private static void check(Condition condition, Map<String, AttributeValue> current, boolean old) {
     if (condition != null && !condition.test(current == null ? Map.of() : current)) {
       if (old && current != null) {
@@ -576,14 +587,6 @@ final class ItemOperations {
       throw ViewbaseException.of(
           ErrorCode.ConditionalCheckFailed, "The conditional request failed");
     }
-  }
-
-  static String partitionKey(DynamoDbTable table, Map<String, AttributeValue> key) {
-    return DynamoDbKeys.identity(table, key).partitionKey();
-  }
-
-  static String id(DynamoDbTable table, Map<String, AttributeValue> key) {
-    return DynamoDbKeys.identity(table, key).id();
   }
 
   private static String returnValues(RequestTree r, String... allowed) {

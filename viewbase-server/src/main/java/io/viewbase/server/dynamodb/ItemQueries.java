@@ -4,6 +4,7 @@ import io.viewbase.api.KeyText;
 import io.viewbase.api.Page;
 import io.viewbase.api.Query;
 import io.viewbase.api.Table;
+import io.viewbase.filter.Filters;
 import io.viewbase.server.dynamodb.DynamoDbTable.AttributeType;
 import io.viewbase.server.dynamodb.DynamoDbTable.Index;
 import io.viewbase.server.dynamodb.DynamoDbTable.KeyAttribute;
@@ -66,11 +67,8 @@ final class ItemQueries {
     boolean forward = !Boolean.FALSE.equals(r.bool("ScanIndexForward"));
     Map<String, AttributeValue> start = startKey(r, table, index);
 
-    boolean global = index != null && table.isGlobal(index.name());
-    String partition =
-        global
-            ? indexPartition(hash, key.partitionValue())
-            : DynamoDbKeys.partitionKey(key.partitionValue());
+    // The table's, a local index's (the table's too) or a global index's partition key: key text.
+    String partition = DynamoDbKeys.partitionKey(key.partitionValue());
     Bounds bounds =
         index == null
             ? Bounds.of(range, key, range != null && range.type() == AttributeType.S)
@@ -113,16 +111,12 @@ final class ItemQueries {
     Map<String, AttributeValue> start = startKey(r, table, index);
     Query q = Query.all();
     if (start != null) {
-      String pk = startPartition(table, index, start);
+      String pk =
+          index == null
+              ? DynamoDbKeys.identity(table, start).partitionKey()
+              : DynamoDbKeys.indexPartitionKey(table, index, start);
       String id = startId(table, index, start);
-      q =
-          q.withFilter(
-              "(PartitionKey eq "
-                  + literal(pk)
-                  + " and RowKey gt "
-                  + literal(id)
-                  + ") or PartitionKey gt "
-                  + literal(pk));
+      q = q.withFilter(Filters.after(pk, id));
     }
     return page(
         r,
@@ -362,21 +356,12 @@ final class ItemQueries {
     return start;
   }
 
-  /** The partition of the table or view where a start key's item is. */
-  private static String startPartition(
-      DynamoDbTable table, Index index, Map<String, AttributeValue> start) {
-    if (index != null && table.isGlobal(index.name())) {
-      return indexPartition(index.key().hash(), start.get(index.key().hash().name()));
-    }
-    return ItemOperations.partitionKey(table, start);
-  }
-
   /** The id in the table or view of a start key's item: what the key templates render. */
   private static String startId(
       DynamoDbTable table, Index index, Map<String, AttributeValue> start) {
-    String id = ItemOperations.id(table, start);
+    DynamoDbKeys.Identity at = DynamoDbKeys.identity(table, start);
     if (index == null) {
-      return id;
+      return at.id();
     }
     StringBuilder viewId = new StringBuilder();
     KeyAttribute range = index.key().range();
@@ -384,15 +369,9 @@ final class ItemQueries {
       viewId.append(DynamoDbKeys.sortable(start.get(range.name())));
     }
     if (table.isGlobal(index.name())) {
-      viewId.append(
-          DynamoDbKeys.sortable(new AttributeValue.S(ItemOperations.partitionKey(table, start))));
+      viewId.append(DynamoDbKeys.sortable(new AttributeValue.S(at.partitionKey())));
     }
-    return viewId.append(DynamoDbKeys.sortable(new AttributeValue.S(id))).toString();
-  }
-
-  /** A global index's partition: what its partitionBy template renders for the value. */
-  static String indexPartition(KeyAttribute hash, AttributeValue v) {
-    return DynamoDbKeys.keyText(v);
+    return viewId.append(DynamoDbKeys.sortable(new AttributeValue.S(at.id()))).toString();
   }
 
   /** A Scan segment's share: partitions spread by a hash of their key. */
@@ -400,10 +379,6 @@ final class ItemQueries {
     CRC32 crc = new CRC32();
     crc.update(partitionKey.getBytes(StandardCharsets.UTF_8));
     return (int) (crc.getValue() % totalSegments);
-  }
-
-  private static String literal(String s) {
-    return "'" + s.replace("'", "''") + "'";
   }
 
   /**
@@ -448,8 +423,7 @@ final class ItemQueries {
       if (plain) {
         return id + '\0';
       }
-      String end = prefixEnd(id);
-      return end;
+      return KeyText.prefixEnd(id);
     }
 
     /** These bounds, starting past {@code after} (ascending) or ending before it (descending). */
@@ -474,22 +448,6 @@ final class ItemQueries {
 
     private static int compare(String a, String b) {
       return KeyOrder.compareUtf8(a, b);
-    }
-
-    /** The smallest string above every string that begins with {@code prefix}. */
-    static String prefixEnd(String prefix) {
-      int[] cps = prefix.codePoints().toArray();
-      for (int i = cps.length - 1; i >= 0; i--) {
-        if (cps[i] < Character.MAX_CODE_POINT) {
-          int next = cps[i] + 1;
-          if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
-            next = Character.MAX_SURROGATE + 1;
-          }
-          cps[i] = next;
-          return new String(cps, 0, i + 1);
-        }
-      }
-      return null;
     }
   }
 }

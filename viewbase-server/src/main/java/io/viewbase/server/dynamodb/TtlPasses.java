@@ -9,6 +9,7 @@ import io.viewbase.api.Table;
 import io.viewbase.api.TimeToLive;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filters;
 import io.viewbase.server.dynamodb.DynamoDbTable.TtlStatus;
 import io.viewbase.server.dynamodb.model.AttributeValue;
 import io.viewbase.server.dynamodb.model.JsonTree;
@@ -146,7 +147,7 @@ final class TtlPasses implements AutoCloseable {
     Query query = Query.all().withLimit(PAGE);
     Optional<String[]> resume = progress(table, spec);
     if (resume.isPresent()) {
-      query = query.withFilter(after(resume.get()[0], resume.get()[1]));
+      query = query.withFilter(Filters.after(resume.get()[0], resume.get()[1]));
     }
     Throttle throttle = new Throttle();
     long rewritten = 0;
@@ -224,20 +225,6 @@ final class TtlPasses implements AutoCloseable {
   private DynamoDbTable fresh(String name) {
     tables.forget(name);
     return tables.describe(name);
-  }
-
-  /** The filter of the items after a key, in the table's key order. */
-  private static String after(String partitionKey, String id) {
-    return "(PartitionKey eq "
-        + literal(partitionKey)
-        + " and RowKey gt "
-        + literal(id)
-        + ") or PartitionKey gt "
-        + literal(partitionKey);
-  }
-
-  private static String literal(String s) {
-    return "'" + s.replace("'", "''") + "'";
   }
 
   /** {@code {"AttributeName", "TimeToLiveStatus", "PartitionKey", "Id"}}: the last key done. */

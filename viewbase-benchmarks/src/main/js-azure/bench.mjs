@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { dirname } from "node:path";
-import { delta, sample } from "./lib/proc.mjs";
+import { delta, establishedTo, groupThreads, jvmThreadNames, sample, threadGroup } from "./lib/proc.mjs";
 import { freePort, startServer, stopServer } from "./lib/servers.mjs";
 import { connectionsTo, phases, testSuite } from "./lib/workload.mjs";
 
@@ -70,7 +70,9 @@ async function measure(phase, target, ctx) {
     serverCpuMs: cpu.nanos / 1e6,
     driverCpuUsPerOp: (driver.user + driver.system) / phase.ops,
     connectionsOpened: connectionsTo(target.port) - connsBefore,
-    threads: cpu.groups.map((g) => ({ name: g.name, threads: g.threads, cpuMs: g.nanos / 1e6, usPerOp: g.nanos / 1000 / phase.ops })),
+    connectionsEstablished: establishedTo(target.port),
+    serverThreadsAlive: cpu.liveThreads,
+    cpu,
   };
 }
 
@@ -149,6 +151,23 @@ function table(header, rows) {
 const first = await workload("first run", "a");
 const second = await workload("second run", "b");
 const rows = [...first, ...second];
+// The threads' full names (a JVM's, through jcmd), asked once the measured phases are over.
+for (const t of targets) {
+  const names = jvmThreadNames(t.pid);
+  // What threads the server has at the end, by group (those that spent no CPU in a phase included).
+  const atEnd = new Map();
+  for (const [key, th] of sample(t.pid).threads) {
+    const g = threadGroup(names.get(Number(key.split("/")[1])) ?? th.name);
+    atEnd.set(g, (atEnd.get(g) ?? 0) + 1);
+  }
+  t.threadsAtEnd = Object.fromEntries([...atEnd.entries()].sort((a, b) => b[1] - a[1]));
+  for (const r of rows.filter((x) => x.server === t.name)) {
+    r.threads = groupThreads(r.cpu.threads, r.cpu.exitedNanos, names).map((g) => ({
+      name: g.name, threads: g.threads, cpuMs: g.nanos / 1e6, usPerOp: g.nanos / 1000 / r.ops,
+    }));
+    delete r.cpu;
+  }
+}
 if (!settings.skipSuite) await stopTargets();
 const suiteRuns = settings.skipSuite ? [] : await suites();
 
@@ -157,9 +176,11 @@ out.push(`Settings: ENTITIES=${settings.entities} CLIENTS=${settings.clients} TX
 out.push("");
 out.push("Start to open port (the main run's servers): " + targets.map((t) => `${t.name} ${fmt(t.startToPortMs, 0)} ms`).join(", "));
 out.push("");
-out.push(table(["run", "phase", "server", "ops", "errors", "wall s", "ops/s", "p50 ms", "p99 ms", "server CPU µs/op", "driver CPU µs/op", "TCP connects"],
+out.push(table(["run", "phase", "server", "ops", "errors", "wall s", "ops/s", "p50 ms", "p99 ms", "server CPU µs/op", "driver CPU µs/op", "TCP connects", "conns open"],
   rows.map((r) => [r.run, r.phase, r.server, r.ops, r.errors, fmt(r.wallMs / 1000, 2), fmt(r.opsPerSecond, 0), fmt(r.p50Ms, 2), fmt(r.p99Ms, 2),
-    fmt(r.serverCpuUsPerOp, 0), fmt(r.driverCpuUsPerOp, 0), r.connectionsOpened])));
+    fmt(r.serverCpuUsPerOp, 0), fmt(r.driverCpuUsPerOp, 0), r.connectionsOpened, r.connectionsEstablished])));
+out.push("");
+out.push("TCP connects: connections the driver opened during the phase; conns open: established to the server at its end.");
 
 const find = (run, phase, server) => rows.find((r) => r.run === run && r.phase === phase && r.server === server);
 const [vb, az] = ["viewbase", "azurite"];
@@ -177,7 +198,11 @@ if (targets.some((t) => t.name === vb) && targets.some((t) => t.name === az)) {
 }
 
 out.push("");
-out.push("Server CPU by thread (name without digits; \"exited threads\": the process's time minus its live threads')");
+out.push("Server CPU by thread (name without digits; \"exited threads\": the process's time minus its live threads', at 10 ms tick resolution)");
+for (const t of targets) {
+  out.push("");
+  out.push(`${t.name}'s threads at the end: ` + Object.entries(t.threadsAtEnd).map(([n, c]) => `${n} ${c}`).join(", "));
+}
 for (const run of ["first run", "second run"]) {
   for (const phase of ["insert", "point read"]) {
     for (const t of targets) {
@@ -228,3 +253,5 @@ console.log(out.join("\n"));
 mkdirSync(dirname(resultPath), { recursive: true });
 writeFileSync(resultPath, JSON.stringify({ settings, node: process.version, targets, phases: rows, ratios, suite: suiteRuns, suiteMedians, targetLines }, null, 2) + "\n");
 log(`figures written to ${resultPath}`);
+// The SDK's kept-alive sockets to Viewbase (which closes no idle connection) would hold the event loop.
+process.exit(0);

@@ -23,16 +23,16 @@
 #      per operation (user + system from /proc/PID/stat, live children included), its CPU per thread
 #      grouped by name without digits (C2 CompilerThread, GC Thread, rocksdb:low, ...; "exited
 #      threads" is the rest), the driver's own CPU, and the TCP connections the SDK opened;
-#   5. stops both (the driver does, before step 5), then (unless SKIP_SUITE=1) runs a test-suite-like run REPEAT times per server,
-#      alternating: a fresh server (a new data directory for Viewbase), ~450 mixed requests at most
-#      4 at a time (a table, creates and upserts, gets, merges and replaces with ETags, queries, two
-#      transactions, deletes, a 404, the table dropped), the server stopped; timed from spawn to the
-#      last answer, server start included;
+#   5. stops both (the driver does), then (unless SKIP_SUITE=1) runs a test-suite-like run REPEAT
+#      times per server, alternating: a fresh server (a new data directory for Viewbase), 420 mixed
+#      requests at most 4 at a time (a table, creates and upserts, gets, merges and replaces with
+#      ETags, queries, two transactions, deletes, a 404, the table dropped), the server stopped;
+#      timed from spawn to the last answer, server start included;
 #   6. prints a markdown table, the ratios, the per-thread breakdowns and the issue's targets (first
 #      run: server CPU per insert and per point read >= 5x lower than Azurite's, the non-key filter's
 #      median <= Azurite's; second run: >= 20x lower; the suite's median time below Azurite's), and
 #      writes every figure as JSON to RESULT.
-# It takes about 3 minutes on 2 cores (the first time, plus npm ci and maybe the build).
+# It takes about 1.5 minutes on 2 cores (the first time, plus npm ci and maybe the build).
 #
 # Needs: a JDK 17+, Maven, Node.js 20+ and npm (Debian: apt-get install -y nodejs npm), Linux (/proc).
 # Settings (environment): ENTITIES (10000), CLIENTS (32), TX_CLIENTS (8), REPEAT (3), SKIP_SUITE (1

@@ -129,10 +129,11 @@ async function suites() {
         javaOpts: env("SERVER_JAVA_OPTS", ""), serveArgs: env("SERVE_ARGS", ""),
       });
       let requests;
+      let totalMs;
       try {
         requests = await testSuite(`http://127.0.0.1:${port}/devstoreaccount1`);
+        totalMs = performance.now() - server.spawnedAt;
       } finally {
-        var totalMs = performance.now() - server.spawnedAt;
         await stopServer(server);
       }
       runs.push({ server: kind, repeat: r + 1, requests, startToPortMs: server.portMs, totalMs });
@@ -229,6 +230,7 @@ if (ratios.length) {
   const f = (server) => find("first run", "non-key filter", server).p50Ms;
   targetLines.push(`${pass(f(vb) <= f(az))} first run: non-key filter median <= Azurite's (${fmt(f(vb), 2)} ms vs ${fmt(f(az), 2)} ms)`);
 }
+let suiteMedians;
 if (suiteRuns.length) {
   out.push("");
   out.push("Test-suite-like runs (a fresh server each, spawn to last answer, server start included)");
@@ -243,7 +245,7 @@ if (suiteRuns.length) {
   out.push("");
   out.push("Medians: " + targets.map((t) => `${t.name} ${fmt(med[t.name].totalMs, 0)} ms (port after ${fmt(med[t.name].startToPortMs, 0)} ms)`).join(", "));
   if (med[vb] && med[az]) targetLines.push(`${pass(med[vb].totalMs < med[az].totalMs)} test-suite-like run: Viewbase's median < Azurite's (${fmt(med[vb].totalMs, 0)} ms vs ${fmt(med[az].totalMs, 0)} ms)`);
-  var suiteMedians = med;
+  suiteMedians = med;
 }
 out.push("");
 out.push("Targets (issue 25):");

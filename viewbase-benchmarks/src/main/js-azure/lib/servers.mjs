@@ -65,15 +65,23 @@ export function serverCommand(kind, { port, dir, launcher, azuriteBin, javaOpts 
   };
 }
 
+// The servers started here and not stopped yet: killed if the driver exits early (a failed run).
+const running = new Set();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /** Spawns the server and waits for its port: { child, pid, spawnedAt, portMs }. */
 export async function startServer(kind, options) {
   const { command, args, env, cwd } = serverCommand(kind, options);
   const log = openSync(`${cwd}/server.log`, "a");
   const spawnedAt = performance.now();
   const child = spawn(command, args, { env, cwd, stdio: ["ignore", log, log] });
+  running.add(child);
   let exited = false;
   child.once("exit", () => {
     exited = true;
+    running.delete(child);
   });
   await waitForPort(options.port, () => !exited);
   return { child, pid: child.pid, spawnedAt, portMs: performance.now() - spawnedAt };

@@ -168,9 +168,9 @@ function shuffled(n, seed) {
  */
 export async function testSuite(endpoint) {
   let requests = 0;
-  const count = async (p) => {
+  const count = (promise) => {
     requests += 1;
-    return p;
+    return promise;
   };
   const table = `suite${Date.now() % 1_000_000}`;
   await count(serviceClient(endpoint).createTable(table));

@@ -129,6 +129,17 @@ final class ServeCommand implements Callable<Integer> {
   Map<String, String> rocksdbOptions;
 
   @Option(
+      names = "--profile",
+      paramLabel = "server|emulator",
+      defaultValue = "server",
+      description =
+          "How the JVM is tuned: server for a long-running server; emulator for a server that a "
+              + "test suite starts fresh and stops (the JIT stops at C1, the serial collector: less "
+              + "CPU in the first minutes, more once warm). The ./viewbase launcher adds the "
+              + "profile's JVM options (default: ${DEFAULT-VALUE}).")
+  ServeProfile profile;
+
+  @Option(
       names = "--io-threads",
       paramLabel = "N",
       description =
@@ -255,6 +266,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     checkIoThreads();
+    warnOfMissingJvmOptions();
     ConnectionLimits connections = connectionLimits();
     ServerOptions serverOptions = serverOptions().withConnections(connections);
     AzureOptions azureOptions = azureOptions();
@@ -345,6 +357,7 @@ final class ServeCommand implements Callable<Integer> {
             + server.port()
             + " ("
             + whereData()
+            + (profile == ServeProfile.server ? "" : ", profile: " + profile)
             + ")");
     if (azure != null) {
       out.println(
@@ -500,6 +513,25 @@ final class ServeCommand implements Callable<Integer> {
    * Both listeners take {@code --io-threads}: checked once, with the flag's name and range in the
    * message.
    */
+  /**
+   * Says on stderr when the profile's JVM options are missing (the server was started with {@code
+   * java -jar}, not the launcher): it then runs as the JVM was started.
+   */
+  private void warnOfMissingJvmOptions() {
+    List<String> missing = profile.missingFromThisJvm();
+    if (!missing.isEmpty()) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "viewbase serve --profile "
+              + profile
+              + ": this JVM was started without "
+              + String.join(" ", missing)
+              + ", so it runs as started; the ./viewbase launcher adds them, or give them to java "
+              + "before -jar");
+      err.flush();
+    }
+  }
+
   private void checkIoThreads() {
     if (ioThreads != null && (ioThreads < 1 || ioThreads > 1024)) {
       throw new ParameterException(

@@ -88,6 +88,62 @@ class ServeCommandTest {
   }
 
   @Test
+  void theEmulatorProfileSaysSoAndNamesTheJvmOptionsThisJvmLacks() throws Exception {
+    try (Served served =
+        Served.start(
+            "serve",
+            "--data",
+            dir.resolve("data").toString(),
+            "--profile",
+            "emulator",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--dynamodb-port",
+            "0")) {
+      served.await(
+          Pattern.compile(
+              "Viewbase listening on \\S+ \\(data: .+, storage: rocksdb, profile: emulator\\)"));
+
+      // this test JVM runs with the default compilers and collector
+      assertThat(served.err())
+          .contains(
+              "viewbase serve --profile emulator: this JVM was started without "
+                  + "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+    }
+  }
+
+  @Test
+  void theServerProfileAsksForNoJvmOptions() throws Exception {
+    try (Served served =
+        Served.start(
+            "serve",
+            "--data",
+            dir.resolve("data").toString(),
+            "--profile",
+            "server",
+            "--port",
+            "0",
+            "--azure-port",
+            "0",
+            "--dynamodb-port",
+            "0")) {
+      served.awaitListening();
+
+      assertThat(served.err()).doesNotContain("--profile");
+    }
+  }
+
+  @Test
+  void anUnknownProfileIsAUsageError() {
+    Cli cli = Cli.run("serve", "--profile", "fast", "--port", "0");
+
+    assertThat(cli.exitCode()).isEqualTo(2);
+    assertThat(cli.err()).contains("--profile").contains("server, emulator");
+  }
+
+  @Test
   void aStoppedServerReleasesItsDataDirectory() throws Exception {
     String data = dir.resolve("data").toString();
     try (Served served =
@@ -679,6 +735,11 @@ class ServeCommandTest {
 
     Matcher awaitListening() throws InterruptedException {
       return await(LISTENING);
+    }
+
+    /** What serve has printed on stderr so far. */
+    String err() {
+      return err.toString();
     }
 
     /** Waits until serve has printed a line matching the pattern. */

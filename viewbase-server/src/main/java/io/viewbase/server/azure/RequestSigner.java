@@ -1,11 +1,14 @@
 package io.viewbase.server.azure;
 
+import io.viewbase.api.Stability;
+
 /**
  * Signs an Azure Tables request with SharedKey as Azure's clients do, with the same string to sign
  * ({@link SharedKeySignature}) and HMAC ({@link AccountKey}) the dialect verifies with: for
  * programs that talk to the dialect without an SDK (the class-archive training run of
  * viewbase-cli).
  */
+@Stability(Stability.Level.INTERNAL)
 public final class RequestSigner {
   private final AccountKey key;
 

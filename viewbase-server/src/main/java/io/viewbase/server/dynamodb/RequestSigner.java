@@ -1,5 +1,6 @@
 package io.viewbase.server.dynamodb;
 
+import io.viewbase.api.Stability;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.TreeMap;
  * verifies with: for programs that talk to the dialect without an SDK (the class-archive training
  * run of viewbase-cli).
  */
+@Stability(Stability.Level.INTERNAL)
 public final class RequestSigner {
   private RequestSigner() {}
 

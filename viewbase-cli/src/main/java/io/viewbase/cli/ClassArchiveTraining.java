@@ -86,11 +86,19 @@ final class ClassArchiveTraining implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path dir = Files.createTempDirectory("viewbase-class-archive-");
-    try {
-      train(dir);
-    } finally {
-      deleteTree(dir);
+    for (int attempt = 1; ; attempt++) {
+      Path dir = Files.createTempDirectory("viewbase-class-archive-");
+      try {
+        train(dir);
+        break;
+      } catch (NotListening failure) {
+        if (attempt == 3) {
+          throw failure;
+        }
+        // Another program may have taken a port between its probe and serve's bind: new ports.
+      } finally {
+        deleteTree(dir);
+      }
     }
     if (vmStamp != null) {
       Files.writeString(vmStamp, System.getProperty("java.vm.version") + "\n");
@@ -496,10 +504,17 @@ final class ClassArchiveTraining implements Callable<Integer> {
             return match.group(1);
           }
         } else if (!serving.isAlive()) {
-          throw new IllegalStateException("serve stopped before it listened (see its error above)");
+          throw new NotListening("serve stopped before it listened (see its error above)");
         }
       }
       throw new IllegalStateException("serve did not print " + pattern + " in " + TIMEOUT);
+    }
+  }
+
+  /** {@code serve} ended before it listened: a port it was given may have been taken meanwhile. */
+  private static final class NotListening extends IllegalStateException {
+    NotListening(String message) {
+      super(message);
     }
   }
 }

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       ViewCommand.class,
       VerifyCommand.class,
       ExpireCommand.class,
+      ClassArchiveTraining.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

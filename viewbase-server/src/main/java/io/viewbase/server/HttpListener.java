@@ -15,14 +15,19 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
 import io.viewbase.api.Stability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.UnresolvedAddressException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -175,6 +180,27 @@ public final class HttpListener implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until each event loop has run the tasks queued on it so far: the answers that workers and
+   * asynchronous requests handed over before the close (the parked change-feed polls that closing
+   * the API answered, say). A loop told to shut down closes its channels before it runs its queued
+   * tasks, so an answer still queued then would be lost and its client would see the connection
+   * close instead.
+   */
+  private void drainLoops() {
+    List<Future<?>> barriers = new ArrayList<>();
+    for (EventExecutor loop : io) {
+      try {
+        barriers.add(loop.submit(() -> {}));
+      } catch (RejectedExecutionException alreadyStopping) {
+        // nothing more will run there
+      }
+    }
+    for (Future<?> barrier : barriers) {
+      barrier.awaitUninterruptibly(2, TimeUnit.SECONDS);
+    }
+  }
+
   private static <R, T> ChannelHandler handler(Dialect<R, T> dialect, Executor workers) {
     return new DialectHandler<>(dialect, workers);
   }
@@ -235,6 +261,7 @@ public final class HttpListener implements AutoCloseable {
       workers.shutdownNow();
       Thread.currentThread().interrupt();
     }
+    drainLoops();
     // A short quiet period lets the answers of the last requests leave before the loops stop.
     io.shutdownGracefully(100, 2_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     acceptor.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS).syncUninterruptibly();

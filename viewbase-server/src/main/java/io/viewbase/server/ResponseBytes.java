@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import io.viewbase.api.Stability;
 import java.nio.charset.StandardCharsets;
 
@@ -65,20 +66,13 @@ public final class ResponseBytes {
 
   /** Adds a header; see the class comment for what a value may hold. */
   public ResponseBytes header(CharSequence name, CharSequence value) {
-    boolean latin1;
+    writeName(name);
     try {
-      latin1 = checkValue(name, value);
+      writeValue(name, value);
     } catch (
         RuntimeException e) { // a control character, or no value at all: the response is not sent
       buf.release();
       throw e;
-    }
-    ByteBufUtil.writeAscii(buf, name);
-    buf.writeShort(COLON_SPACE);
-    if (latin1) {
-      ByteBufUtil.writeAscii(buf, value);
-    } else {
-      ByteBufUtil.writeUtf8(buf, value);
     }
     buf.writeShort(CRLF);
     return this;
@@ -86,8 +80,7 @@ public final class ResponseBytes {
 
   /** Adds a header with a number for its value (Content-Length). */
   public ResponseBytes header(CharSequence name, int value) {
-    ByteBufUtil.writeAscii(buf, name);
-    buf.writeShort(COLON_SPACE);
+    writeName(name);
     ByteBufUtil.writeAscii(buf, Integer.toString(value));
     buf.writeShort(CRLF);
     return this;
@@ -121,11 +114,44 @@ public final class ResponseBytes {
     return buf;
   }
 
-  /** Whether the value is all ISO-8859-1; fails on a control character. */
-  private static boolean checkValue(CharSequence name, CharSequence value) {
-    boolean latin1 = true;
-    for (int i = 0, n = value.length(); i < n; i++) {
-      char c = value.charAt(i);
+  /** A header's name and the colon after it; names are ASCII tokens. */
+  private void writeName(CharSequence name) {
+    if (name instanceof String text) {
+      // one copy of the string's bytes, not a loop over its characters
+      buf.writeBytes(text.getBytes(StandardCharsets.ISO_8859_1));
+    } else {
+      ByteBufUtil.writeAscii(buf, name);
+    }
+    buf.writeShort(COLON_SPACE);
+  }
+
+  /**
+   * A header's value: in ISO-8859-1 when every character is in it (one copy of the string's bytes,
+   * then one pass over them), else in UTF-8; fails on a control character.
+   */
+  private void writeValue(CharSequence name, CharSequence value) {
+    if (value instanceof AsciiString ascii) {
+      checkControls(name, ascii.array(), ascii.arrayOffset(), ascii.length());
+      buf.writeBytes(ascii.array(), ascii.arrayOffset(), ascii.length());
+      return;
+    }
+    String text = value.toString();
+    byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
+    if (checkControls(name, bytes, 0, bytes.length) && !allLatin1(text, bytes)) {
+      ByteBufUtil.writeUtf8(buf, text);
+    } else {
+      buf.writeBytes(bytes);
+    }
+  }
+
+  /**
+   * Fails on a control character (HTAB aside) among the bytes; returns whether they hold a '?',
+   * which is also how ISO-8859-1 encodes a character beyond it.
+   */
+  private static boolean checkControls(CharSequence name, byte[] bytes, int offset, int length) {
+    boolean question = false;
+    for (int i = 0; i < length; i++) {
+      int c = bytes[offset + i] & 0xFF;
       if ((c < 0x20 && c != '\t') || c == 0x7F) {
         throw new IllegalArgumentException(
             "The value of header "
@@ -135,9 +161,19 @@ public final class ResponseBytes {
                 + " at "
                 + i);
       }
-      latin1 &= c <= 0xFF;
+      question |= c == '?';
     }
-    return latin1;
+    return question;
+  }
+
+  /** Whether each '?' of the ISO-8859-1 bytes is a '?' of the text, not a character beyond it. */
+  private static boolean allLatin1(String text, byte[] bytes) {
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == '?' && text.charAt(i) != '?') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static byte[] statusLine(boolean http10, int status) {

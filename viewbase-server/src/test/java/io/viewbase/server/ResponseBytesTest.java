@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -77,5 +78,38 @@ class ResponseBytesTest {
                     .header("X-Tab", "a\tb")
                     .finish(new byte[0], false)))
         .contains("X-Tab: a\tb\r\n");
+  }
+
+  @Test
+  void aQuestionMarkIsToldApartFromACharacterBeyondLatin1() {
+    // ISO-8859-1 encodes a character it lacks as '?': a real '?' must stay one byte, and a value
+    // with both goes as UTF-8
+    ByteBuf out =
+        ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0)
+            .header("Location", "/t?a=\u00e9")
+            .header("X-Both", "?\u20ac?")
+            .finish(new byte[0], false);
+    assertThat(text(out))
+        .contains(
+            "Location: /t?a=\u00e9\r\n",
+            "X-Both: "
+                + new String(
+                    "?\u20ac?".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
+                + "\r\n");
+  }
+
+  @Test
+  void asciiStringNamesAndValuesAreWrittenAsTheyAreAndCheckedAlike() {
+    ByteBuf out =
+        ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0)
+            .header(AsciiString.cached("Content-Type"), AsciiString.cached("application/json"))
+            .finish(new byte[0], false);
+    assertThat(text(out)).contains("Content-Type: application/json\r\n");
+
+    ResponseBytes refused = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0);
+    assertThatThrownBy(() -> refused.header("X-Bad", new AsciiString("a\nb")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("X-Bad")
+        .hasMessageContaining("0xa at 1");
   }
 }

@@ -7,7 +7,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -152,11 +151,31 @@ final class ItemCodec {
     int indexOf(byte[] buf, int offset, int length) {
       for (int i = 0; i < utf8.length; i++) {
         byte[] name = utf8[i];
-        if (name.length == length && Arrays.equals(name, 0, length, buf, offset, offset + length)) {
+        if (name.length == length && sameBytes(name, buf, offset, length)) {
           return i;
         }
       }
       return -1;
+    }
+
+    /**
+     * Whether {@code buf[offset, offset + length)} holds {@code name} (of that length). Names are
+     * short and most candidates differ in their first or last byte, so those go first and a plain
+     * loop does the rest: cheaper than {@code Arrays.equals}' vectorized mismatch on a few bytes.
+     */
+    private static boolean sameBytes(byte[] name, byte[] buf, int offset, int length) {
+      if (length == 0) {
+        return true;
+      }
+      if (name[0] != buf[offset] || name[length - 1] != buf[offset + length - 1]) {
+        return false;
+      }
+      for (int j = 1; j < length - 1; j++) {
+        if (name[j] != buf[offset + j]) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 

@@ -87,7 +87,14 @@ final class ItemCodec {
    * result is unspecified.
    */
   static Map<String, Value> decodeOnly(byte[] bytes, Names wanted) {
-    ByteReader in = new ByteReader(bytes);
+    return decodeOnly(bytes, 0, bytes.length, wanted);
+  }
+
+  /**
+   * {@link #decodeOnly(byte[], Names)} of the encoded item in {@code buf[offset, offset + length)}.
+   */
+  static Map<String, Value> decodeOnly(byte[] buf, int offset, int length, Names wanted) {
+    ByteReader in = new ByteReader(buf, offset, offset + length);
     byte format = in.readByte();
     if (format == VIEW_FORMAT) {
       in.skip(in.readVarint());
@@ -100,10 +107,10 @@ final class ItemCodec {
     Map<String, Value> found = null;
     int left = wanted.size();
     for (int i = 0; i < count && left > 0; i++) {
-      int length = in.readVarint();
-      in.need(length);
-      int match = wanted.indexOf(in.buf, in.pos, length);
-      in.pos += length;
+      int nameLength = in.readVarint();
+      in.need(nameLength);
+      int match = wanted.indexOf(in.buf, in.pos, nameLength);
+      in.pos += nameLength;
       if (match < 0) {
         skipValue(in);
       } else if (wanted.size() == 1) {
@@ -421,12 +428,22 @@ final class ItemCodec {
     private final byte[] buf;
     private int pos;
 
+    /** Where the encoded bytes end in {@link #buf}. */
+    private final int limit;
+
     ByteReader(byte[] buf) {
+      this(buf, 0, buf.length);
+    }
+
+    /** Reads {@code buf[offset, limit)}. */
+    ByteReader(byte[] buf, int offset, int limit) {
       this.buf = buf;
+      this.pos = offset;
+      this.limit = limit;
     }
 
     private void need(int n) {
-      if (n < 0 || pos + n > buf.length) {
+      if (n < 0 || pos + n > limit) {
         throw new ViewbaseException(ErrorCode.InternalError, "Stored item is truncated");
       }
     }
@@ -438,7 +455,7 @@ final class ItemCodec {
 
     int readVarint() {
       int p = pos;
-      if (p < buf.length
+      if (p < limit
           && buf[p] >= 0) { // one byte, the usual case (counts, names and strings under 128)
         pos = p + 1;
         return buf[p];

@@ -54,7 +54,7 @@ final class RocksDbCursor implements Cursor {
    * {@code lastPrefix[0, lastPrefixLength)}, and that partition decoded: an entry whose key starts
    * with the same bytes is of the same partition (the terminator is found by a scan from the start,
    * which then stops at the same place), so a scan decodes each partition once, not once per entry,
-   * and hands out the same array for a run of entries of one partition.
+   * and hands out copies of one decoded array for a run of entries of one partition.
    */
   private byte[] lastPrefix = new byte[32];
 
@@ -145,7 +145,7 @@ final class RocksDbCursor implements Cursor {
         && (keyOffset < 0 || keyOffset == n)
         && Arrays.equals(keyBuffer, 0, n, lastPrefix, 0, n)) {
       keyOffset = n;
-      return lastPartition;
+      return lastPartition.clone(); // the caller's to keep or change
     }
     int offset = keyOffset();
     byte[] partition = OrderedKeyCodec.decodePartition(keyBuffer, offset);
@@ -155,7 +155,7 @@ final class RocksDbCursor implements Cursor {
     System.arraycopy(keyBuffer, 0, lastPrefix, 0, offset);
     lastPrefixLength = offset;
     lastPartition = partition;
-    return partition;
+    return partition.clone();
   }
 
   @Override
@@ -182,6 +182,14 @@ final class RocksDbCursor implements Cursor {
   public byte[] value() {
     fetchStored();
     return Arrays.copyOfRange(storedBuffer, StoredValue.VERSION_BYTES, storedLength);
+  }
+
+  /** Hands over the value in the cursor's own buffer: no copy. */
+  @Override
+  public <T> T readValue(ValueReader<T> reader) {
+    fetchStored();
+    return reader.read(
+        storedBuffer, StoredValue.VERSION_BYTES, storedLength - StoredValue.VERSION_BYTES);
   }
 
   /**

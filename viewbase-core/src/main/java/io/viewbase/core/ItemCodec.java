@@ -7,7 +7,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -88,7 +87,14 @@ final class ItemCodec {
    * result is unspecified.
    */
   static Map<String, Value> decodeOnly(byte[] bytes, Names wanted) {
-    ByteReader in = new ByteReader(bytes);
+    return decodeOnly(bytes, 0, bytes.length, wanted);
+  }
+
+  /**
+   * {@link #decodeOnly(byte[], Names)} of the encoded item in {@code buf[offset, offset + length)}.
+   */
+  static Map<String, Value> decodeOnly(byte[] buf, int offset, int length, Names wanted) {
+    ByteReader in = new ByteReader(buf, offset, offset + length);
     byte format = in.readByte();
     if (format == VIEW_FORMAT) {
       in.skip(in.readVarint());
@@ -101,10 +107,10 @@ final class ItemCodec {
     Map<String, Value> found = null;
     int left = wanted.size();
     for (int i = 0; i < count && left > 0; i++) {
-      int length = in.readVarint();
-      in.need(length);
-      int match = wanted.indexOf(in.buf, in.pos, length);
-      in.pos += length;
+      int nameLength = in.readVarint();
+      in.need(nameLength);
+      int match = wanted.indexOf(in.buf, in.pos, nameLength);
+      in.pos += nameLength;
       if (match < 0) {
         skipValue(in);
       } else if (wanted.size() == 1) {
@@ -152,11 +158,31 @@ final class ItemCodec {
     int indexOf(byte[] buf, int offset, int length) {
       for (int i = 0; i < utf8.length; i++) {
         byte[] name = utf8[i];
-        if (name.length == length && Arrays.equals(name, 0, length, buf, offset, offset + length)) {
+        if (name.length == length && sameBytes(name, buf, offset, length)) {
           return i;
         }
       }
       return -1;
+    }
+
+    /**
+     * Whether {@code buf[offset, offset + length)} holds {@code name} (of that length). Names are
+     * short and most candidates differ in their first or last byte, so those go first and a plain
+     * loop does the rest: cheaper than {@code Arrays.equals}' vectorized mismatch on a few bytes.
+     */
+    private static boolean sameBytes(byte[] name, byte[] buf, int offset, int length) {
+      if (length == 0) {
+        return true;
+      }
+      if (name[0] != buf[offset] || name[length - 1] != buf[offset + length - 1]) {
+        return false;
+      }
+      for (int j = 1; j < length - 1; j++) {
+        if (name[j] != buf[offset + j]) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -402,12 +428,22 @@ final class ItemCodec {
     private final byte[] buf;
     private int pos;
 
+    /** Where the encoded bytes end in {@link #buf}. */
+    private final int limit;
+
     ByteReader(byte[] buf) {
+      this(buf, 0, buf.length);
+    }
+
+    /** Reads {@code buf[offset, limit)}. */
+    ByteReader(byte[] buf, int offset, int limit) {
       this.buf = buf;
+      this.pos = offset;
+      this.limit = limit;
     }
 
     private void need(int n) {
-      if (n < 0 || pos + n > buf.length) {
+      if (n < 0 || pos + n > limit) {
         throw new ViewbaseException(ErrorCode.InternalError, "Stored item is truncated");
       }
     }
@@ -419,7 +455,7 @@ final class ItemCodec {
 
     int readVarint() {
       int p = pos;
-      if (p < buf.length
+      if (p < limit
           && buf[p] >= 0) { // one byte, the usual case (counts, names and strings under 128)
         pos = p + 1;
         return buf[p];

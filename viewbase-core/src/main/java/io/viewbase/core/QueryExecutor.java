@@ -160,7 +160,7 @@ final class QueryExecutor {
         byte[] key =
             cursor.key(); // the partition is the one scanned: no need to decode it from the cursor
         page.examine(partition, key);
-        page.offer(partition, key, cursor.version(), cursor.value());
+        page.offer(partition, key, cursor);
         if (page.examinedEnough()) {
           return page.stop(true);
         }
@@ -216,7 +216,7 @@ final class QueryExecutor {
             return page.stop(false);
           }
         } else if (ids.contains(key)) {
-          page.offer(partition, key, cursor.version(), cursor.value());
+          page.offer(partition, key, cursor);
         }
         if (page.examinedEnough()) {
           return page.stop(true);
@@ -315,6 +315,18 @@ final class QueryExecutor {
     private byte[] lastDecodedPartition;
     private String lastDecodedPartitionKey;
 
+    /** The filter's test of a value in a cursor's buffer, made once for the page. */
+    private final Cursor.ValueReader<Boolean> filterTest = this::testInPlace;
+
+    /** The system values the entry under test has for the filter (null unless it reads them). */
+    private String testPk;
+
+    private String testId;
+    private Instant testTimestamp;
+
+    /** The length of the value last tested in place. */
+    private int testedLength;
+
     PageBuilder(TableEntry table, Query query, Filter filter, int fingerprint) {
       this.table = table;
       this.query = query;
@@ -374,6 +386,51 @@ final class QueryExecutor {
           return;
         }
       }
+      add(partition, key, pk, id, version, value);
+    }
+
+    /**
+     * {@link #offer(byte[], byte[], long, byte[])} of the cursor's current entry, the filter tested
+     * on the value in the cursor's buffer: an entry the filter rejects is neither copied out nor
+     * has its version read (unless the filter reads the timestamp).
+     */
+    void offer(byte[] partition, byte[] key, Cursor cursor) {
+      if (filter == null) {
+        offer(partition, key, cursor.version(), cursor.value());
+        return;
+      }
+      String pk = null;
+      String id = null;
+      Instant timestamp = null;
+      if (filterReadsSystem) {
+        pk = partitionKeyOf(partition);
+        id = KeyLayout.idOf(key);
+        timestamp = new Value.DateTime(cursor.version()).toInstant();
+      }
+      testPk = pk;
+      testId = id;
+      testTimestamp = timestamp;
+      boolean match = cursor.readValue(filterTest);
+      bytes += testedLength + key.length;
+      if (match) {
+        add(partition, key, pk, id, cursor.version(), cursor.value());
+      }
+    }
+
+    /** The filter's test of a value in place, for {@link #filterTest}; notes the value's length. */
+    private Boolean testInPlace(byte[] buf, int offset, int length) {
+      testedLength = length;
+      return Filters.matches(
+          filter,
+          testPk,
+          testId,
+          testTimestamp,
+          ItemCodec.decodeOnly(buf, offset, length, filterNames));
+    }
+
+    /** Adds a stored entry that matched the filter, unless it expired. */
+    private void add(
+        byte[] partition, byte[] key, String pk, String id, long version, byte[] value) {
       if (pk == null) {
         pk = partitionKeyOf(partition);
         id = KeyLayout.idOf(key);

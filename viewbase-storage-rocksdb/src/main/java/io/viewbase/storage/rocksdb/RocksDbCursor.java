@@ -44,6 +44,24 @@ final class RocksDbCursor implements Cursor {
   private int storedLength = -1;
 
   /**
+   * Where the current entry's key starts (the length of its encoded partition and terminator), -1
+   * until asked for on this entry.
+   */
+  private int keyOffset = -1;
+
+  /**
+   * The encoded partition (with its terminator) of the last entry whose partition was asked for, in
+   * {@code lastPrefix[0, lastPrefixLength)}, and that partition decoded: an entry whose key starts
+   * with the same bytes is of the same partition (the terminator is found by a scan from the start,
+   * which then stops at the same place), so a scan decodes each partition once, not once per entry,
+   * and hands out copies of one decoded array for a run of entries of one partition.
+   */
+  private byte[] lastPrefix = new byte[32];
+
+  private int lastPrefixLength = -1;
+  private byte[] lastPartition;
+
+  /**
    * @param lower the smallest encoded key in the range (inclusive)
    * @param upper the end of the range (exclusive), or null for no end
    * @param start where an ascending walk starts (at or after lower); ignored when reversed
@@ -90,6 +108,7 @@ final class RocksDbCursor implements Cursor {
           iterator.next();
         }
         storedLength = -1;
+        keyOffset = fixedKeyOffset;
         if (iterator.isValid()) {
           keyLength = iterator.key(keyBuffer, 0, keyBuffer.length);
           if (keyLength > keyBuffer.length) {
@@ -120,16 +139,37 @@ final class RocksDbCursor implements Cursor {
   @Override
   public byte[] partition() {
     current();
-    return OrderedKeyCodec.decodePartition(
-        keyBuffer, fixedKeyOffset >= 0 ? fixedKeyOffset : keyLength);
+    int n = lastPrefixLength;
+    if (n >= 0
+        && n <= keyLength
+        && (keyOffset < 0 || keyOffset == n)
+        && Arrays.equals(keyBuffer, 0, n, lastPrefix, 0, n)) {
+      keyOffset = n;
+      return lastPartition.clone(); // the caller's to keep or change
+    }
+    int offset = keyOffset();
+    byte[] partition = OrderedKeyCodec.decodePartition(keyBuffer, offset);
+    if (lastPrefix.length < offset) {
+      lastPrefix = new byte[Math.max(offset, 2 * lastPrefix.length)];
+    }
+    System.arraycopy(keyBuffer, 0, lastPrefix, 0, offset);
+    lastPrefixLength = offset;
+    lastPartition = partition;
+    return partition.clone();
   }
 
   @Override
   public byte[] key() {
     current();
-    int offset =
-        fixedKeyOffset >= 0 ? fixedKeyOffset : OrderedKeyCodec.keyOffset(keyBuffer, keyLength);
-    return Arrays.copyOfRange(keyBuffer, offset, keyLength);
+    return Arrays.copyOfRange(keyBuffer, keyOffset(), keyLength);
+  }
+
+  /** Where the current entry's key starts, found once per entry. */
+  private int keyOffset() {
+    if (keyOffset < 0) {
+      keyOffset = OrderedKeyCodec.keyOffset(keyBuffer, keyLength);
+    }
+    return keyOffset;
   }
 
   @Override
@@ -142,6 +182,14 @@ final class RocksDbCursor implements Cursor {
   public byte[] value() {
     fetchStored();
     return Arrays.copyOfRange(storedBuffer, StoredValue.VERSION_BYTES, storedLength);
+  }
+
+  /** Hands over the value in the cursor's own buffer: no copy. */
+  @Override
+  public <T> T readValue(ValueReader<T> reader) {
+    fetchStored();
+    return reader.read(
+        storedBuffer, StoredValue.VERSION_BYTES, storedLength - StoredValue.VERSION_BYTES);
   }
 
   /**

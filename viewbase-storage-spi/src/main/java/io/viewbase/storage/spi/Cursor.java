@@ -17,6 +17,24 @@ public interface Cursor extends AutoCloseable {
 
   byte[] value();
 
+  /**
+   * Lets {@code reader} look at the current entry's value in place, as {@code buf[offset, offset +
+   * length)}: bytes that may belong to the cursor, valid only during the call, not to be modified
+   * or kept, and the reader must not move the cursor. For callers that only look at a value (a scan
+   * testing a filter), which then need not copy it. By default the reader gets a copy from {@link
+   * #value()}; a backend that holds the value in a buffer of its own hands over that.
+   */
+  default <T> T readValue(ValueReader<T> reader) {
+    byte[] value = value();
+    return reader.read(value, 0, value.length);
+  }
+
+  /** Reads a value handed over by {@link #readValue}. */
+  @FunctionalInterface
+  interface ValueReader<T> {
+    T read(byte[] buf, int offset, int length);
+  }
+
   @Override
   void close();
 }

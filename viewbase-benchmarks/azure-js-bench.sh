@@ -44,6 +44,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+# shellcheck source=servers.sh
+source "$here/servers.sh"
 launcher="$root/viewbase"
 cli_jar="$root/viewbase-cli/target/viewbase.jar"
 js_src="$here/src/main/js-azure"
@@ -85,38 +87,10 @@ cp -r "$js_src/bench.mjs" "$js_src/wait-port.mjs" "$js_src/lib" "$js_dir/"
 work="$(mktemp -d)"
 azurite_pid="" viewbase_pid=""
 stop() {
-  local pid
-  for pid in "$viewbase_pid" "$azurite_pid"; do
-    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-      kill "$pid"
-      wait "$pid" 2>/dev/null || true
-    fi
-  done
+  stop_pids "$viewbase_pid" "$azurite_pid"
   azurite_pid="" viewbase_pid=""
 }
 trap 'stop; rm -rf "$work"' EXIT
-
-# free_port FROM: the first port at or above FROM that nothing on 127.0.0.1 accepts connections on.
-free_port() {
-  local port="$1"
-  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
-    port=$((port + 1))
-  done
-  echo "$port"
-}
-
-# wait_for PID LOG PATTERN WHAT: waits (up to 60 s) until LOG contains PATTERN; fails if PID dies.
-wait_for() {
-  local pid="$1" log="$2" pattern="$3" what="$4"
-  for _ in $(seq 1 600); do
-    grep -q "$pattern" "$log" 2>/dev/null && return 0
-    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; echo "$what exited before it listened" >&2; exit 1; }
-    sleep 0.1
-  done
-  cat "$log" >&2
-  echo "$what did not start in 60 s" >&2
-  exit 1
-}
 
 azurite_port="$(free_port "$AZURITE_PORT")"
 azure_port="$(free_port $((azurite_port + 1)))"

@@ -30,6 +30,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+# shellcheck source=servers.sh
+source "$here/servers.sh"
 # JAR overrides the driver's class path (e.g. target/classes:target/benchmarks.jar while editing it).
 bench_jar="$here/target/benchmarks.jar"
 driver_cp="${JAR:-$bench_jar}"
@@ -64,38 +66,10 @@ fi
 work="$(mktemp -d)"
 dynalite_pid="" viewbase_pid=""
 stop() {
-  local pid
-  for pid in "$viewbase_pid" "$dynalite_pid"; do
-    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-      kill "$pid"
-      wait "$pid" 2>/dev/null || true
-    fi
-  done
+  stop_pids "$viewbase_pid" "$dynalite_pid"
   dynalite_pid="" viewbase_pid=""
 }
 trap 'stop; rm -rf "$work"' EXIT
-
-# free_port FROM: the first port at or above FROM that nothing on 127.0.0.1 accepts connections on.
-free_port() {
-  local port="$1"
-  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
-    port=$((port + 1))
-  done
-  echo "$port"
-}
-
-# wait_for PID LOG PATTERN WHAT: waits (up to 120 s) until LOG contains PATTERN; fails if PID dies.
-wait_for() {
-  local pid="$1" log="$2" pattern="$3" what="$4"
-  for _ in $(seq 1 240); do
-    grep -q "$pattern" "$log" 2>/dev/null && return 0
-    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; echo "$what exited before it listened" >&2; exit 1; }
-    sleep 0.5
-  done
-  cat "$log" >&2
-  echo "$what did not start in 120 s" >&2
-  exit 1
-}
 
 dynalite_port="$(free_port "$DYNALITE_PORT")"
 dynamodb_port="$(free_port $((dynalite_port + 1)))"

@@ -70,8 +70,13 @@ if stale; then
   echo "building Viewbase (the jar is missing or older than the sources)..." >&2
   (cd "$root" && mvn -B -q package -DskipTests -pl viewbase-cli -am) >&2
   # Maven leaves a jar whose contents did not change as it was; the sources that are newer (this
-  # driver's, say) are not in it: mark it current, or the launcher would build again, timed.
-  if stale; then touch "$cli_jar"; fi
+  # driver's, say) are not in it. Give them the jar's time, or the launcher would build again,
+  # timed; touching the jar instead would part it from its class-data-sharing archive, which the
+  # JVM checks against the jar's time.
+  if stale; then
+    find "$root" \( -name target -o -name .git -o -name viewbase-data \) -prune -o \
+      -type f \( -name pom.xml -o -path '*/src/*' \) -newer "$cli_jar" -exec touch -r "$cli_jar" {} +
+  fi
 fi
 
 # The driver and its pinned packages, installed under target/ (npm ci again when the lock changed).

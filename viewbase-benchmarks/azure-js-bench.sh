@@ -61,10 +61,14 @@ for tool in java mvn node npm; do
 done
 
 # The launcher's own test (see ./viewbase): a jar older than any pom or source file is rebuilt.
+# sources_newer ACTION...: runs find's ACTION on every pom or source file newer than the jar.
+sources_newer() {
+  find "$root" \( -name target -o -name .git -o -name viewbase-data \) -prune -o \
+    -type f \( -name pom.xml -o -path '*/src/*' \) -newer "$cli_jar" "$@"
+}
 stale() {
   [[ ! -f "$cli_jar" ]] && return 0
-  [[ -n "$(find "$root" \( -name target -o -name .git -o -name viewbase-data \) -prune -o \
-      -type f \( -name pom.xml -o -path '*/src/*' \) -newer "$cli_jar" -print -quit)" ]]
+  [[ -n "$(sources_newer -print -quit)" ]]
 }
 if stale; then
   echo "building Viewbase (the jar is missing or older than the sources)..." >&2
@@ -73,10 +77,7 @@ if stale; then
   # driver's, say) are not in it. Give them the jar's time, or the launcher would build again,
   # timed; touching the jar instead would part it from its class-data-sharing archive, which the
   # JVM checks against the jar's time.
-  if stale; then
-    find "$root" \( -name target -o -name .git -o -name viewbase-data \) -prune -o \
-      -type f \( -name pom.xml -o -path '*/src/*' \) -newer "$cli_jar" -exec touch -r "$cli_jar" {} +
-  fi
+  if stale; then sources_newer -exec touch -r "$cli_jar" {} +; fi
 fi
 
 # The driver and its pinned packages, installed under target/ (npm ci again when the lock changed).

@@ -90,10 +90,24 @@ final class ChangePolls implements AutoCloseable {
   CompletableFuture<ChangePage> poll(Supplier<Table> table, long after, int limit, Duration wait) {
     CompletableFuture<ChangePage> answer = new CompletableFuture<>();
     long deadline = System.nanoTime() + wait.toNanos();
-    run(
-        answer,
-        () -> read(new Poll(table.get(), after, limit, deadline, answer)),
-        "The server is shutting down");
+    try {
+      execute(
+          () -> {
+            try {
+              read(new Poll(table.get(), after, limit, deadline, answer));
+            } catch (RuntimeException | Error e) {
+              answer.completeExceptionally(e);
+            }
+          });
+    } catch (RejectedExecutionException closing) {
+      // A poll that arrives while the server closes is answered as the parked ones are: with what
+      // the feed holds now (it was received, so it gets a page, not a refusal).
+      try {
+        answer.complete(table.get().changes(after, limit, Duration.ZERO));
+      } catch (RuntimeException | Error e) {
+        answer.completeExceptionally(e);
+      }
+    }
     return answer;
   }
 
@@ -229,7 +243,8 @@ final class ChangePolls implements AutoCloseable {
 
   /**
    * Answers every parked poll with what its feed holds now (a client polls again, elsewhere or once
-   * the server is back), refuses new ones with ShuttingDown, and stops the threads.
+   * the server is back), and stops the threads; a poll that arrives after is answered the same way,
+   * on its own thread.
    */
   @Override
   public void close() {

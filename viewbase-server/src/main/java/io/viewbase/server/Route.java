@@ -29,6 +29,8 @@ enum Route {
   BATCH("batch", "/v1/batch", Set.of("POST"), Set.of()),
   VIEW("view", "/v1/views/{view}", Set.of("GET", "PUT", "DELETE"), Set.of()),
   VIEW_VERIFY("view_verify", "/v1/views/{view}/verify", Set.of("POST"), Set.of("repair")),
+  /** An online backup of the whole database: {@link io.viewbase.api.Database#backup}. */
+  ADMIN_BACKUP("admin_backup", "/v1/admin/backup", Set.of("POST"), Set.of()),
   /** No endpoint matched (404), or the request could not be read at all. */
   UNKNOWN("unknown", "", Set.of(), Set.of());
 

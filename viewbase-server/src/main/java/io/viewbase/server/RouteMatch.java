@@ -13,6 +13,7 @@ record RouteMatch(Route route, List<String> rawParams) {
   private static final RouteMatch HEALTH = new RouteMatch(Route.HEALTH, List.of());
   private static final RouteMatch BATCH = new RouteMatch(Route.BATCH, List.of());
   private static final RouteMatch TABLES = new RouteMatch(Route.TABLES, List.of());
+  private static final RouteMatch ADMIN_BACKUP = new RouteMatch(Route.ADMIN_BACKUP, List.of());
   private static final String PREFIX = "/v1/";
 
   /** The most segments after {@code /v1/} that any route has ({@code tables/T/items/pk/id}). */
@@ -58,6 +59,9 @@ record RouteMatch(Route route, List<String> rawParams) {
     }
     if (s.is(0, "views")) {
       return views(s);
+    }
+    if (s.is(0, "admin")) {
+      return count == 2 && s.is(1, "backup") ? ADMIN_BACKUP : UNKNOWN;
     }
     return UNKNOWN;
   }

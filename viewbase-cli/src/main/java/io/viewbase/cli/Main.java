@@ -30,6 +30,8 @@ import picocli.CommandLine.Command;
       ViewCommand.class,
       VerifyCommand.class,
       ExpireCommand.class,
+      BackupCommand.class,
+      RestoreCommand.class,
       ClassArchiveTraining.class,
       CommandLine.HelpCommand.class
     })

@@ -59,6 +59,12 @@ final class RocksDbBackups {
   private static final String PRIVATE = "private";
   private static final String META = "meta";
 
+  static {
+    // A listing or a restore may be the first RocksDB call of the process (viewbase restore opens
+    // no store before it): the native library must be loaded here too, not only by RocksDbStore.
+    RocksDB.loadLibrary();
+  }
+
   private RocksDbBackups() {}
 
   /**

@@ -68,10 +68,11 @@ final class RocksDbBackups {
   private RocksDbBackups() {}
 
   /**
-   * Takes one backup of {@code db}, whose data is in {@code dataDirectory}, into {@code target};
-   * see {@link io.viewbase.storage.spi.Store#backup} for what it answers.
+   * Takes one backup of {@code db}, whose data is in {@code dataDirectory}, into {@code target},
+   * copying at most {@code bytesPerSecond} (0: no limit); see {@link
+   * io.viewbase.storage.spi.Store#backup} for what it answers.
    */
-  static BackupRun backup(RocksDB db, Path dataDirectory, Path target) {
+  static BackupRun backup(RocksDB db, Path dataDirectory, Path target, long bytesPerSecond) {
     long started = System.nanoTime();
     Path dir = checkTarget(dataDirectory, target);
     try (FileChannel lockChannel =
@@ -80,7 +81,10 @@ final class RocksDbBackups {
         FileLock lock = tryLock(lockChannel, dir)) {
       Map<String, Long> sharedBefore = files(dir.resolve(SHARED));
       try (BackupEngineOptions options = engineOptions(dir);
-          BackupEngine engine = BackupEngine.open(Env.getDefault(), options)) {
+          BackupEngine engine =
+              BackupEngine.open(
+                  Env.getDefault(),
+                  bytesPerSecond > 0 ? options.setBackupRateLimit(bytesPerSecond) : options)) {
         engine.createNewBackupWithMetadata(db, METADATA, true);
         BackupInfo info = latest(engine.getBackupInfo()).orElseThrow();
         int copied = 0;

@@ -205,7 +205,7 @@ public final class RocksDbStore implements Store {
     try {
       guard.enter();
       try {
-        return RocksDbBackups.backup(db, directory, target);
+        return RocksDbBackups.backup(db, directory, target, settings.backupBytesPerSecond());
       } finally {
         guard.exit();
       }

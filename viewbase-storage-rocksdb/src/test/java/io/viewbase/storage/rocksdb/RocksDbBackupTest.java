@@ -194,6 +194,40 @@ class RocksDbBackupTest {
   }
 
   /**
+   * A backup copying at most 1 MiB/s ({@code rocksdb.backupBytesPerSecond}) of 2 MiB of
+   * incompressible values takes seconds; a second backup of the store meanwhile, into another
+   * directory, is refused, and the first one completes.
+   */
+  @Test
+  void aSecondBackupWhileARateLimitedOneRunsIsRefusedAndTheFirstCompletes() throws Exception {
+    Path data = dir.resolve("data");
+    try (Store store =
+        provider.open(new StoreConfig(data, true, Map.of("rocksdb.backupBytesPerSecond", "1m")))) {
+      java.util.Random random = new java.util.Random(7);
+      for (int i = 0; i < 32; i++) {
+        byte[] value = new byte[64 * 1024];
+        random.nextBytes(value);
+        store.commit(List.of(Mutation.put(b("big"), key(i), 1, value)));
+      }
+      Path first = dir.resolve("first");
+      java.util.concurrent.atomic.AtomicReference<BackupRun> done =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      Thread running = new Thread(() -> done.set(store.backup(first)));
+      running.start();
+      while (!Files.exists(first.resolve(RocksDbBackups.LOCK_FILE))) {
+        Thread.sleep(1);
+      }
+      assertThatIllegalStateException()
+          .isThrownBy(() -> store.backup(dir.resolve("second")))
+          .withMessageContaining("is running");
+      running.join();
+      assertThat(done.get().bytesCopied()).isGreaterThan(2L << 20);
+      assertThat(done.get().took()).isGreaterThan(java.time.Duration.ofSeconds(1));
+      assertThat(dir.resolve("second")).doesNotExist();
+    }
+  }
+
+  /**
    * Writers commit without pause while backups run; each records a batch once its commit has
    * returned. Every batch acknowledged before a backup began is in its restore, whole: a batch is
    * two keys, and one may not be there without the other.

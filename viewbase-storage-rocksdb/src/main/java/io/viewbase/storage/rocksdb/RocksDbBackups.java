@@ -180,9 +180,10 @@ final class RocksDbBackups {
    * or a place inside or around it, a directory holding something other than backups.
    */
   private static Path checkTarget(Path dataDirectory, Path target) {
-    Path data = dataDirectory.toAbsolutePath().normalize();
+    Path data = real(dataDirectory);
     Path dir = target.toAbsolutePath().normalize();
-    if (dir.startsWith(data) || data.startsWith(dir)) {
+    Path realDir = real(dir);
+    if (realDir.startsWith(data) || data.startsWith(realDir)) {
       throw new IllegalArgumentException(
           "The backup directory "
               + dir
@@ -208,6 +209,26 @@ final class RocksDbBackups {
           "Cannot create the backup directory " + dir + ": " + e.getMessage(), e);
     }
     return dir;
+  }
+
+  /**
+   * The path with every symbolic link of its longest existing prefix resolved, so that a link into
+   * the data directory is seen for what it is; the rest, not yet created, as given.
+   */
+  private static Path real(Path path) {
+    Path absolute = path.toAbsolutePath().normalize();
+    Path existing = absolute;
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return absolute;
+    }
+    try {
+      return existing.toRealPath().resolve(existing.relativize(absolute));
+    } catch (IOException e) {
+      return absolute;
+    }
   }
 
   private static FileLock tryLock(FileChannel channel, Path dir) throws IOException {

@@ -161,6 +161,10 @@ class RocksDbBackupTest {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> store.backup(dir))
           .withMessageContaining("overlap");
+      Path link = Files.createSymbolicLink(dir.resolve("link"), data);
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> store.backup(link.resolve("backups")))
+          .withMessageContaining("overlap");
       assertThatIllegalArgumentException()
           .isThrownBy(() -> store.backup(file))
           .withMessageContaining("is a file");

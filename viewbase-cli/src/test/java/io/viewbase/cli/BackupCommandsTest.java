@@ -58,6 +58,17 @@ class BackupCommandsTest {
         .contains("Ann");
     assertThat(Cli.run("get", "People", "p", "2", "--data", restored.toString()).exitCode())
         .isEqualTo(1); // written after backup 1
+
+    Cli quick =
+        Cli.run(
+            "restore",
+            "--from",
+            backups.toString(),
+            "--data",
+            dir.resolve("quick").toString(),
+            "--no-verify");
+    assertThat(quick.exitCode()).as(quick.toString()).isZero();
+    assertThat(quick.out()).contains("restored backup 2");
   }
 
   @Test

@@ -227,6 +227,16 @@ final class ImportCommand implements Callable<Integer> {
                 "import " + table + ": no journal " + journalPath + "; starting at the beginning");
       }
     }
+    if (!resume && journalPath != null && Files.exists(journalPath)) {
+      err()
+          .println(
+              "import "
+                  + table
+                  + ": "
+                  + journalPath
+                  + " is an unfinished import's journal; starting at the beginning"
+                  + " (--resume would go on from it)");
+    }
     Path rejectsPath =
         rejects != null
             ? rejects
@@ -289,6 +299,7 @@ final class ImportCommand implements Callable<Integer> {
       read = j.read();
       imported = j.imported();
       rejected = j.rejected();
+      committedLine = j.line();
       err()
           .printf(
               Locale.ROOT,

@@ -351,4 +351,57 @@ class ImportExportTest {
     assertThat(read("Other").get(0).properties())
         .containsExactly(Map.entry("v", new Value.Int32(2)));
   }
+
+  @Test
+  void aCsvRecordLongerThanTheBoundIsRejectedAndTheNextRecordStillReads() throws Exception {
+    Path file = dir.resolve("long.csv");
+    String longField = ("line\n" + "z".repeat(1000)).repeat(5 * 1024); // 5 MiB, quoted, multi-line
+    Files.writeString(
+        file,
+        "partitionKey,id,text\r\np,1,\"" + longField + "\"\r\np,2,short\r\n",
+        StandardCharsets.UTF_8);
+
+    Cli imported = cli("import", "Long", file.toString());
+
+    assertThat(imported.exitCode()).as(imported.toString()).isEqualTo(1);
+    assertThat(read("Long")).extracting(Item::id).containsExactly("2");
+    assertThat(Files.readAllLines(dir.resolve("long.csv.rejects")))
+        .singleElement()
+        .satisfies(line -> assertThat(line).startsWith("{\"line\":2,\"code\":\"ItemTooLarge\""));
+  }
+
+  @Test
+  void aViewExportsItsItemsWithoutTheirOriginUnlessSystemIsGiven() throws Exception {
+    put("People", List.of(Item.builder("p", "1").put("email", "ann@example.com").build()));
+    try (Database db = Viewbase.open(OpenOptions.at(data))) {
+      db.createView(io.viewbase.api.ViewDefinition.of("ByEmail", "People", null, "{email}"));
+      while (!io.viewbase.api.ViewStatus.READY.equals(db.viewStatus("ByEmail").state())) {
+        Thread.sleep(10);
+      }
+    }
+    Path plain = dir.resolve("view.jsonl");
+    Path system = dir.resolve("view-system.jsonl");
+
+    assertThat(cli("export", "ByEmail", "-o", plain.toString()).exitCode()).isZero();
+    assertThat(cli("export", "ByEmail", "--system", "-o", system.toString()).exitCode()).isZero();
+
+    assertThat(Files.readString(plain)).doesNotContain("_source").contains("ann@example.com");
+    assertThat(Files.readString(system))
+        .contains("\"_sourcePartitionKey\":\"p\",\"_sourceId\":\"1\"");
+    Cli intoView = cli("import", "ByEmail", plain.toString());
+    assertThat(intoView.exitCode()).isEqualTo(1);
+    assertThat(intoView.err()).contains("error: ViewIsReadOnly:");
+  }
+
+  @Test
+  void resumingWithTheJournalOfAnotherTableIsAUsageError() throws Exception {
+    Path file = dir.resolve("rows.jsonl");
+    Files.writeString(file, "{\"partitionKey\":\"p\",\"id\":\"1\"}\n", StandardCharsets.UTF_8);
+    new ImportJournal("Other", "jsonl", 0, 1, 0, 0, 0, 0).save(ImportJournal.of(file));
+
+    Cli resumed = cli("import", "Rows", file.toString(), "--resume");
+
+    assertThat(resumed.exitCode()).isEqualTo(2);
+    assertThat(resumed.err()).contains("is of an import into Other");
+  }
 }

@@ -63,10 +63,15 @@ import picocli.CommandLine.Spec;
  *   the server unreachable)                  |
  * </pre>
  *
- * After each commit the rejected rows go to the rejects file and the position to the journal
- * ({@link ImportJournal}), so {@code --resume} goes on after the last committed batch without
- * writing a row twice more than that batch; with the default {@code upsert} a repeated row is
- * harmless. Progress shows on stderr ({@link Progress}), and a summary ends the import.
+ * Up to {@code --parallel} batches are committed at once (a store syncs the commits that wait
+ * together once) and their outcomes taken in the file's order; a batch that writes a key one in
+ * flight writes waits for it, so a key's last row wins as it would one batch at a time.
+ *
+ * <p>After each commit the rejected rows go to the rejects file and the position to the journal
+ * ({@link ImportJournal}), so {@code --resume} goes on after the last batch committed in order,
+ * writing again only the rows of the batches in flight at the crash; with the default {@code
+ * upsert} a repeated row is harmless. Progress shows on stderr ({@link Progress}), and a summary
+ * ends the import.
  *
  * <pre>
  * outcome                      | stderr                                               | exit
@@ -74,7 +79,8 @@ import picocli.CommandLine.Spec;
  * every row imported           | progress, summary                                    | 0
  * rows rejected                | progress, summary, error: InvalidInput: n rows were  | 1
  *                              |   rejected ... (the rejects file)                    |
- * stopped (a fatal error)      | progress, "import stopped at line n ...", error: ... | 1
+ * stopped (a fatal error)      | progress, "import T stopped after line n ...",       | 1
+ *                              |   error: ...                                         |
  * bad arguments, --resume with | error: Usage: ...                                    | 2
  *   stdin, a journal of another|                                                      |
  *   table                      |                                                      |

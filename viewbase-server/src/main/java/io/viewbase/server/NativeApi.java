@@ -69,6 +69,7 @@ public final class NativeApi {
   private final ViewEndpoints views;
   private final TableOptionEndpoints tableOptions;
   private final ChangeEndpoint changes;
+  private final ConsoleAssets console = new ConsoleAssets();
 
   public NativeApi(Database db) {
     this(db, new ServerMetrics());
@@ -277,6 +278,7 @@ public final class NativeApi {
       case VIEW -> views.view(r, match.param(0));
       case VIEW_VERIFY -> views.verify(parameters, match.param(0));
       case ADMIN_BACKUP -> backup(r);
+      case CONSOLE -> console.serve(r.rawPath(), r.ifNoneMatch());
       case UNKNOWN -> throw new IllegalStateException("admit refuses it");
     };
   }

@@ -18,7 +18,7 @@ import java.util.concurrent.Executor;
  * request                                                   | mode
  * ----------------------------------------------------------+--------
  * GET of an item, a table or a view; table list, health,    | INLINE
- *   metrics                                                 |
+ *   metrics, the console's files (from memory)              |
  * PUT, PATCH, DELETE of an item                             | ASYNC
  * GET of a table's changes (a long-poll, no thread waits)   | ASYNC
  * queries, batches, verify, table and view changes          | WORKERS

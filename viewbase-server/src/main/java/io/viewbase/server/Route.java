@@ -31,6 +31,8 @@ enum Route {
   VIEW_VERIFY("view_verify", "/v1/views/{view}/verify", Set.of("POST"), Set.of("repair")),
   /** An online backup of the whole database: {@link io.viewbase.api.Database#backup}. */
   ADMIN_BACKUP("admin_backup", "/v1/admin/backup", Set.of("POST"), Set.of()),
+  /** The data explorer's static files: {@link ConsoleAssets}. */
+  CONSOLE("console", "/console/{file}", Set.of("GET"), Set.of()),
   /** No endpoint matched (404), or the request could not be read at all. */
   UNKNOWN("unknown", "", Set.of(), Set.of());
 

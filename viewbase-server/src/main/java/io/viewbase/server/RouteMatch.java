@@ -14,6 +14,7 @@ record RouteMatch(Route route, List<String> rawParams) {
   private static final RouteMatch BATCH = new RouteMatch(Route.BATCH, List.of());
   private static final RouteMatch TABLES = new RouteMatch(Route.TABLES, List.of());
   private static final RouteMatch ADMIN_BACKUP = new RouteMatch(Route.ADMIN_BACKUP, List.of());
+  private static final RouteMatch CONSOLE = new RouteMatch(Route.CONSOLE, List.of());
   private static final String PREFIX = "/v1/";
 
   /** The most segments after {@code /v1/} that any route has ({@code tables/T/items/pk/id}). */
@@ -27,6 +28,11 @@ record RouteMatch(Route route, List<String> rawParams) {
   static RouteMatch of(String rawPath) {
     if (rawPath.equals("/metrics")) {
       return METRICS;
+    }
+    if (rawPath.startsWith(ConsoleAssets.PREFIX)
+        && (rawPath.length() == ConsoleAssets.PREFIX.length()
+            || rawPath.charAt(ConsoleAssets.PREFIX.length()) == '/')) {
+      return CONSOLE; // the file is ConsoleAssets' to find, by the whole path
     }
     if (!rawPath.startsWith(PREFIX)) {
       return UNKNOWN;

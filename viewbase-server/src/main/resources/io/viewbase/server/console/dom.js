@@ -24,6 +24,13 @@ export function h(tag, attributes = {}, ...children) {
   return el;
 }
 
+/** Replaces an element's children: null, false and undefined are left out, arrays flattened. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) {
@@ -58,7 +65,7 @@ export function checkbox(id, label, checked = false) {
 export function errorBox() {
   const box = h('div', { class: 'error', role: 'alert', 'data-testid': 'error' });
   box.show = (error) => {
-    box.replaceChildren();
+    fill(box);
     if (!error) {
       return;
     }
@@ -96,7 +103,9 @@ export function link(segments, text, attributes = {}) {
 
 /** The page heading, focused after navigation so that keyboard and screen reader users land on it. */
 export function heading(text, crumbs) {
-  return [crumbs && h('p', { class: 'crumbs' }, crumbs), h('h1', { tabindex: '-1', id: 'page-title' }, text)];
+  const fragment = document.createDocumentFragment();
+  append(fragment, [crumbs && h('p', { class: 'crumbs' }, crumbs), h('h1', { tabindex: '-1', id: 'page-title' }, text)]);
+  return fragment;
 }
 
 /** A JSON text re-indented, every number kept exactly as written (1.0 stays 1.0, not 1). */

@@ -9,7 +9,7 @@
 // Insert (new)     | PUT, If-None-Match: *         | (409 ItemAlreadyExists instead)
 
 import * as api from './api.js';
-import { h, field, errorBox, noticeBox, link, href, heading, prettyJson, summary } from './dom.js';
+import { h, fill, field, errorBox, noticeBox, link, href, heading, prettyJson, summary } from './dom.js';
 
 /** The items of a page as a table, each linking to its item page. */
 export function itemsTable(table, items, label) {
@@ -52,11 +52,11 @@ export function pager(table, load, label, onPage) {
         ? h('button', { type: 'button', onclick: () => show(body.continuation) }, 'Next page')
         : null;
       count.textContent = `Page ${pageNo}: ${body.items.length} item${body.items.length === 1 ? '' : 's'}${body.continuation ? ', more to come' : ', the last page'}.`;
-      out.replaceChildren(count, itemsTable(table, body.items, label), next && h('div', { class: 'actions' }, next));
+      fill(out, count, itemsTable(table, body.items, label), next && h('div', { class: 'actions' }, next));
       if (onPage) onPage(body);
       if (next && continuation) next.focus();
     } catch (e) {
-      out.replaceChildren();
+      fill(out);
       error.show(e);
     }
   }
@@ -115,7 +115,7 @@ export function renderTable(main, [table]) {
           : api.partitionQuery(table, partition, { prefix, limit: limit(), continuation }),
       partition === null ? `Items of ${table}` : `Items of partition ${partition}`,
     );
-    results.replaceChildren(current.element);
+    fill(results, current.element);
     current.show(null);
   }
   form.addEventListener('submit', (event) => {
@@ -178,9 +178,9 @@ export function renderItem(main, [table, pk, id]) {
   }
 
   function showConflict(e, retry) {
-    conflict.replaceChildren(
+    fill(conflict, 
       h('strong', {}, 'Conflict: '),
-      `${e.code} (HTTP ${e.status}): ${e.message}. The item changed since it was loaded (ETag ${current}). `,
+      `${e.code} (HTTP ${e.status}): ${e.message} Someone wrote the item after this page loaded it (ETag ${current}): reload it and drop your edit, or overwrite their write with yours. `,
       h('div', { class: 'actions' },
         h('button', { type: 'button', onclick: () => load('Reloaded the current item; your edit was discarded.') }, 'Reload'),
         h('button', { type: 'button', class: 'danger', onclick: () => retry('*') }, 'Overwrite'),

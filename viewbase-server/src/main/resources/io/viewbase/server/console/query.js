@@ -3,7 +3,7 @@
 // the items, page by page.
 
 import * as api from './api.js';
-import { h, field, checkbox, link, heading } from './dom.js';
+import { h, fill, field, checkbox, link, heading } from './dom.js';
 import { pager } from './items.js';
 
 export function render(main, [table], search) {
@@ -31,7 +31,7 @@ export function render(main, [table], search) {
       plan.hidden = true;
       return;
     }
-    plan.replaceChildren(
+    fill(plan, 
       h('h2', {}, 'Plan'),
       h('dl', {},
         h('dt', {}, 'Kind'), h('dd', { 'data-testid': 'plan-kind' }, h('code', {}, p.kind)),
@@ -56,7 +56,7 @@ export function render(main, [table], search) {
       `Items of ${table} matching the filter`,
       (page) => showPlan(page.plan),
     );
-    results.replaceChildren(p.element);
+    fill(results, p.element);
     p.show(null);
   });
   if (search.get('filter')) form.requestSubmit();

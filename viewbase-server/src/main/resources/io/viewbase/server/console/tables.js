@@ -2,7 +2,7 @@
 // form to create a table. While a view builds, the list refreshes itself.
 
 import * as api from './api.js';
-import { h, field, checkbox, errorBox, noticeBox, link, heading, duration, number } from './dom.js';
+import { h, fill, field, checkbox, errorBox, noticeBox, link, heading, duration, number } from './dom.js';
 import { progressText } from './views.js';
 
 export function render(main) {
@@ -44,7 +44,7 @@ export function render(main) {
       const { body: answer } = await api.listTables();
       const rows = await Promise.all(answer.tables.map(row));
       if (stopped) return;
-      body.replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No tables yet: create one below.'))]));
+      fill(body, ...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No tables yet: create one below.'))]));
       if (answer.tables.some((t) => t.state === 'building')) {
         timer = setTimeout(refresh, 700);
       }

@@ -6,7 +6,7 @@
 // the server's to decide: the preview says only that the item is in the view if it matches.
 
 import * as api from './api.js';
-import { h, field, errorBox, noticeBox, link, href, heading, duration, number, prettyJson } from './dom.js';
+import { h, fill, field, errorBox, noticeBox, link, href, heading, duration, number, prettyJson } from './dom.js';
 import { parseTemplate, renderTemplate, parseTyped } from './templates.js';
 
 /** "412,000 of 1,000,000 (41%), 52,310 items/s, about 11 s left" for a building view. */
@@ -26,7 +26,7 @@ export function progressText(status) {
 export function renderForm(main, _params, search) {
   const error = errorBox();
   const sources = h('select', { id: 'view-source', name: 'view-source', required: true });
-  const sample = h('textarea', { id: 'view-sample', spellcheck: 'false', 'aria-describedby': 'view-sample-hint', style: 'min-height: 10rem' });
+  const sample = h('textarea', { id: 'view-sample', spellcheck: 'false', 'aria-describedby': 'view-sample-hint', class: 'short' });
   const partitionKey = h('output', { id: 'preview-partition', 'aria-live': 'polite', for: 'view-partitionBy view-sample' });
   const id = h('output', { id: 'preview-id', 'aria-live': 'polite', for: 'view-idBy view-sample' });
   const previewNote = h('p', { class: 'hint', id: 'preview-note' });
@@ -112,7 +112,7 @@ export function renderForm(main, _params, search) {
   api.listTables().then(
     ({ body }) => {
       const tables = body.tables.filter((t) => t.kind === 'table');
-      sources.replaceChildren(...tables.map((t) => h('option', { value: t.name, selected: t.name === search.get('source') }, t.name)));
+      fill(sources, ...tables.map((t) => h('option', { value: t.name, selected: t.name === search.get('source') }, t.name)));
       loadSample();
     },
     (e) => error.show(e),
@@ -165,7 +165,7 @@ export function renderView(main, [view]) {
     try {
       const { body: s } = await api.getView(view);
       if (stopped) return;
-      facts.replaceChildren(
+      fill(facts, 
         h('dt', {}, 'State'), h('dd', {}, h('span', { class: `state state-${s.state}`, 'data-testid': 'view-state' }, s.state)),
         h('dt', {}, 'Source'), h('dd', {}, link(['table', s.source], s.source)),
         s.kind && [h('dt', {}, 'Kind'), h('dd', {}, s.kind)],
@@ -180,7 +180,7 @@ export function renderView(main, [view]) {
       progress.textContent = progressText(s);
       verify.disabled = repair.disabled = s.state !== 'ready';
       if (s.state === 'failed' && s.conflicts && s.conflicts.length) {
-        report.replaceChildren(h('h2', {}, 'Key conflicts'), conflictTable(s.conflicts));
+        fill(report, h('h2', {}, 'Key conflicts'), conflictTable(s.conflicts));
       }
       if (s.state === 'building') timer = setTimeout(refresh, 500);
     } catch (e) {
@@ -191,16 +191,16 @@ export function renderView(main, [view]) {
   async function check(fix) {
     error.clear();
     verify.disabled = repair.disabled = true;
-    report.replaceChildren(h('p', { role: 'status' }, 'Verifying: reading the whole source and view…'));
+    fill(report, h('p', { role: 'status' }, 'Verifying: reading the whole source and view…'));
     try {
       const { body: r } = await api.verifyView(view, fix ? 'true' : undefined);
-      report.replaceChildren(
+      fill(report, 
         h('h2', {}, 'Verify report'),
         h('p', { 'data-testid': 'drift' }, r.drift === 0 ? `No drift: ${number(r.checked)} entries checked.` : `Drift: ${number(r.drift)} (${r.missing} missing, ${r.extra} extra, ${r.different} different) of ${number(r.checked)} checked${r.repaired ? '; repaired' : ''}.`),
         r.samples.length ? sampleTable(r.samples) : null,
       );
     } catch (e) {
-      report.replaceChildren();
+      fill(report);
       error.show(e);
     }
     refresh();

@@ -213,7 +213,7 @@ try {
   assert.equal(await page.evaluate(() => sessionStorage.getItem('viewbase.apiKey')), 'vb-test-key');
   await page.getByRole('button', { name: 'API key' }).click();
   await page.getByRole('button', { name: 'Forget key' }).click();
-  assert.equal(await page.evaluate(() => sessionStorage.getItem('viewbase.apiKey')), null);
+  await page.waitForFunction(() => sessionStorage.getItem('viewbase.apiKey') === null); // on the dialog's close event
 
   // The start page with the view listed, at 1280x800 and in a narrow window.
   await page.goto(`${base}/console/#/`);
@@ -222,10 +222,23 @@ try {
   await page.setViewportSize({ width: 400, height: 800 });
   await page.goto(`${base}/console/#/query/People?filter=${encodeURIComponent("email eq 'bob@example.com'")}`);
   await page.locator('[data-testid=plan-kind]', { hasText: 'viewLookup' }).waitFor();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the narrow page scrolls sideways by ${overflow} px`);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'page-title', 'the heading has the focus');
+  const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok((await sideways()) <= 0, `the narrow query page scrolls sideways by ${await sideways()} px`);
   await shot('narrow.png');
-
+  // every page, once its data is in, fits the narrow window
+  for (const [hash, loaded] of [
+    ['#/', 'tr[data-name=PeopleByEmail]'],
+    ['#/table/People', 'a[aria-label="Item acme / alice"]'],
+    ['#/item/People/acme/alice', '#item-etag:not(:empty)'],
+    ['#/new-view?source=People', '#preview-id:has-text("alice")'],
+    ['#/view/PeopleByEmail', '[data-testid=view-state]'],
+    ['#/changes/People', '.changes li'],
+  ]) {
+    await page.goto(`${base}/console/${hash}`);
+    await page.locator(loaded).first().waitFor();
+    assert.ok((await sideways()) <= 0, `the narrow page ${hash} scrolls sideways by ${await sideways()} px`);
+  }
   assert.deepEqual(problems, [], 'page errors or console errors');
   console.log(JSON.stringify({ screenshots: shots, problems: problems.length }));
 } finally {

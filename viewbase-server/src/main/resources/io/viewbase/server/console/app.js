@@ -34,6 +34,7 @@ const ROUTES = {
 };
 
 let stop = null;
+let firstPage = true;
 
 function route() {
   const hash = location.hash.replace(/^#\/?/, '');
@@ -54,9 +55,12 @@ function route() {
   stop = typeof result === 'function' ? result : null;
   const title = main.querySelector('h1');
   document.title = title ? `${title.textContent} · Viewbase console` : 'Viewbase console';
-  if (title && document.activeElement !== document.body && !main.contains(document.activeElement)) {
+  // after a navigation (not on the first load) the heading takes the focus, where a keyboard or
+  // screen reader user expects the new page to begin; the link that had it is gone
+  if (title && !firstPage) {
     title.focus();
   }
+  firstPage = false;
 }
 
 function notFound(main) {

@@ -67,6 +67,12 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void pageLogicRendersProgressAndKeepsNumbersAsWritten() {
+    NodeRuntime node = NodeRuntime.require("js-console");
+    passes(node.run("page-logic.js"));
+  }
+
+  @Test
   void mainFlowsWorkInHeadlessChromiumWithoutConsoleErrors() throws Exception {
     NodeRuntime node = NodeRuntime.require("js-console");
     String chromium = System.getProperty(CHROMIUM, "/usr/bin/chromium");

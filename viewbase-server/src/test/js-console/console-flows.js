@@ -130,7 +130,29 @@ try {
   await page.waitForFunction(() => !document.querySelector('main .actions button').disabled);
   await shot('view.png');
 
+  // A view whose key two items share fails, listing the conflict; it is deleted from its page.
+  // A where that does not parse is refused with the filter error's position.
+  await page.goto(`${base}/console/#/new-view?source=People`);
+  await valueHas('#view-sample', 'alice');
+  await page.fill('#view-name', 'PeopleByCompany');
+  await page.fill('#view-partitionBy', 'all');
+  await page.fill('#view-idBy', '{partitionKey}');
+  await page.fill('#view-where', 'age ge');
+  await page.getByRole('button', { name: 'Create view' }).click();
+  await page.locator('[data-testid=error]', { hasText: 'InvalidView' }).filter({ hasText: 'position' }).waitFor();
+  await page.fill('#view-where', 'age ge 18');
+  await page.fill('#view-select', 'name, age');
+  await page.getByRole('button', { name: 'Create view' }).click();
+  await page.locator('[data-testid=view-state]', { hasText: 'failed' }).waitFor();
+  await page.getByRole('table', { name: 'Key conflicts' }).getByText('all / acme').waitFor();
+  await shot('view-failed.png');
+  assert.deepEqual((await api('GET', '/v1/views/PeopleByCompany')).json.select, ['name', 'age']);
+  await page.getByRole('button', { name: 'Delete view' }).click();
+  await page.getByRole('heading', { name: 'Tables and views', level: 1 }).waitFor();
+  assert.equal((await api('GET', '/v1/views/PeopleByCompany')).status, 404);
+
   // Find an item through the view: its partition "all", ids by email.
+  await page.goto(`${base}/console/#/view/PeopleByEmail`);
   await page.getByRole('link', { name: 'Browse items' }).click();
   await page.fill('#browse-pk', 'all');
   await page.fill('#browse-prefix', 'bob');

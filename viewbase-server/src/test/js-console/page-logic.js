@@ -13,7 +13,8 @@ assert.equal(
   '0 of 0, 0 items/s, ETA unknown',
 );
 assert.equal(progressText({ state: 'ready', progress: { done: 3, total: 3 } }), 'built: 3 source items examined');
-assert.equal(progressText({ state: 'failed', conflicts: [{}, {}] }), '2 key conflicts');
+assert.equal(progressText({ state: 'failed', conflicts: [{}, {}] }), 'failed: 2 key conflicts; the view holds no data');
+assert.equal(progressText({ state: 'failed', conflicts: [{}] }), 'failed: 1 key conflict; the view holds no data');
 assert.equal(duration(185), '3 min 5 s');
 assert.equal(duration(7260), '2 h 1 min');
 

@@ -98,7 +98,13 @@ class ConsoleBrowserTest {
     passes(run);
     try (var files = Files.list(screenshots)) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .contains("tables.png", "view.png", "query.png", "item-conflict.png", "narrow.png");
+          .contains(
+              "tables.png",
+              "view.png",
+              "view-failed.png",
+              "query.png",
+              "item-conflict.png",
+              "narrow.png");
     }
   }
 

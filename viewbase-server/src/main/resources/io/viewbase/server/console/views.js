@@ -16,7 +16,8 @@ export function progressText(status) {
     return typeof p.done === 'number' ? `built: ${number(p.done)} source items examined` : 'built';
   }
   if (status.state === 'failed') {
-    return `${(status.conflicts || []).length} key conflicts`;
+    const n = (status.conflicts || []).length;
+    return `failed: ${n} key conflict${n === 1 ? '' : 's'}; the view holds no data`;
   }
   const share = p.total > 0 ? ` (${Math.min(100, Math.round((100 * p.done) / p.total))}%)` : '';
   return `${number(p.done)} of ${number(p.total)}${share}, ${number(Math.round(p.itemsPerSecond || 0))} items/s, ETA ${duration(p.etaSeconds)}`;
@@ -176,6 +177,7 @@ export function renderView(main, [view]) {
         h('dt', {}, 'Created'), h('dd', {}, s.created),
       );
       const p = s.progress || {};
+      bar.hidden = s.state === 'failed';
       bar.value = s.state === 'ready' ? 100 : p.total > 0 ? Math.min(100, (100 * p.done) / p.total) : 0;
       progress.textContent = progressText(s);
       verify.disabled = repair.disabled = s.state !== 'ready';

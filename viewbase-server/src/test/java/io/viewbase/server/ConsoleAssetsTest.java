@@ -64,6 +64,7 @@ class ConsoleAssetsTest {
         .contains("script-src 'self';", "connect-src 'self';")
         .doesNotContain("unsafe-inline", "unsafe-eval");
     assertThat(r.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    assertThat(r.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
     assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-cache");
     assertThat(r.headers().firstValue("ETag"))
         .hasValueSatisfying(e -> assertThat(e).matches("\"[0-9a-f]{32}\""));

@@ -26,6 +26,10 @@ import picocli.CommandLine.Spec;
  * --data DIR           | the RocksDB database in DIR, opened in this process (DIR must exist)
  * --server and --data  | usage error
  * </pre>
+ *
+ * Requests to a server carry the API key of {@code --key}, else of {@code $VIEWBASE_KEY} (the
+ * environment keeps it out of the process list), else none. A data directory needs none: whoever
+ * can open it owns the data; {@code --key} with {@code --data} is a usage error.
  */
 final class DatabaseTarget {
   static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
@@ -48,12 +52,35 @@ final class DatabaseTarget {
               + "only while no server holds it.")
   Path data;
 
+  @Option(
+      names = "--key",
+      paramLabel = "KEY",
+      description =
+          "The API key (vb_...) to send to the server (default: $VIEWBASE_KEY, which keeps it out"
+              + " of the process list).")
+  String key;
+
   Database open() {
     if (server != null && data != null) {
       throw new ParameterException(
           spec.commandLine(), "--server and --data are alternatives: give one of them");
     }
-    return data != null ? openDirectory(data) : RemoteDatabase.connect(serverUri());
+    if (key != null && data != null) {
+      throw new ParameterException(
+          spec.commandLine(), "--key is for a server; --data opens the directory directly");
+    }
+    return data != null
+        ? openDirectory(data)
+        : RemoteDatabase.connect(serverUri(), RemoteDatabase.DEFAULT_TIMEOUT, apiKey());
+  }
+
+  /** The key of {@code --key}, else of {@code $VIEWBASE_KEY}, else null. */
+  String apiKey() {
+    if (key != null) {
+      return key;
+    }
+    String fromEnvironment = System.getenv("VIEWBASE_KEY");
+    return fromEnvironment == null || fromEnvironment.isBlank() ? null : fromEnvironment.trim();
   }
 
   /**
@@ -71,7 +98,7 @@ final class DatabaseTarget {
     return failure;
   }
 
-  private URI serverUri() {
+  URI serverUri() {
     if (server != null) {
       return server;
     }

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       ViewCommand.class,
       VerifyCommand.class,
       ExpireCommand.class,
+      KeyCommand.class,
       ClassArchiveTraining.class,
       CommandLine.HelpCommand.class
     })

@@ -81,6 +81,14 @@ final class ServeCommand implements Callable<Integer> {
   String bind;
 
   @Option(
+      names = "--insecure",
+      description =
+          "Serve the native API beyond loopback (--bind 0.0.0.0, a LAN address) although the "
+              + "catalog holds no API key: anyone who reaches it can read and write everything. "
+              + "Without it such a server refuses to start; see 'viewbase key create'.")
+  boolean insecure;
+
+  @Option(
       names = "--storage",
       paramLabel = "rocksdb|memory|cassandra",
       defaultValue = "rocksdb",
@@ -468,7 +476,8 @@ final class ServeCommand implements Callable<Integer> {
 
   private ServerOptions serverOptions() {
     try {
-      ServerOptions options = ServerOptions.defaults().withBindAddress(bind).withPort(port);
+      ServerOptions options =
+          ServerOptions.defaults().withBindAddress(bind).withPort(port).withInsecure(insecure);
       return ioThreads == null ? options : options.withIoThreads(ioThreads);
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), invalid.getMessage());

@@ -29,10 +29,13 @@ final class HttpTransport {
   private final HttpClient client;
   private final String base;
   private final Duration timeout;
+  private final String authorization;
   private volatile boolean closed;
 
-  HttpTransport(HttpClient client, URI base, Duration timeout) {
+  /** With an API key, every request carries it as {@code Authorization: Bearer}; null: none. */
+  HttpTransport(HttpClient client, URI base, Duration timeout, String apiKey) {
     this.client = client;
+    this.authorization = apiKey == null ? null : "Bearer " + apiKey;
     String b = base.toString();
     this.base = b.endsWith("/") ? b.substring(0, b.length() - 1) : b;
     this.timeout = timeout;
@@ -61,6 +64,9 @@ final class HttpTransport {
             .header("Accept", JSON);
     if (headers.length > 0) {
       b.headers(headers);
+    }
+    if (authorization != null) {
+      b.header("Authorization", authorization);
     }
     if (body != null) {
       b.header("Content-Type", JSON);

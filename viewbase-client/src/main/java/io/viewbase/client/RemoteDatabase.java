@@ -79,6 +79,19 @@ public final class RemoteDatabase implements Database {
   }
 
   public static RemoteDatabase connect(URI base, Duration requestTimeout) {
+    return connect(base, requestTimeout, null);
+  }
+
+  /** As {@link #connect(URI, Duration, String)} with the default timeout. */
+  public static RemoteDatabase connect(URI base, String apiKey) {
+    return connect(base, DEFAULT_TIMEOUT, apiKey);
+  }
+
+  /**
+   * The server at this base address, every request carrying {@code Authorization: Bearer key} (an
+   * API key, {@code vb_<id>_<secret>}); a null key sends none.
+   */
+  public static RemoteDatabase connect(URI base, Duration requestTimeout, String apiKey) {
     if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
       throw new IllegalArgumentException(
           "A Viewbase server address starts with http:// or https://, not " + base);
@@ -90,7 +103,7 @@ public final class RemoteDatabase implements Database {
                     .HTTP_1_1) // the server speaks HTTP/1.1; skip the h2c upgrade dance
             .connectTimeout(Duration.ofSeconds(10))
             .build();
-    return new RemoteDatabase(new HttpTransport(client, base, requestTimeout));
+    return new RemoteDatabase(new HttpTransport(client, base, requestTimeout, apiKey));
   }
 
   @Override

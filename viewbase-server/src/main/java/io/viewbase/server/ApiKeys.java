@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,12 +47,14 @@ import org.slf4j.LoggerFactory;
  * else                                      | the key (its scope decides: {@link Access})
  * </pre>
  *
- * <p>Keys made or revoked through this object apply at once. Those another server (on the same
- * Cassandra keyspace) makes or revokes apply here within {@link #REFRESH}: once the held keys are
- * older, the next request starts a read of the stored ones in the background (as the Azure
- * dialect's CORS rules do). Changes read the stored keys first and write the whole list back; two
- * servers changing keys in the same few milliseconds may lose one of the two changes, so keys are
- * best managed through one server (or {@code viewbase key --data} while none runs).
+ * <p>There is one {@code ApiKeys} per {@link Database} object ({@link #of}), shared by every server
+ * on it and every caller in the process, so keys made or revoked through any of them apply at once
+ * on all. Those another process (a server on the same Cassandra keyspace) (on the same Cassandra
+ * keyspace) makes or revokes apply here within {@link #REFRESH}: once the held keys are older, the
+ * next request starts a read of the stored ones in the background (as the Azure dialect's CORS
+ * rules do). Changes read the stored keys first and write the whole list back; two servers changing
+ * keys in the same few milliseconds may lose one of the two changes, so keys are best managed
+ * through one server (or {@code viewbase key --data} while none runs).
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class ApiKeys {
@@ -78,6 +82,12 @@ public final class ApiKeys {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(ApiKeys::sha256);
 
+  /**
+   * The instance of each database object; weak both ways, so neither outlives its users (the value
+   * holds its database: a strong one would keep the key alive).
+   */
+  private static final Map<Database, WeakReference<ApiKeys>> SHARED = new WeakHashMap<>();
+
   private final Database db;
   private final AtomicBoolean refreshing = new AtomicBoolean();
 
@@ -97,11 +107,19 @@ public final class ApiKeys {
   }
 
   /**
-   * The keys of this database, read now. A database that keeps no settings (the HTTP client) has
-   * none.
+   * The keys of this database object, the same instance for every caller while one holds it (read
+   * from storage when none does). A database that keeps no settings (the HTTP client) has none.
    */
   public static ApiKeys of(Database db) {
-    return new ApiKeys(db, index(stored(db)));
+    synchronized (SHARED) {
+      WeakReference<ApiKeys> held = SHARED.get(db);
+      ApiKeys keys = held == null ? null : held.get();
+      if (keys == null) {
+        keys = new ApiKeys(db, index(stored(db)));
+        SHARED.put(db, new WeakReference<>(keys));
+      }
+      return keys;
+    }
   }
 
   /** Whether the catalog holds any key: then every request but health needs one. */

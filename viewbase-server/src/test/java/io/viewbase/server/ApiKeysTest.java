@@ -288,21 +288,37 @@ class ApiKeysTest {
     assertThat(code(as(admin, "POST", "/v1/admin/keys", "["))).isEqualTo(ErrorCode.InvalidJson);
   }
 
+  /**
+   * Another server on the same store is another database object over it (a second process on a
+   * Cassandra keyspace): its changes reach this server by the refresh, not at once.
+   */
   @Test
-  void aKeyMadeThroughAnotherServerOnTheSameStoreAppliesWithinTheRefresh() throws Exception {
+  void aKeyMadeOrRevokedThroughAnotherServerOnTheSameStoreAppliesWithinTheRefresh()
+      throws Exception {
+    Database sameStore = new DelegatingDatabase(db) {};
     try (ViewbaseServer second =
-        ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withIoThreads(1))) {
-      String key = new KeyMaker(second.port()).make();
-      long deadline = System.nanoTime() + ApiKeys.REFRESH.toNanos() * 3;
-      int status;
-      do {
-        status = as(key, "GET", "/v1/tables", null).statusCode();
-        if (status != 200) {
-          Thread.sleep(100);
-        }
-      } while (status != 200 && System.nanoTime() < deadline);
-      assertThat(status).isEqualTo(200);
+        ViewbaseServer.start(sameStore, ServerOptions.defaults().withPort(0).withIoThreads(1))) {
+      KeyMaker there = new KeyMaker(second.port());
+      String key = there.make();
+      assertThat(awaitStatus(key, 200)).isEqualTo(200);
+      assertThat(there.revoke(key)).isEqualTo(204);
+      assertThat(awaitStatus(key, 401)).isEqualTo(401);
     }
+  }
+
+  /**
+   * Polls this server with the key until it answers {@code wanted}, for three refreshes at most.
+   */
+  private int awaitStatus(String key, int wanted) throws InterruptedException {
+    long deadline = System.nanoTime() + ApiKeys.REFRESH.toNanos() * 3;
+    int status;
+    do {
+      status = as(key, "GET", "/v1/tables", null).statusCode();
+      if (status != wanted) {
+        Thread.sleep(100);
+      }
+    } while (status != wanted && System.nanoTime() < deadline);
+    return status;
   }
 
   /** Makes a read key through the server on this port with the admin key. */
@@ -319,6 +335,17 @@ class ApiKeysTest {
               "POST", "/v1/admin/keys", "{\"scope\":\"read\"}", "Authorization", bearer(admin));
       assertThat(made.statusCode()).isEqualTo(201);
       return KeyJson.readCreatedSecret(made.body());
+    }
+
+    int revoke(String key) {
+      return other
+          .send(
+              "DELETE",
+              "/v1/admin/keys/" + key.substring(3, 15),
+              null,
+              "Authorization",
+              bearer(admin))
+          .statusCode();
     }
   }
 

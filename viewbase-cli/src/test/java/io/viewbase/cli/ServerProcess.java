@@ -41,36 +41,51 @@ final class ServerProcess implements AutoCloseable {
   /** Starts a durable RocksDB server on a free port of 127.0.0.1 and waits until it listens. */
   static ServerProcess serve(Path data, Path logs, String name)
       throws IOException, InterruptedException {
+    return serve(data, logs, name, List.of());
+  }
+
+  /** As {@link #serve(Path, Path, String)}, with more {@code serve} flags ({@code --bind}, say). */
+  static ServerProcess serve(Path data, Path logs, String name, List<String> flags)
+      throws IOException, InterruptedException {
     Path stdout = logs.resolve(name + ".out");
     Path stderr = logs.resolve(name + ".err");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "serve",
+                "--data",
+                data.toString(),
+                "--port",
+                "0",
+                "--azure-port",
+                "0",
+                "--dynamodb-port",
+                "0"));
+    command.addAll(flags);
     Process process =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Xmx256m",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    Main.class.getName(),
-                    "serve",
-                    "--data",
-                    data.toString(),
-                    "--port",
-                    "0",
-                    "--azure-port",
-                    "0",
-                    "--dynamodb-port",
-                    "0"))
-            .redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile())
-            .start();
+        viewbase(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
     try {
       return new ServerProcess(process, stdout, stderr);
     } catch (IOException | InterruptedException | RuntimeException | AssertionError failure) {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       throw failure;
     }
+  }
+
+  /** The viewbase command line with these arguments, in a child JVM of this one's class path. */
+  static ProcessBuilder viewbase(List<String> args) {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx256m",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+    command.addAll(args);
+    return new ProcessBuilder(command);
   }
 
   URI uri() {

@@ -51,8 +51,9 @@ public final class ViewbaseServer implements AutoCloseable {
   public static ViewbaseServer start(Database db, ServerOptions options) {
     ServerMetrics metrics = new ServerMetrics();
     ApiKeys keys = ApiKeys.of(db);
-    boolean loopback = isLoopback(options.bindAddress());
-    if (!keys.any() && !loopback) {
+    Boolean loopback = isLoopback(options.bindAddress());
+    // an address that does not resolve: the listener below fails naming it, as it always has
+    if (!keys.any() && loopback == Boolean.FALSE) {
       if (!options.insecure()) {
         throw new ViewbaseException(
             ErrorCode.ApiKeyRequired,
@@ -68,7 +69,8 @@ public final class ViewbaseServer implements AutoCloseable {
               + " read and write everything",
           options.bindAddress());
     }
-    NativeApi api = new NativeApi(db, metrics, keys, loopback || options.insecure());
+    NativeApi api =
+        new NativeApi(db, metrics, keys, loopback == Boolean.TRUE || options.insecure());
     HttpListener listener =
         HttpListener.start(
             "viewbase",
@@ -84,12 +86,12 @@ public final class ViewbaseServer implements AutoCloseable {
     return new ViewbaseServer(listener, api);
   }
 
-  /** Whether the address is a loopback one; a name that does not resolve is not. */
-  static boolean isLoopback(String address) {
+  /** Whether the address is a loopback one; null for a name that does not resolve. */
+  private static Boolean isLoopback(String address) {
     try {
       return InetAddress.getByName(address).isLoopbackAddress();
     } catch (UnknownHostException e) {
-      return false;
+      return null;
     }
   }
 

@@ -7,6 +7,9 @@
 #      sent with the Azure SDKs' headers: what the dialect costs per request against the native API.
 #   4. (WRITES=1) durable upserts PUT /v1/tables/Bench/items/{pk}/{id} of those items: a write's cost
 #      over HTTP, log sync (group commit across the connections) included.
+#   5. (KEYS=1) the same point reads on a server whose catalog holds API keys, each request with a
+#      read key for table Bench (Authorization: Bearer), against a server without keys: what the key
+#      check costs per request. Both servers run at once and the two are measured in turn.
 # Every pair runs with the same connections, threads and duration; the script prints each
 # throughput and the ratios. Each server is a separate JVM (HttpBenchServer) on a free loopback
 # port, stopped by this script (and by itself after --max-seconds if the script dies).
@@ -19,7 +22,7 @@
 # ITEMS (100000), PIN (1: server on CPU 0, wrk on CPU 1 when taskset and 2+ CPUs exist, so the
 # server's throughput reflects its own CPU cost), IO_THREADS (1 when pinned, else the CPU count),
 # LIBRARIES (1: also measure part 2; 0: the Viewbase pair only), AZURE (0; 1: also measure part 3),
-# WRITES (0; 1: also measure part 4),
+# WRITES (0; 1: also measure part 4), KEYS (0; 1: also measure part 5),
 # SERVER_JAVA_OPTS (extra JVM options for the servers, e.g. -Dviewbase.transport=nio).
 # Every figure comes with the server's own CPU time per request (utime + stime from /proc over
 # the run, divided by the requests answered), which load from elsewhere moves far less than req/s.
@@ -38,6 +41,7 @@ PIN="${PIN:-1}"
 LIBRARIES="${LIBRARIES:-1}"
 AZURE="${AZURE:-0}"
 WRITES="${WRITES:-0}"
+KEYS="${KEYS:-0}"
 SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
 
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install -y wrk)" >&2; exit 2; }
@@ -60,7 +64,8 @@ stop_server() {
   fi
   server_pid=""
 }
-trap 'stop_server; rm -rf "$work"' EXIT
+keyed_pid="" # part 5 runs two servers at once: the second one's pid
+trap 'stop_server; if [[ -n "$keyed_pid" ]]; then kill "$keyed_pid" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 
 # start_server KIND: starts HttpBenchServer and sets $port once it listens.
 start_server() {
@@ -90,7 +95,7 @@ hz="$(getconf CLK_TCK)"
 run_wrk() {
   local out before after
   before="$(cpu_ticks)"
-  out="$(BENCH_PATH="$1" AZURE_SAS="${AZURE_SAS:-}" ITEMS="$ITEMS" "${wrk_cpu[@]}" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$2" \
+  out="$(BENCH_PATH="$1" AZURE_SAS="${AZURE_SAS:-}" API_KEY="${API_KEY:-}" ITEMS="$ITEMS" "${wrk_cpu[@]}" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$2" \
     -s "$lua" "http://127.0.0.1:$port")"
   after="$(cpu_ticks)"
   echo "$out" >>"$work/wrk.log"
@@ -165,6 +170,30 @@ if [[ "$WRITES" == 1 ]]; then
     "$a_rps" "$a_cpu"
 fi
 
+if [[ "$KEYS" == 1 ]]; then
+  start_server viewbase-keys
+  keyed_pid="$server_pid" keyed_port="$port" keyed_key="$AZURE_SAS"
+  start_server viewbase
+  plain_pid="$server_pid" plain_port="$port"
+  on_plain() { server_pid="$plain_pid" port="$plain_port" API_KEY=""; }
+  on_keyed() { server_pid="$keyed_pid" port="$keyed_port" API_KEY="$keyed_key"; }
+  plain=() plainc=() keyed=() keyedc=()
+  on_plain; run_wrk read "$WARMUP" >/dev/null
+  on_keyed; run_wrk read "$WARMUP" >/dev/null
+  for _ in $(seq 1 "$ROUNDS"); do
+    on_plain; r=($(run_wrk read "$DURATION")); plain+=("${r[0]}"); plainc+=("${r[1]}")
+    on_keyed; r=($(run_wrk read "$DURATION")); keyed+=("${r[0]}"); keyedc+=("${r[1]}")
+  done
+  echo "  read without keys: ${plain[*]} req/s, ${plainc[*]} µs CPU/req; with a key: ${keyed[*]} req/s," \
+    "${keyedc[*]} µs CPU/req (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+  on_keyed; stop_server; keyed_pid=""
+  on_plain; stop_server
+  printf '%-44s %12s req/s %8s µs server CPU/req\n' \
+    "viewbase  point read, no keys" "$(mean "${plain[@]}")" "$(mean1 "${plainc[@]}")" \
+    "viewbase  point read, Bearer read key" "$(mean "${keyed[@]}")" "$(mean1 "${keyedc[@]}")"
+  echo "with a key / without, by server CPU per request: $(ratio "$(mean1 "${keyedc[@]}")" "$(mean1 "${plainc[@]}")")"
+fi
+
 [[ "$LIBRARIES" == 1 ]] || exit 0
 
 start_server netty-noop
@@ -178,3 +207,4 @@ stop_server
 printf '%-44s %12s req/s %8s µs server CPU/req\n' "netty 4.2 no-op" "$netty_rps" "$netty_cpu" \
   "jdk HttpServer no-op" "$jdk_rps" "$jdk_cpu"
 echo "jdk / netty = $(ratio "$jdk_rps" "$netty_rps")"
+

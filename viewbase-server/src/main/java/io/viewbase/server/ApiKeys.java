@@ -20,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -49,12 +47,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>There is one {@code ApiKeys} per {@link Database} object ({@link #of}), shared by every server
  * on it and every caller in the process, so keys made or revoked through any of them apply at once
- * on all. Those another process (a server on the same Cassandra keyspace) (on the same Cassandra
- * keyspace) makes or revokes apply here within {@link #REFRESH}: once the held keys are older, the
- * next request starts a read of the stored ones in the background (as the Azure dialect's CORS
- * rules do). Changes read the stored keys first and write the whole list back; two servers changing
- * keys in the same few milliseconds may lose one of the two changes, so keys are best managed
- * through one server (or {@code viewbase key --data} while none runs).
+ * on all. Those another process (a server on the same Cassandra keyspace) makes or revokes apply
+ * here within {@link #REFRESH} and the time of one read: a running {@link ViewbaseServer} reads the
+ * stored keys again every {@link #REFRESH} on a thread of its own ({@link #refresh}), whether
+ * requests come or not, so no request waits for it. Changes read the stored keys first and write
+ * the whole list back; two servers changing keys in the same few milliseconds may lose one of the
+ * two changes, so keys are best managed through one server (or {@code viewbase key --data} while
+ * none runs).
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class ApiKeys {
@@ -89,13 +88,11 @@ public final class ApiKeys {
   private static final Map<Database, WeakReference<ApiKeys>> SHARED = new WeakHashMap<>();
 
   private final Database db;
-  private final AtomicBoolean refreshing = new AtomicBoolean();
 
   /** Counts changes made here, so a refresh that read before one does not undo it. */
   private final AtomicLong changes = new AtomicLong();
 
   private volatile Map<String, ApiKey> byId;
-  private volatile long loadedAt;
 
   /** A key just made, and its secret: the one time the secret is known. */
   public record Created(ApiKey key, String secret) {}
@@ -103,7 +100,6 @@ public final class ApiKeys {
   private ApiKeys(Database db, Map<String, ApiKey> keys) {
     this.db = db;
     this.byId = keys;
-    this.loadedAt = System.nanoTime();
   }
 
   /**
@@ -241,34 +237,30 @@ public final class ApiKeys {
     db.putSetting(null, SETTING, value);
     changes.incrementAndGet();
     byId = keys;
-    loadedAt = System.nanoTime();
   }
 
-  /** The keys in force; past {@link #REFRESH}, a background read of the stored ones is started. */
+  /** The keys in force. */
   private Map<String, ApiKey> held() {
-    if (System.nanoTime() - loadedAt > REFRESH.toNanos() && refreshing.compareAndSet(false, true)) {
-      long seen = changes.get();
-      try {
-        ForkJoinPool.commonPool().execute(() -> refresh(seen));
-      } catch (RuntimeException rejected) {
-        refreshing.set(false);
-      }
-    }
     return byId;
   }
 
-  private void refresh(long seen) {
+  /**
+   * Reads the stored keys again, for those another process changed; a change made here while it
+   * read wins over what it read. A failed read leaves the held keys in force (logged). Never
+   * throws.
+   */
+  void refresh() {
     try {
+      long seen = changes.get();
       Map<String, ApiKey> read = index(stored(db));
-      if (changes.get() == seen) {
-        byId = read;
+      synchronized (this) {
+        if (changes.get() == seen) {
+          byId = read;
+        }
       }
     } catch (RuntimeException e) {
       LOG.warn(
           "Could not read the API keys again; the last ones read still apply: {}", e.toString());
-    } finally {
-      loadedAt = System.nanoTime();
-      refreshing.set(false);
     }
   }
 

@@ -6,6 +6,9 @@ import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,10 +24,13 @@ public final class ViewbaseServer implements AutoCloseable {
 
   private final HttpListener listener;
   private final NativeApi api;
+  private final ScheduledExecutorService keyRefresh;
 
-  private ViewbaseServer(HttpListener listener, NativeApi api) {
+  private ViewbaseServer(
+      HttpListener listener, NativeApi api, ScheduledExecutorService keyRefresh) {
     this.listener = listener;
     this.api = api;
+    this.keyRefresh = keyRefresh;
   }
 
   /**
@@ -83,7 +89,17 @@ public final class ViewbaseServer implements AutoCloseable {
             new NativeDialect(api, metrics));
     LOG.info(
         "Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
-    return new ViewbaseServer(listener, api);
+    // Keys another process changes (a server on the same Cassandra keyspace) apply here so soon.
+    ScheduledExecutorService keyRefresh =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "viewbase-key-refresh");
+              t.setDaemon(true);
+              return t;
+            });
+    long every = ApiKeys.REFRESH.toMillis();
+    keyRefresh.scheduleWithFixedDelay(keys::refresh, every, every, TimeUnit.MILLISECONDS);
+    return new ViewbaseServer(listener, api, keyRefresh);
   }
 
   /** Whether the address is a loopback one; null for a name that does not resolve. */
@@ -107,6 +123,7 @@ public final class ViewbaseServer implements AutoCloseable {
    */
   @Override
   public void close() {
+    keyRefresh.shutdownNow();
     api.close();
     listener.close();
   }

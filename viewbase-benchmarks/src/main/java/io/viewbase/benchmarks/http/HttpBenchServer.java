@@ -5,6 +5,8 @@ import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Viewbase;
 import io.viewbase.benchmarks.Dataset;
 import io.viewbase.benchmarks.DevAccountKey;
+import io.viewbase.server.ApiKeys;
+import io.viewbase.server.KeyScope;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
@@ -28,6 +30,8 @@ import java.util.List;
  * viewbase    | ViewbaseServer over a durable RocksDB-backed database preloaded with BenchItems
  * azure       | the Azure Tables dialect over the same database (account devstoreaccount1); the
  *             | port file's second line is a table SAS query (read-only, table Bench) for wrk
+ * viewbase-   | the same, with API keys: a read key for table Bench (a key with a table list, the
+ *   keys      | check that does the most) is the port file's second line, for wrk to send
  * netty-noop  | a bare Netty 4.2 server answering every request with {"status":"ok"}
  * jdk-noop    | the JDK's com.sun.net.httpserver.HttpServer answering the same
  * </pre>
@@ -48,7 +52,8 @@ public final class HttpBenchServer {
       Path tmp = a.portFile().resolveSibling(a.portFile().getFileName() + ".tmp");
       String content =
           running.port()
-              + (a.kind().equals("azure") ? "\n" + DevAccountKey.readOnlySas("Bench") : "");
+              + (a.kind().equals("azure") ? "\n" + DevAccountKey.readOnlySas("Bench") : "")
+              + (running.apiKey() != null ? "\n" + running.apiKey() : "");
       Files.writeString(tmp, content, StandardCharsets.US_ASCII);
       Files.move(tmp, a.portFile(), StandardCopyOption.ATOMIC_MOVE);
     }
@@ -60,6 +65,13 @@ public final class HttpBenchServer {
   static Running start(Arguments a) throws Exception {
     List<AutoCloseable> resources = new ArrayList<>();
     try {
+      if (a.kind().equals("viewbase-keys")) {
+        Database db = loaded(a, resources);
+        String key = ApiKeys.of(db).create(KeyScope.READ, List.of("Bench"), "bench").secret();
+        ServerOptions options = ServerOptions.defaults().withPort(0).withIoThreads(a.ioThreads());
+        return new Running(
+            keep(ViewbaseServer.start(db, options), resources).port(), key, resources);
+      }
       int port =
           switch (a.kind()) {
             case "viewbase" -> startViewbase(a, resources);
@@ -70,9 +82,9 @@ public final class HttpBenchServer {
                 throw new IllegalArgumentException(
                     "unknown server kind '" + a.kind() + "': use viewbase, netty-noop or jdk-noop");
           };
-      return new Running(port, resources);
+      return new Running(port, null, resources);
     } catch (Exception | Error e) {
-      new Running(0, resources).close();
+      new Running(0, null, resources).close();
       throw e;
     }
   }
@@ -106,8 +118,11 @@ public final class HttpBenchServer {
     return resource;
   }
 
-  /** A started server and what to close when it stops, most recent first. */
-  record Running(int port, List<AutoCloseable> resources) implements AutoCloseable {
+  /**
+   * A started server, the API key its clients send (or null), and what to close when it stops, most
+   * recent first.
+   */
+  record Running(int port, String apiKey, List<AutoCloseable> resources) implements AutoCloseable {
     @Override
     public void close() {
       for (AutoCloseable r : resources) {

@@ -62,7 +62,7 @@ public final class ApiKeys {
 
   /**
    * How many keys the catalog holds at most. The list must also fit one setting ({@link
-   * Database#MAX_SETTING_VALUE_BYTES}, 64 KiB): a key takes about 160 bytes plus its name and each
+   * Database#MAX_SETTING_VALUE_BYTES}, 64 KiB): a key takes about 170 bytes plus its name and each
    * table it lists (its name and 3), so 100 keys fit unless they list many tables each.
    */
   public static final int MAX_KEYS = 100;

@@ -126,6 +126,9 @@ public enum ErrorCode {
       azure("InvalidHeaderValue"),
       dynamoDb("ValidationException"),
       "A header is malformed or missing (If-None-Match other than *; in the Azure dialect, x-ms-version)."),
+  // The native API's API keys. Only the native API raises them (the Azure and DynamoDB dialects
+  // check their own signatures); they sit in this group, by status, since the groups below are
+  // each one dialect's own, named after its codes.
   ApiKeyRequired(
       401,
       azure("AuthenticationFailed"),

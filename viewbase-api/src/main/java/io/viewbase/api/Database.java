@@ -1,5 +1,6 @@
 package io.viewbase.api;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -171,6 +172,30 @@ public interface Database extends AutoCloseable {
   default void putSetting(String table, String name, String value) {
     throw new ViewbaseException(
         ErrorCode.NotImplemented, "Settings are not supported by this database");
+  }
+
+  /**
+   * Takes an online backup of the whole database (catalog, tables, views, settings, change feeds)
+   * into a directory on the database's machine while writes go on: every write acknowledged before
+   * the call is in it, no batch is half in it, and views stay in step with their sources. Backups
+   * in one directory are numbered and share their common files; {@code viewbase restore} restores
+   * one into a new data directory.
+   *
+   * <table>
+   *   <caption>what a backup call answers</caption>
+   *   <tr><th>case</th><th>error</th></tr>
+   *   <tr><td>a directory that cannot hold backups (a file, the data directory or inside it, one
+   *       holding other files; over HTTP, a relative path)</td><td>{@link ErrorCode#InvalidInput}
+   *       </td></tr>
+   *   <tr><td>another backup of this database, or into this directory, is running</td>
+   *       <td>{@link ErrorCode#BackupInProgress}</td></tr>
+   *   <tr><td>a storage that takes no backups (memory, Cassandra), or this default</td>
+   *       <td>{@link ErrorCode#NotImplemented}, naming what to do instead</td></tr>
+   * </table>
+   */
+  default BackupInfo backup(Path to) {
+    throw new ViewbaseException(
+        ErrorCode.NotImplemented, "Backups are not supported by this database");
   }
 
   /** The limits this database enforces. */

@@ -287,6 +287,11 @@ public enum ErrorCode {
           "InternalServerError",
           "The server encountered an internal error; its log has the details."),
       "Something failed inside Viewbase; the server log has the details. Never the client's fault."),
+  BackupInProgress(
+      409,
+      azure("InvalidInput"),
+      dynamoDb("ValidationException"),
+      "A backup was asked for while another backup of the database, or into the same directory, was running; retry once it ends."),
 
   // ---- The Azure Tables dialect only: named after the Azure code they answer with ----
 

@@ -31,6 +31,8 @@ import picocli.CommandLine.Command;
       VerifyCommand.class,
       ExpireCommand.class,
       KeyCommand.class,
+      BackupCommand.class,
+      RestoreCommand.class,
       ClassArchiveTraining.class,
       CommandLine.HelpCommand.class
     })

@@ -1,5 +1,6 @@
 package io.viewbase.client;
 
+import io.viewbase.api.BackupInfo;
 import io.viewbase.api.Batch;
 import io.viewbase.api.BatchResult;
 import io.viewbase.api.Database;
@@ -14,6 +15,7 @@ import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.json.BackupInfoJson;
 import io.viewbase.json.BatchJson;
 import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.SweepStatusJson;
@@ -24,6 +26,7 @@ import io.viewbase.json.ViewDefinitionJson;
 import io.viewbase.json.ViewStatusJson;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -208,6 +211,20 @@ public final class RemoteDatabase implements Database {
     }
     byte[] answer = http.send("POST", "/v1/batch", BatchJson.write(batch)).body();
     return BatchResultJson.read(answer, Limits.DEFAULT);
+  }
+
+  /**
+   * {@code POST /v1/admin/backup} with {@code {"to": DIR}}: DIR is on the server's machine, so it
+   * is sent as given and must be absolute there. A backup copies the database, so it waits as
+   * verify does.
+   */
+  @Override
+  public BackupInfo backup(Path to) {
+    Duration timeout =
+        http.timeout().compareTo(VERIFY_TIMEOUT) > 0 ? http.timeout() : VERIFY_TIMEOUT;
+    return BackupInfoJson.read(
+        http.send("POST", "/v1/admin/backup", BackupInfoJson.writeRequest(to.toString()), timeout)
+            .body());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.viewbase.core;
 
+import io.viewbase.api.BackupInfo;
 import io.viewbase.api.Batch;
 import io.viewbase.api.BatchResult;
 import io.viewbase.api.ChangePage;
@@ -15,8 +16,10 @@ import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.storage.spi.BackupRun;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -376,6 +379,50 @@ public final class EmbeddedDatabase implements Database {
     checkOpen();
     try {
       catalog.putSetting(table, name, value);
+    } catch (StorageException e) {
+      throw storageError(e);
+    }
+  }
+
+  /**
+   * The store's backup: it alone knows its files, and its commits are what a backup must hold. Its
+   * refusals become the API's codes:
+   *
+   * <pre>
+   * store throws                  | error
+   * ------------------------------+-----------------------------------------------
+   * UnsupportedOperationException | NotImplemented (its message says what instead)
+   * IllegalArgumentException      | InvalidInput, with "to"
+   * IllegalStateException         | BackupInProgress, with "to"
+   * StorageException              | as {@link #storageError}
+   * </pre>
+   */
+  @Override
+  public BackupInfo backup(Path to) {
+    checkOpen();
+    if (to == null) {
+      throw new ViewbaseException(ErrorCode.InvalidInput, "A backup needs a target directory");
+    }
+    try {
+      BackupRun run = store.backup(to);
+      return new BackupInfo(
+          run.backup().id(),
+          run.backup().created(),
+          to.toAbsolutePath().normalize().toString(),
+          run.backup().sizeBytes(),
+          run.backup().files(),
+          run.filesCopied(),
+          run.filesShared(),
+          run.bytesCopied(),
+          run.took());
+    } catch (UnsupportedOperationException e) {
+      throw new ViewbaseException(ErrorCode.NotImplemented, e.getMessage(), java.util.Map.of(), e);
+    } catch (IllegalArgumentException e) {
+      throw new ViewbaseException(
+          ErrorCode.InvalidInput, e.getMessage(), java.util.Map.of("to", to.toString()), e);
+    } catch (IllegalStateException e) {
+      throw new ViewbaseException(
+          ErrorCode.BackupInProgress, e.getMessage(), java.util.Map.of("to", to.toString()), e);
     } catch (StorageException e) {
       throw storageError(e);
     }

@@ -1,5 +1,6 @@
 package io.viewbase.server;
 
+import io.viewbase.api.BackupInfo;
 import io.viewbase.api.Batch;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
@@ -11,6 +12,7 @@ import io.viewbase.api.SweepStatus;
 import io.viewbase.api.Table;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.json.BackupInfoJson;
 import io.viewbase.json.BatchJson;
 import io.viewbase.json.BatchResultJson;
 import io.viewbase.json.ItemJson;
@@ -18,6 +20,8 @@ import io.viewbase.json.PageJson;
 import io.viewbase.json.SweepStatusJson;
 import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -112,7 +116,8 @@ public final class NativeApi {
           BATCH,
           CHANGES,
           ADMIN_KEYS,
-          ADMIN_KEY ->
+          ADMIN_KEY,
+          ADMIN_BACKUP ->
           false;
       default -> true;
     };
@@ -337,6 +342,7 @@ public final class NativeApi {
       }
       case VIEW -> views.view(r, match.param(0));
       case VIEW_VERIFY -> views.verify(parameters, match.param(0));
+      case ADMIN_BACKUP -> backup(r);
       case UNKNOWN -> throw new IllegalStateException("admit refuses it");
     };
   }
@@ -550,5 +556,31 @@ public final class NativeApi {
     KeyJson.Request asked = KeyJson.readRequest(r.body());
     return ApiResponse.json(
         201, KeyJson.writeCreated(keys.create(asked.scope(), asked.tables(), asked.name())));
+  }
+
+  /**
+   * {@code POST /v1/admin/backup} with {@code {"to": DIR}}: 200 with the {@link BackupInfo}. DIR is
+   * on the server's machine and must be absolute, since the server's working directory is nobody's
+   * business; the database refuses a second backup while one runs (409 BackupInProgress). It runs
+   * on a worker ({@link #runsInline} says no) and may take minutes on a large database.
+   */
+  private ApiResponse backup(ApiRequest r) {
+    requireJson(r);
+    String to = BackupInfoJson.readRequest(r.body());
+    Path target;
+    try {
+      target = Path.of(to);
+    } catch (InvalidPathException e) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput, "The backup target is not a path", "to", to);
+    }
+    if (!target.isAbsolute()) {
+      throw ViewbaseException.of(
+          ErrorCode.InvalidInput,
+          "The backup target must be an absolute path on the server's machine",
+          "to",
+          to);
+    }
+    return ApiResponse.json(200, BackupInfoJson.write(db.backup(target)));
   }
 }

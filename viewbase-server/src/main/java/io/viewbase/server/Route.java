@@ -35,6 +35,8 @@ enum Route {
   ADMIN_KEYS("admin_keys", "/v1/admin/keys", Set.of("GET", "POST"), Set.of()),
   /** One API key: revoke ({@code DELETE}). */
   ADMIN_KEY("admin_key", "/v1/admin/keys/{id}", Set.of("DELETE"), Set.of()),
+  /** An online backup of the whole database: {@link io.viewbase.api.Database#backup}. */
+  ADMIN_BACKUP("admin_backup", "/v1/admin/backup", Set.of("POST"), Set.of()),
   /** No endpoint matched (404), or the request could not be read at all. */
   UNKNOWN("unknown", "", Set.of(), Set.of());
 

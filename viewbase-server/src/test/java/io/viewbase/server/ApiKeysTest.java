@@ -236,7 +236,11 @@ class ApiKeysTest {
     assertThat(as(write, "GET", "/v1/admin/keys", null).statusCode()).isEqualTo(403);
     assertThat(as(write, "POST", "/v1/admin/backup", null).statusCode()).isEqualTo(403);
     assertThat(http.send("POST", "/v1/admin/backup", null).statusCode()).isEqualTo(401);
-    assertThat(as(admin, "POST", "/v1/admin/backup", null).statusCode()).isEqualTo(404);
+    assertThat(as(write, "POST", "/v1/admin/later", null).statusCode()).isEqualTo(403);
+    assertThat(as(admin, "POST", "/v1/admin/later", null).statusCode()).isEqualTo(404);
+    // the backup route's own refusal (a relative path), past the key check
+    HttpResponse<byte[]> backup = as(admin, "POST", "/v1/admin/backup", "{\"to\":\"relative\"}");
+    assertThat(backup.statusCode()).as(text(backup)).isEqualTo(400);
     assertThat(as(admin, "DELETE", "/v1/tables/" + name, null).statusCode()).isEqualTo(204);
   }
 

@@ -40,6 +40,8 @@ import org.rocksdb.Options;
  *       synced, so fewer bytes make each group's sync shorter (see docs/storage.md)</td></tr>
  *   <tr><td>rocksdb.recycleLogFiles</td><td>2</td><td>flushed log files kept to be written over,
  *       so that a synced write need not grow a file (0: none; see docs/storage.md)</td></tr>
+ *   <tr><td>rocksdb.backupBytesPerSecond</td><td>0</td><td>the most a backup copies per second,
+ *       so that it leaves the disk to the writers (0: no limit; see docs/operations.md)</td></tr>
  * </table>
  *
  * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024), read as every backend
@@ -54,6 +56,7 @@ final class RocksDbSettings implements AutoCloseable {
   static final String WAL_COMPRESSION = "rocksdb.walCompression";
   static final String RECYCLE_LOG_FILES = "rocksdb.recycleLogFiles";
   static final String MEMTABLE_BLOOM_PERCENT = "rocksdb.memtableBloomPercent";
+  static final String BACKUP_BYTES_PER_SECOND = "rocksdb.backupBytesPerSecond";
   private static final Set<String> KNOWN =
       Set.of(
           BLOCK_CACHE_BYTES,
@@ -63,7 +66,8 @@ final class RocksDbSettings implements AutoCloseable {
           VALUE_CACHE_BYTES,
           WAL_COMPRESSION,
           RECYCLE_LOG_FILES,
-          MEMTABLE_BLOOM_PERCENT);
+          MEMTABLE_BLOOM_PERCENT,
+          BACKUP_BYTES_PER_SECOND);
 
   /**
    * RocksDB's names for the {@link #WAL_COMPRESSION} choices (its DBOptions property
@@ -77,6 +81,7 @@ final class RocksDbSettings implements AutoCloseable {
   private final BloomFilter bloomFilter;
   private final Options options;
   private final long valueCacheBytes;
+  private final long backupBytesPerSecond;
 
   RocksDbSettings(StoreConfig config) {
     StoreOptions given = StoreOptions.of(config, "rocksdb", KNOWN);
@@ -88,6 +93,7 @@ final class RocksDbSettings implements AutoCloseable {
         WAL_COMPRESSIONS.get(given.choice(WAL_COMPRESSION, "zstd", List.of("zstd", "none")));
     int recycleLogFiles = (int) given.number(RECYCLE_LOG_FILES, "2", 0, 64);
     int memtableBloomPercent = (int) given.number(MEMTABLE_BLOOM_PERCENT, "2", 0, 25);
+    backupBytesPerSecond = given.size(BACKUP_BYTES_PER_SECOND, "0");
 
     valueCacheBytes =
         given.size(
@@ -186,6 +192,11 @@ final class RocksDbSettings implements AutoCloseable {
   /** The bound of the store's {@link ValueCache}; 0: no value cache. */
   long valueCacheBytes() {
     return valueCacheBytes;
+  }
+
+  /** {@link #BACKUP_BYTES_PER_SECOND}: 0 for no limit. */
+  long backupBytesPerSecond() {
+    return backupBytesPerSecond;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.viewbase.storage.rocksdb;
 
+import io.viewbase.storage.spi.BackupRun;
 import io.viewbase.storage.spi.BatchRules;
 import io.viewbase.storage.spi.Capabilities;
 import io.viewbase.storage.spi.ConditionFailedException;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -53,6 +55,9 @@ public final class RocksDbStore implements Store {
 
   /** Recently read entries, or null when {@code rocksdb.valueCacheBytes} is 0. */
   private final ValueCache valueCache;
+
+  /** Whether a {@link #backup} runs: one at a time. */
+  private final AtomicBoolean backingUp = new AtomicBoolean();
 
   private RocksDbStore(Path directory, RocksDbSettings settings, RocksDB db, boolean sync) {
     this.directory = directory;
@@ -185,6 +190,28 @@ public final class RocksDbStore implements Store {
   @Override
   public boolean commitsWithoutBlocking() {
     return true;
+  }
+
+  /**
+   * A {@link RocksDbBackups} backup into {@code target}, while commits go on. Closing the store
+   * waits for a running backup to finish.
+   */
+  @Override
+  public BackupRun backup(Path target) {
+    if (!backingUp.compareAndSet(false, true)) {
+      throw new IllegalStateException(
+          "A backup of " + directory + " is running; wait for it to finish");
+    }
+    try {
+      guard.enter();
+      try {
+        return RocksDbBackups.backup(db, directory, target, settings.backupBytesPerSecond());
+      } finally {
+        guard.exit();
+      }
+    } finally {
+      backingUp.set(false);
+    }
   }
 
   /** Batches committed since the store was opened. */

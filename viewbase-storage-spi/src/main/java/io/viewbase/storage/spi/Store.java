@@ -1,5 +1,6 @@
 package io.viewbase.storage.spi;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -53,6 +54,33 @@ public interface Store extends ReadView, AutoCloseable {
    */
   default boolean commitsWithoutBlocking() {
     return false;
+  }
+
+  /**
+   * Takes an online, consistent backup of everything the store holds into {@code target}, while
+   * commits go on: every batch whose commit returned before the call is in it, and every batch in
+   * it is whole. Backups in one directory are numbered and may share files, so a later backup
+   * copies only what changed since an earlier one. One backup at a time per store and per
+   * directory.
+   *
+   * <table>
+   *   <caption>what a backup call answers</caption>
+   *   <tr><th>case</th><th>then</th></tr>
+   *   <tr><td>the store cannot back up (this default)</td><td>{@link UnsupportedOperationException}
+   *       naming what to do instead</td></tr>
+   *   <tr><td>{@code target} is unusable (a file, inside the store's own data, not a backup
+   *       directory)</td><td>{@link IllegalArgumentException} naming why</td></tr>
+   *   <tr><td>another backup of this store, or into {@code target}, is running</td>
+   *       <td>{@link IllegalStateException}</td></tr>
+   *   <tr><td>the copy failed</td><td>{@link StorageException}; the directory's earlier backups
+   *       stay usable</td></tr>
+   * </table>
+   */
+  default BackupRun backup(Path target) {
+    throw new UnsupportedOperationException(
+        "This storage backend takes no backups of its own: back up its storage with the backend's"
+            + " tools (a Cassandra cluster: 'nodetool snapshot' on every node, see"
+            + " docs/operations.md); a memory store holds nothing that outlives the process");
   }
 
   @Override

@@ -274,7 +274,20 @@ public final class ApiKeys {
       }
       throw e;
     }
-    return value.map(KeyJson::readStored).orElse(List.of());
+    if (value.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return KeyJson.readStored(value.get());
+    } catch (ViewbaseException unreadable) {
+      // not the client's fault, nor a key to guess around: the server refuses to start on it
+      throw ViewbaseException.of(
+          ErrorCode.InternalError,
+          "The API keys in the catalog (setting "
+              + SETTING
+              + ") cannot be read: "
+              + unreadable.getMessage());
+    }
   }
 
   private static Map<String, ApiKey> index(List<ApiKey> keys) {

@@ -447,4 +447,18 @@ class ApiKeysTest {
       assertThat(ApiKeys.of(fresh).list()).hasSize(made);
     }
   }
+
+  @Test
+  void aServerWhoseStoredKeysDoNotParseRefusesToStartNamingTheSetting(@TempDir Path dir) {
+    try (Database broken = Viewbase.open(OpenOptions.at(dir))) {
+      broken.putSetting(null, ApiKeys.SETTING, "[{\"id\":");
+      assertThatThrownBy(
+              () ->
+                  ViewbaseServer.start(
+                      broken, ServerOptions.defaults().withPort(0).withIoThreads(1)))
+          .isInstanceOfSatisfying(
+              ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InternalError))
+          .hasMessageContaining(ApiKeys.SETTING);
+    }
+  }
 }

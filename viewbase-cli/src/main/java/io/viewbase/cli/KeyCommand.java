@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -126,10 +127,7 @@ final class KeyCommand implements Runnable {
               : KeyJson.readListing(Remote.send(target, "GET", "/v1/admin/keys", null));
       if (output.format == OutputFormat.json) {
         for (ApiKey key : keys) {
-          out()
-              .println(
-                  new String(
-                      KeyJson.writeListing(List.of(key)), java.nio.charset.StandardCharsets.UTF_8));
+          out().println(new String(KeyJson.writeKey(key), StandardCharsets.UTF_8));
         }
         out().flush();
         return;

@@ -12,6 +12,7 @@ import io.viewbase.api.ViewbaseException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -51,12 +52,11 @@ public final class KeyJson {
 
   /** The catalog's form, hashes included. */
   static String writeStored(List<ApiKey> keys) {
-    return new String(
-        write(g -> writeList(g, keys, true)), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(write(g -> writeList(g, keys, true)), StandardCharsets.UTF_8);
   }
 
   static List<ApiKey> readStored(String json) {
-    byte[] bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     return read(bytes, p -> readList(p, true));
   }
 
@@ -87,6 +87,16 @@ public final class KeyJson {
             }
           }
           return keys;
+        });
+  }
+
+  /** One key as a listing shows it, without its hash: the CLI prints one such line per key. */
+  public static byte[] writeKey(ApiKey key) {
+    return write(
+        g -> {
+          g.writeStartObject();
+          writeMembers(g, key, false);
+          g.writeEndObject();
         });
   }
 

@@ -12,6 +12,7 @@ import io.viewbase.api.Viewbase;
 import io.viewbase.api.ViewbaseException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -426,7 +427,7 @@ class ApiKeysTest {
   void keysThatWouldNotFitTheSettingAreRefusedWithTheLimitNamed(@TempDir Path dir) {
     try (Database fresh = Viewbase.open(OpenOptions.at(dir).withSync(false))) {
       ApiKeys keys = ApiKeys.of(fresh);
-      List<String> many = new java.util.ArrayList<>();
+      List<String> many = new ArrayList<>();
       for (int t = 0; t < KeyJson.MAX_TABLES; t++) {
         many.add("T" + t + "x".repeat(60));
       }

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.sec.ECPrivateKey;
@@ -129,6 +130,17 @@ public final class TestCertificates {
   /** A client SSLContext that trusts exactly these certificates. */
   public static SSLContext trusting(X509Certificate... certificates) {
     try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, trustManagers(certificates), null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Trust managers that trust exactly these certificates (for clients that take those). */
+  public static TrustManager[] trustManagers(X509Certificate... certificates) {
+    try {
       KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
       store.load(null, null);
       for (int i = 0; i < certificates.length; i++) {
@@ -137,9 +149,7 @@ public final class TestCertificates {
       TrustManagerFactory trust =
           TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       trust.init(store);
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, trust.getTrustManagers(), null);
-      return context;
+      return trust.getTrustManagers();
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException(e);
     }

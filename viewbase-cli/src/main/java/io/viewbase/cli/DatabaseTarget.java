@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -88,7 +89,7 @@ final class DatabaseTarget {
 
   /**
    * Rewrites the failures whose cause the user can fix with a better message: a server that is not
-   * running, and a data directory that a server holds.
+   * running, a certificate not trusted, and a data directory that a server holds.
    */
   RuntimeException explain(RuntimeException failure) {
     if (data == null && causedBy(failure, ConnectException.class)) {
@@ -97,6 +98,14 @@ final class DatabaseTarget {
           "No Viewbase server answers at "
               + serverUri()
               + "; start one with 'viewbase serve', or open a data directory with --data DIR");
+    }
+    if (data == null && causedBy(failure, SSLHandshakeException.class)) {
+      return new ViewbaseException(
+          ErrorCode.StorageUnreachable,
+          "The TLS handshake with "
+              + serverUri()
+              + " failed; if its certificate is self-signed or from a private CA, trust it with "
+              + "--ca-cert FILE (or VIEWBASE_CA_CERT), and if it serves plain http, use http://");
     }
     return failure;
   }

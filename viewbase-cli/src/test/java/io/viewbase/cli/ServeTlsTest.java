@@ -64,9 +64,27 @@ class ServeTlsTest {
       assertThat(created.exitCode()).as(created::toString).isZero();
       assertThat(Cli.run(trusted, "tables").out()).contains("\"name\":\"People\"");
 
+      // the environment variable, in a process of its own (this JVM's environment is fixed)
+      ProcessBuilder tables =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  Main.class.getName(),
+                  "tables",
+                  "--server",
+                  server.uri().toString())
+              .redirectErrorStream(true);
+      tables.environment().put("VIEWBASE_CA_CERT", pair.certificateFile().toString());
+      Process child = tables.start();
+      String listed = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.exitValue()).as(listed).isZero();
+      assertThat(listed).contains("\"name\":\"People\"");
+
       Cli untrusted = Cli.run(List.of("--server", server.uri().toString()), "tables");
       assertThat(untrusted.exitCode()).as(untrusted::toString).isEqualTo(1);
-      assertThat(untrusted.err()).contains("StorageUnreachable").contains("TLS handshake");
+      assertThat(untrusted.err()).contains("StorageUnreachable").contains("TLS handshake").contains("--ca-cert");
     }
   }
 

@@ -15,6 +15,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -30,8 +31,8 @@ import java.util.regex.Pattern;
  * BEGIN PRIVATE KEY              | PKCS#8 (RSA, EC, Ed25519, Ed448), as openssl writes today
  * BEGIN RSA PRIVATE KEY          | PKCS#1 RSA, wrapped into PKCS#8 here
  * BEGIN EC PRIVATE KEY           | SEC1 EC with its named curve, wrapped into PKCS#8 here
- *   (an EC PARAMETERS block      |   (skipped)
- *    before it)                  |
+ * BEGIN EC PARAMETERS,           | skipped (openssl writes the first before an EC key; the
+ *   BEGIN CERTIFICATE            |   second is there when the key file is also the chain)
  * BEGIN ENCRYPTED PRIVATE KEY,   | refused: the server has no passphrase to give
  *   or a Proc-Type: ENCRYPTED    |
  * anything else                  | refused
@@ -57,6 +58,9 @@ final class PemFiles {
   private static final byte[] EC_PUBLIC_KEY = {
     0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01
   };
+
+  /** DER NULL: the parameters of rsaEncryption. */
+  private static final byte[] NULL = {0x05, 0x00};
 
   private static final List<String> KEY_ALGORITHMS = List.of("RSA", "EC", "Ed25519", "Ed448");
 
@@ -91,8 +95,8 @@ final class PemFiles {
     Matcher block = BLOCK.matcher(text);
     while (block.find()) {
       String type = block.group(1);
-      if (type.equals("EC PARAMETERS")) {
-        continue;
+      if (type.equals("EC PARAMETERS") || type.equals("CERTIFICATE")) {
+        continue; // what openssl writes before an EC key; a certificate kept in the key's file
       }
       String body = block.group(2);
       if (type.equals("ENCRYPTED PRIVATE KEY") || body.contains("Proc-Type:")) {
@@ -127,8 +131,6 @@ final class PemFiles {
             + " holds no PEM private key (BEGIN PRIVATE KEY); if it is DER or another form, "
             + TO_PKCS8);
   }
-
-  private static final byte[] NULL = {0x05, 0x00};
 
   private static byte[] read(Path file, String what) {
     try {
@@ -182,7 +184,7 @@ final class PemFiles {
       Der field = fields.next(-1, file);
       if (field.tag == 0xa0) {
         Der oid = field.inside().next(0x06, file);
-        return java.util.Arrays.copyOfRange(der, oid.start, oid.end);
+        return Arrays.copyOfRange(der, oid.start, oid.end);
       }
     }
     throw new IllegalArgumentException("The EC key in " + file + " names no curve; " + TO_PKCS8);

@@ -118,6 +118,17 @@ class TlsListenerTest {
   }
 
   @Test
+  void keyFileThatAlsoHoldsTheCertificateIsRead() throws Exception {
+    Pair pair = TestCertificates.create(dir, "server");
+    Path combined =
+        Files.writeString(
+            dir.resolve("combined.pem"),
+            Files.readString(pair.certificateFile()) + Files.readString(pair.keyFile()));
+    URI base = start(TlsSettings.fromPem(pair.certificateFile(), combined));
+    assertThat(get(pair.clientContext(), base.resolve("/v1/tables")).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void badFilesAreRefusedWithTheFileNamed() throws Exception {
     Pair pair = TestCertificates.create(dir, "server");
     Pair other = TestCertificates.create(dir, "other");

@@ -77,6 +77,18 @@ class RemoteHttpsTest {
   }
 
   @Test
+  void clientThatSendsPlainHttpToTheHttpsPortIsToldSo() {
+    try (Database remote =
+        RemoteDatabase.connect(URI.create("http://localhost:" + server.port()))) {
+      assertThatThrownBy(remote::listTables)
+          .isInstanceOfSatisfying(
+              ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidInput))
+          .hasMessageContaining("HTTP 400");
+    }
+    assertThat(embedded.listTables()).isEmpty();
+  }
+
+  @Test
   void caFileThatHoldsNoCertificateIsRefusedWithItsName() throws Exception {
     Path empty = Files.writeString(dir.resolve("empty.pem"), "");
     assertThatThrownBy(() -> TrustedCertificates.fromPem(empty))

@@ -41,11 +41,12 @@ import org.slf4j.LoggerFactory;
  * {@link DialectHandler}, and a close that lets running requests answer first. What a request means
  * is the dialect's business; this class and the handler own threads, sockets and connections.
  *
- * <p>A connection's pipeline: with TLS, {@code tls} (Netty's SslHandler, from {@link TlsSettings})
- * and {@code tls-failures} ({@link TlsFailures}) first; then {@code guard} (limits, timeouts,
- * graceful close), {@code decoder}, {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api}
- * (the {@link DialectHandler}). A listener with TLS speaks https only: a plaintext request to it,
- * like a failed handshake, never gets past {@code tls-failures}.
+ * <p>A connection's pipeline: with TLS, {@code plaintext-refusal} ({@link PlaintextRefusal}, for
+ * the first bytes only), {@code tls} (Netty's SslHandler, from {@link TlsSettings}) and {@code
+ * tls-failures} ({@link TlsFailures}) first; then {@code guard} (limits, timeouts, graceful close),
+ * {@code decoder}, {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api} (the {@link
+ * DialectHandler}). A listener with TLS speaks https only: a plain HTTP request to it is answered
+ * 400 by {@code plaintext-refusal}, and neither it nor a failed handshake reaches the dialect.
  */
 @Stability(Stability.Level.INTERNAL)
 public final class HttpListener implements AutoCloseable {
@@ -80,6 +81,7 @@ public final class HttpListener implements AutoCloseable {
   static final String AGGREGATOR = "aggregate";
 
   private static final String GUARD = "guard";
+  private static final String PLAINTEXT = "plaintext-refusal";
   private static final String TLS = "tls";
   private static final String TLS_FAILURES = "tls-failures";
 
@@ -161,6 +163,7 @@ public final class HttpListener implements AutoCloseable {
                     ConnectionGuard guard = new ConnectionGuard(shared);
                     if (tls != null) {
                       ch.pipeline()
+                          .addLast(PLAINTEXT, new PlaintextRefusal(name))
                           .addLast(TLS, tls.newHandler(ch.alloc()))
                           .addLast(TLS_FAILURES, new TlsFailures(name));
                     }

@@ -71,7 +71,8 @@ class TlsListenerTest {
   }
 
   @Test
-  void httpsRequestIsServedAndPlaintextOnTheSamePortNeverReachesTheApi() throws Exception {
+  void httpsRequestIsServedAndPlainHttpOnTheSamePortIsAnswered400WithoutReachingTheApi()
+      throws Exception {
     Pair pair = TestCertificates.create(dir, "server");
     URI base = start(TlsSettings.fromPem(pair.certificateFile(), pair.keyFile()));
 
@@ -87,7 +88,7 @@ class TlsListenerTest {
       out.flush();
       answer = new String(readAll(plain.getInputStream()), StandardCharsets.ISO_8859_1);
     }
-    assertThat(answer).doesNotStartWith("HTTP/");
+    assertThat(answer).startsWith("HTTP/1.1 400 ").contains("speaks https only");
     assertThat(db.listTables()).isEmpty();
     // the listener goes on serving https
     assertThat(get(pair.clientContext(), base.resolve("/v1/tables")).statusCode()).isEqualTo(200);

@@ -84,7 +84,10 @@ class ServeTlsTest {
 
       Cli untrusted = Cli.run(List.of("--server", server.uri().toString()), "tables");
       assertThat(untrusted.exitCode()).as(untrusted::toString).isEqualTo(1);
-      assertThat(untrusted.err()).contains("StorageUnreachable").contains("TLS handshake").contains("--ca-cert");
+      assertThat(untrusted.err())
+          .contains("StorageUnreachable")
+          .contains("TLS handshake")
+          .contains("--ca-cert");
     }
   }
 

@@ -24,10 +24,4 @@ public record ListenerOptions(
     int workerThreads,
     int maxRequestBytes,
     ConnectionLimits connections,
-    TlsSettings tls) {
-
-  /** {@code http} or {@code https}, for the lines that say where a listener is. */
-  public String scheme() {
-    return tls == null ? "http" : "https";
-  }
-}
+    TlsSettings tls) {}

@@ -32,16 +32,21 @@ public final class ViewbaseServer implements AutoCloseable {
     NativeApi api = new NativeApi(db, metrics);
     HttpListener listener =
         HttpListener.start(
-            "viewbase",
-            options.bindAddress(),
-            options.port(),
-            options.ioThreads(),
-            options.workerThreads(),
-            options.maxRequestBytes(),
-            options.connections(),
+            new ListenerOptions(
+                "viewbase",
+                options.bindAddress(),
+                options.port(),
+                options.ioThreads(),
+                options.workerThreads(),
+                options.maxRequestBytes(),
+                options.connections(),
+                options.tls()),
             new NativeDialect(api, metrics));
     LOG.info(
-        "Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
+        "Viewbase native API listening on {}://{}:{}",
+        options.tls() == null ? "http" : "https",
+        options.bindAddress(),
+        listener.port());
     return new ViewbaseServer(listener, api);
   }
 

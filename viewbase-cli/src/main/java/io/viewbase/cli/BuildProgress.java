@@ -2,61 +2,41 @@ package io.viewbase.cli;
 
 import io.viewbase.api.ViewStatus;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The progress of a view's backfill on stderr, as {@code view create} waits for it.
+ * The progress of a view's backfill, as {@code view create} waits for it: what a build's {@link
+ * Progress} display shows at each poll.
  *
  * <pre>
- * mode  | when                       | shows
- * ------+----------------------------+------------------------------------------------------------
- * bar   | stderr is a terminal       | one line redrawn in place (carriage return) at every poll:
- *       |                            | ByEmail [#########-----]  412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11
- * lines | otherwise (a log, a pipe)  | the same text without the bar, a new line every few seconds
+ * mode  | shows
+ * ------+------------------------------------------------------------------------------------
+ * bar   | ByEmail [#########-----]  412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11
+ * lines | ByEmail building: 412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11 (every few s)
  * </pre>
  *
- * Both end with the final state on a line of its own. stdout is left to the command's result.
+ * Both end with the final state on a line of its own ({@code ByEmail ready: 1,000/1,000 (100.0%)}).
+ * The polls are a fraction of a second apart already, so the bar is redrawn at each.
  */
 final class BuildProgress {
-  private static final int BAR_WIDTH = 24;
-  private static final long LINE_INTERVAL_NANOS = 5_000_000_000L;
-
-  private final PrintWriter err;
-  private final String view;
-  private final boolean bar;
-  private long lastLine;
-  private int lastWidth;
-  private boolean started;
+  private final Progress display;
 
   BuildProgress(PrintWriter err, String view, boolean bar) {
-    this.err = err;
-    this.view = view;
-    this.bar = bar;
+    this.display =
+        new Progress(err, view, "building", bar, Duration.ZERO, Progress.DEFAULT_LINE_INTERVAL);
   }
 
-  /**
-   * Whether stderr is likely a terminal. Java 17 can only tell whether the process has a console
-   * (stdin and stdout on a terminal); redirecting either is the usual sign of a script, where plain
-   * lines read better than a bar anyway.
-   */
+  /** Whether stderr is likely a terminal ({@link Progress#interactive}). */
   static boolean interactive() {
-    return System.console() != null;
+    return Progress.interactive();
   }
 
   /** Shows one poll's status while the view builds. */
   void update(ViewStatus.Progress progress) {
-    long now = System.nanoTime();
-    if (bar) {
-      String line = view + " " + bar(progress) + "  " + describe(progress);
-      err.print("\r" + line + " ".repeat(Math.max(0, lastWidth - line.length())));
-      lastWidth = line.length();
-      err.flush();
-    } else if (!started || now - lastLine >= LINE_INTERVAL_NANOS) {
-      err.println(view + " building: " + describe(progress));
-      err.flush();
-      lastLine = now;
-    }
-    started = true;
+    display.update(
+        progress.total() <= 0 ? 0 : (double) progress.done() / progress.total(),
+        describe(progress));
   }
 
   /**
@@ -64,17 +44,8 @@ final class BuildProgress {
    * over).
    */
   void finish(ViewStatus status) {
-    if (bar && started) {
-      err.print("\r" + " ".repeat(lastWidth) + "\r");
-    }
     String progress = status.progress() == null ? "" : ": " + describeDone(status.progress());
-    err.println(view + " " + status.state() + progress);
-    err.flush();
-  }
-
-  private static String bar(ViewStatus.Progress p) {
-    int filled = p.total() <= 0 ? 0 : (int) Math.min(BAR_WIDTH, p.done() * BAR_WIDTH / p.total());
-    return "[" + "#".repeat(filled) + "-".repeat(BAR_WIDTH - filled) + "]";
+    display.finish(status.state() + progress);
   }
 
   /** {@code 412,000/1,000,000 (41.2%), 52,310 items/s, ETA 0:11}: what every mode shows. */
@@ -83,14 +54,13 @@ final class BuildProgress {
         new StringBuilder(String.format(Locale.ROOT, "%,d/%,d", p.done(), p.total()));
     if (p.total() > 0) {
       // Writes during the build can take done past the estimate made at its start.
-      text.append(
-          String.format(Locale.ROOT, " (%.1f%%)", Math.min(100.0, 100.0 * p.done() / p.total())));
+      text.append(" (").append(Progress.percent((double) p.done() / p.total())).append(')');
     }
     if (p.itemsPerSecond() > 0) {
       text.append(String.format(Locale.ROOT, ", %,.0f items/s", p.itemsPerSecond()));
     }
     if (p.etaSeconds() >= 0) {
-      text.append(", ETA ").append(duration(p.etaSeconds()));
+      text.append(", ETA ").append(Progress.duration(p.etaSeconds()));
     }
     return text.toString();
   }
@@ -115,15 +85,5 @@ final class BuildProgress {
         + c.otherSourcePartitionKey()
         + "/"
         + c.otherSourceId();
-  }
-
-  /** {@code 0:07}, {@code 12:30}, {@code 3:05:00}. */
-  static String duration(long seconds) {
-    long h = seconds / 3600;
-    long m = seconds % 3600 / 60;
-    long s = seconds % 60;
-    return h > 0
-        ? String.format(Locale.ROOT, "%d:%02d:%02d", h, m, s)
-        : String.format(Locale.ROOT, "%d:%02d", m, s);
   }
 }

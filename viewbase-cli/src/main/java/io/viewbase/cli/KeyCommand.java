@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -173,11 +174,18 @@ final class KeyCommand implements Runnable {
 
   /** The key routes of a server, called with the target's key; errors as the server gave them. */
   private static final class Remote {
-    private static final HttpClient CLIENT =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    /** A client that trusts what the target's {@code --ca-cert} says (or the JDK's store). */
+    private static HttpClient client(DatabaseTarget target) {
+      HttpClient.Builder b =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .connectTimeout(Duration.ofSeconds(10));
+      SSLContext tls = target.trust();
+      if (tls != null) {
+        b.sslContext(tls);
+      }
+      return b.build();
+    }
 
     static byte[] send(DatabaseTarget target, String method, String path, byte[] body) {
       String base = target.serverUri().toString().replaceAll("/+$", "");
@@ -199,7 +207,7 @@ final class KeyCommand implements Runnable {
               : HttpRequest.BodyPublishers.ofByteArray(body));
       HttpResponse<byte[]> response;
       try {
-        response = CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        response = client(target).send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
       } catch (IOException e) {
         throw new ViewbaseException(
             ErrorCode.StorageUnreachable,

@@ -27,6 +27,8 @@ import picocli.CommandLine.Command;
       QueryCommand.class,
       ChangesCommand.class,
       BatchCommand.class,
+      ImportCommand.class,
+      ExportCommand.class,
       ViewCommand.class,
       VerifyCommand.class,
       ExpireCommand.class,

@@ -34,9 +34,9 @@ class BuildProgressTest {
 
   @Test
   void durationShowsMinutesAndHours() {
-    assertThat(BuildProgress.duration(7)).isEqualTo("0:07");
-    assertThat(BuildProgress.duration(750)).isEqualTo("12:30");
-    assertThat(BuildProgress.duration(11_100)).isEqualTo("3:05:00");
+    assertThat(Progress.duration(7)).isEqualTo("0:07");
+    assertThat(Progress.duration(750)).isEqualTo("12:30");
+    assertThat(Progress.duration(11_100)).isEqualTo("3:05:00");
   }
 
   @Test

@@ -144,7 +144,12 @@ class KeyCommandTest {
         .contains("--insecure");
 
     try (ServerProcess open =
-        ServerProcess.serve(data, dir, "insecure", List.of("--bind", "0.0.0.0", "--insecure"))) {
+        ServerProcess.serve(
+            data,
+            dir,
+            "insecure",
+            List.of(
+                "--azure-port", "0", "--dynamodb-port", "0", "--bind", "0.0.0.0", "--insecure"))) {
       assertThat(open.uri().toString()).contains("0.0.0.0");
     }
   }

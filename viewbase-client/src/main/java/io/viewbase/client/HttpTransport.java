@@ -14,6 +14,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Sends one request to the server and turns every failure into a {@link ViewbaseException}: a JSON
@@ -83,6 +84,15 @@ final class HttpTransport {
       throw new ViewbaseException(
           ErrorCode.StorageUnreachable,
           "Cannot reach the Viewbase server: " + e,
+          Map.of("url", base),
+          e);
+    } catch (SSLHandshakeException e) {
+      // Nothing was sent: the server's certificate is not trusted, or it does not speak TLS.
+      throw new ViewbaseException(
+          ErrorCode.StorageUnreachable,
+          "TLS handshake with the Viewbase server failed (is its certificate trusted, and does it "
+              + "speak https?): "
+              + e.getMessage(),
           Map.of("url", base),
           e);
     } catch (HttpTimeoutException e) {

@@ -132,7 +132,7 @@ final class ValueWriter {
     }
   }
 
-  private static void writeBare(JsonBytes out, Value value) {
+  static void writeBare(JsonBytes out, Value value) {
     switch (value.type()) {
       case STRING -> out.string(((Value.Str) value).value());
       case BOOLEAN -> out.bool(((Value.Bool) value).value());

@@ -79,16 +79,21 @@ public final class ViewbaseServer implements AutoCloseable {
         new NativeApi(db, metrics, keys, loopback == Boolean.TRUE || options.insecure());
     HttpListener listener =
         HttpListener.start(
-            "viewbase",
-            options.bindAddress(),
-            options.port(),
-            options.ioThreads(),
-            options.workerThreads(),
-            options.maxRequestBytes(),
-            options.connections(),
+            new ListenerOptions(
+                "viewbase",
+                options.bindAddress(),
+                options.port(),
+                options.ioThreads(),
+                options.workerThreads(),
+                options.maxRequestBytes(),
+                options.connections(),
+                options.tls()),
             new NativeDialect(api, metrics));
     LOG.info(
-        "Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
+        "Viewbase native API listening on {}://{}:{}",
+        options.tls() == null ? "http" : "https",
+        options.bindAddress(),
+        listener.port());
     // Keys another process changes (a server on the same Cassandra keyspace) apply here so soon.
     ScheduledExecutorService keyRefresh =
         Executors.newSingleThreadScheduledExecutor(

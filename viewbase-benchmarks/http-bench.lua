@@ -8,6 +8,12 @@
 local items = tonumber(os.getenv("ITEMS") or "100000")
 local mode = os.getenv("BENCH_PATH") or "read"
 local sas = os.getenv("AZURE_SAS") or ""
+-- API_KEY (http-bench.sh KEYS=1): sent as Authorization: Bearer on the native point reads
+local api_key = os.getenv("API_KEY") or ""
+local read_headers = nil
+if api_key ~= "" then
+  read_headers = { ["Authorization"] = "Bearer " .. api_key }
+end
 local azure_headers = {
   ["Accept"] = "application/json;odata=minimalmetadata",
   ["DataServiceVersion"] = "3.0",
@@ -36,7 +42,7 @@ function request()
         i, i, 20 + i % 60))
   end
   if mode == "read" then
-    return wrk.format("GET", string.format("/v1/tables/Bench/items/p%03d/i%07d", i % 1000, i))
+    return wrk.format("GET", string.format("/v1/tables/Bench/items/p%03d/i%07d", i % 1000, i), read_headers)
   end
   return wrk.format("GET", "/v1/health")
 end

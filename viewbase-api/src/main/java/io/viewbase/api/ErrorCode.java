@@ -126,6 +126,24 @@ public enum ErrorCode {
       azure("InvalidHeaderValue"),
       dynamoDb("ValidationException"),
       "A header is malformed or missing (If-None-Match other than *; in the Azure dialect, x-ms-version)."),
+  // The native API's API keys. Only the native API raises them (the Azure and DynamoDB dialects
+  // check their own signatures); they sit in this group, by status, since the groups below are
+  // each one dialect's own, named after its codes.
+  ApiKeyRequired(
+      401,
+      azure("AuthenticationFailed"),
+      dynamoDb("MissingAuthenticationTokenException"),
+      "A native-API request carries no Authorization: Bearer key though the server requires keys (at start: a server bound beyond loopback finds no key and was not told --insecure)."),
+  ApiKeyInvalid(
+      401,
+      azure("AuthenticationFailed"),
+      dynamoDb("UnrecognizedClientException"),
+      "A native-API request's bearer key is malformed, unknown or revoked."),
+  ApiKeyDenied(
+      403,
+      azure("AuthorizationPermissionMismatch"),
+      dynamoDb("AccessDeniedException"),
+      "A valid API key's scope or tables do not cover the request (a read key writing, a table it does not list, an admin route)."),
   TableNotFound(
       404,
       azure("TableNotFound", "The table specified does not exist."),
@@ -136,6 +154,11 @@ public enum ErrorCode {
       azure("ResourceNotFound", "The specified resource does not exist."),
       dynamoDb("ConditionalCheckFailedException", "The conditional request failed"),
       "No item has the given partition key and id."),
+  ApiKeyNotFound(
+      404,
+      azure("ResourceNotFound"),
+      dynamoDb("ResourceNotFoundException"),
+      "No API key has the id a revoke names."),
   UnknownEndpoint(
       404,
       azure("ResourceNotFound"),

@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       ViewCommand.class,
       VerifyCommand.class,
       ExpireCommand.class,
+      KeyCommand.class,
       BackupCommand.class,
       RestoreCommand.class,
       ClassArchiveTraining.class,

@@ -7,6 +7,7 @@ import io.viewbase.api.OpenOptions;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.ConnectionLimits;
 import io.viewbase.server.ServerOptions;
+import io.viewbase.server.TlsSettings;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
 import io.viewbase.server.azure.AzureTablesServer;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -39,9 +41,11 @@ import picocli.CommandLine.Spec;
  * DynamoDB dialect on http://127.0.0.1:8000 (access key fakeMyKeyId)
  * </pre>
  *
- * With {@code --port 0} the line names the port the system chose; {@code --azure-port 0} and {@code
- * --dynamodb-port 0} turn a dialect off (no line for it). SIGTERM or Ctrl-C stops every server,
- * then closes the database, so the next start finds a clean directory.
+ * With {@code --tls-cert} and {@code --tls-key} ({@link TlsFlags}) every line says {@code https://}
+ * and every listener speaks https only. With {@code --port 0} the line names the port the system
+ * chose; {@code --azure-port 0} and {@code --dynamodb-port 0} turn a dialect off (no line for it).
+ * SIGTERM or Ctrl-C stops every server, then closes the database, so the next start finds a clean
+ * directory.
  */
 @Command(
     name = "serve",
@@ -55,6 +59,8 @@ final class ServeCommand implements Callable<Integer> {
   static final int DEFAULT_DYNAMODB_PORT = 8000;
 
   @Spec CommandSpec spec;
+
+  @Mixin TlsFlags tls;
 
   @Option(
       names = "--data",
@@ -79,6 +85,14 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "Address to listen on; 0.0.0.0 for every interface (default: ${DEFAULT-VALUE}).")
   String bind;
+
+  @Option(
+      names = "--insecure",
+      description =
+          "Serve the native API beyond loopback (--bind 0.0.0.0, a LAN address) although the "
+              + "catalog holds no API key: anyone who reaches it can read and write everything. "
+              + "Without it such a server refuses to start; see 'viewbase key create'.")
+  boolean insecure;
 
   @Option(
       names = "--storage",
@@ -268,14 +282,15 @@ final class ServeCommand implements Callable<Integer> {
     checkIoThreads();
     warnOfMissingJvmOptions();
     ConnectionLimits connections = connectionLimits();
-    ServerOptions serverOptions = serverOptions().withConnections(connections);
+    TlsSettings tlsSettings = tls.settings();
+    ServerOptions serverOptions = serverOptions().withConnections(connections).withTls(tlsSettings);
     AzureOptions azureOptions = azureOptions();
     if (azureOptions != null) {
-      azureOptions = azureOptions.withConnections(connections);
+      azureOptions = azureOptions.withConnections(connections).withTls(tlsSettings);
     }
     DynamoDbOptions dynamoDbOptions = dynamoDbOptions();
     if (dynamoDbOptions != null) {
-      dynamoDbOptions = dynamoDbOptions.withConnections(connections);
+      dynamoDbOptions = dynamoDbOptions.withConnections(connections).withTls(tlsSettings);
     }
     Database opened;
     try {
@@ -349,9 +364,14 @@ final class ServeCommand implements Callable<Integer> {
     Thread hook = new Thread(running::close, "viewbase-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
 
+    if (tlsSettings != null) {
+      TlsFlags.reloadOnHangup(tlsSettings, spec.commandLine().getErr());
+    }
     PrintWriter out = spec.commandLine().getOut();
     out.println(
-        "Viewbase listening on http://"
+        "Viewbase listening on "
+            + tls.scheme()
+            + "://"
             + hostForUrl()
             + ":"
             + server.port()
@@ -361,7 +381,9 @@ final class ServeCommand implements Callable<Integer> {
             + ")");
     if (azure != null) {
       out.println(
-          "Azure Tables dialect on http://"
+          "Azure Tables dialect on "
+              + tls.scheme()
+              + "://"
               + hostForUrl()
               + ":"
               + azure.port()
@@ -371,7 +393,9 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (dynamoDb != null) {
       out.println(
-          "DynamoDB dialect on http://"
+          "DynamoDB dialect on "
+              + tls.scheme()
+              + "://"
               + hostForUrl()
               + ":"
               + dynamoDb.port()
@@ -468,7 +492,8 @@ final class ServeCommand implements Callable<Integer> {
 
   private ServerOptions serverOptions() {
     try {
-      ServerOptions options = ServerOptions.defaults().withBindAddress(bind).withPort(port);
+      ServerOptions options =
+          ServerOptions.defaults().withBindAddress(bind).withPort(port).withInsecure(insecure);
       return ioThreads == null ? options : options.withIoThreads(ioThreads);
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), invalid.getMessage());

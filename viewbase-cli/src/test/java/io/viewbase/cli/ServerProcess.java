@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * test can show what the server said.
  */
 final class ServerProcess implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("Viewbase listening on (http://\\S+) ");
+  private static final Pattern LISTENING =
+      Pattern.compile("Viewbase listening on (https?://\\S+) ");
   private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
   private final Process process;
@@ -41,27 +42,32 @@ final class ServerProcess implements AutoCloseable {
   /** Starts a durable RocksDB server on a free port of 127.0.0.1 and waits until it listens. */
   static ServerProcess serve(Path data, Path logs, String name)
       throws IOException, InterruptedException {
+    return serve(data, logs, name, List.of("--azure-port", "0", "--dynamodb-port", "0"));
+  }
+
+  /** As {@link #serve(Path, Path, String)}, with these arguments after {@code --port 0}. */
+  static ServerProcess serve(Path data, Path logs, String name, List<String> more)
+      throws IOException, InterruptedException {
     Path stdout = logs.resolve(name + ".out");
     Path stderr = logs.resolve(name + ".err");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx256m",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "serve",
+                "--data",
+                data.toString(),
+                "--port",
+                "0"));
+    command.addAll(more);
     Process process =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Xmx256m",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    Main.class.getName(),
-                    "serve",
-                    "--data",
-                    data.toString(),
-                    "--port",
-                    "0",
-                    "--azure-port",
-                    "0",
-                    "--dynamodb-port",
-                    "0"))
+        new ProcessBuilder(command)
             .redirectOutput(stdout.toFile())
             .redirectError(stderr.toFile())
             .start();
@@ -73,8 +79,29 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** The viewbase command line with these arguments, in a child JVM of this one's class path. */
+  static ProcessBuilder viewbase(List<String> args) {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx256m",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+    command.addAll(args);
+    return new ProcessBuilder(command);
+  }
+
   URI uri() {
     return uri;
+  }
+
+  /** The child's process, for the signals a test sends it. */
+  Process process() {
+    return process;
   }
 
   /** SIGKILL on Linux and macOS: no shutdown hook runs, nothing is flushed or closed. */

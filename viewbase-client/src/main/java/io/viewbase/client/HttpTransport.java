@@ -14,6 +14,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Sends one request to the server and turns every failure into a {@link ViewbaseException}: a JSON
@@ -29,10 +30,13 @@ final class HttpTransport {
   private final HttpClient client;
   private final String base;
   private final Duration timeout;
+  private final String authorization;
   private volatile boolean closed;
 
-  HttpTransport(HttpClient client, URI base, Duration timeout) {
+  /** With an API key, every request carries it as {@code Authorization: Bearer}; null: none. */
+  HttpTransport(HttpClient client, URI base, Duration timeout, String apiKey) {
     this.client = client;
+    this.authorization = apiKey == null ? null : "Bearer " + apiKey;
     String b = base.toString();
     this.base = b.endsWith("/") ? b.substring(0, b.length() - 1) : b;
     this.timeout = timeout;
@@ -62,6 +66,9 @@ final class HttpTransport {
     if (headers.length > 0) {
       b.headers(headers);
     }
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
     if (body != null) {
       b.header("Content-Type", JSON);
     }
@@ -77,6 +84,15 @@ final class HttpTransport {
       throw new ViewbaseException(
           ErrorCode.StorageUnreachable,
           "Cannot reach the Viewbase server: " + e,
+          Map.of("url", base),
+          e);
+    } catch (SSLHandshakeException e) {
+      // Nothing was sent: the server's certificate is not trusted, or it does not speak TLS.
+      throw new ViewbaseException(
+          ErrorCode.StorageUnreachable,
+          "TLS handshake with the Viewbase server failed (is its certificate trusted, and does it "
+              + "speak https?): "
+              + e.getMessage(),
           Map.of("url", base),
           e);
     } catch (HttpTimeoutException e) {

@@ -29,6 +29,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 
 /**
  * A Viewbase database on a server, reached over the native HTTP API v1. It behaves as the embedded
@@ -82,18 +83,43 @@ public final class RemoteDatabase implements Database {
   }
 
   public static RemoteDatabase connect(URI base, Duration requestTimeout) {
+    return connect(base, requestTimeout, null, null);
+  }
+
+  /** As {@link #connect(URI, Duration, SSLContext, String)} with the default timeout and trust. */
+  public static RemoteDatabase connect(URI base, String apiKey) {
+    return connect(base, DEFAULT_TIMEOUT, null, apiKey);
+  }
+
+  /**
+   * As {@link #connect(URI, Duration)}, an https server's certificate checked against what {@code
+   * tls} trusts (for example {@link TrustedCertificates#fromPem}); null trusts the JDK's default
+   * trust store, as the other overloads do.
+   */
+  public static RemoteDatabase connect(URI base, Duration requestTimeout, SSLContext tls) {
+    return connect(base, requestTimeout, tls, null);
+  }
+
+  /**
+   * As {@link #connect(URI, Duration, SSLContext)}, every request carrying {@code Authorization:
+   * Bearer apiKey} (an API key, {@code vb_<id>_<secret>}); a null key sends none.
+   */
+  public static RemoteDatabase connect(
+      URI base, Duration requestTimeout, SSLContext tls, String apiKey) {
     if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
       throw new IllegalArgumentException(
           "A Viewbase server address starts with http:// or https://, not " + base);
     }
-    HttpClient client =
+    HttpClient.Builder client =
         HttpClient.newBuilder()
             .version(
                 HttpClient.Version
                     .HTTP_1_1) // the server speaks HTTP/1.1; skip the h2c upgrade dance
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
-    return new RemoteDatabase(new HttpTransport(client, base, requestTimeout));
+            .connectTimeout(Duration.ofSeconds(10));
+    if (tls != null) {
+      client.sslContext(tls);
+    }
+    return new RemoteDatabase(new HttpTransport(client.build(), base, requestTimeout, apiKey));
   }
 
   @Override

@@ -12,6 +12,8 @@ import io.viewbase.api.Stability;
  * @param ifNoneMatch the If-None-Match header, or null
  * @param contentType the Content-Type header, or null
  * @param body the body bytes (empty, never null)
+ * @param authorization the Authorization header, or null: it carries an API key, so {@link
+ *     #toString} leaves it out and no log line names it
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record ApiRequest(
@@ -20,11 +22,34 @@ public record ApiRequest(
     String ifMatch,
     String ifNoneMatch,
     String contentType,
-    byte[] body) {
+    byte[] body,
+    String authorization) {
   private static final byte[] EMPTY = new byte[0];
 
   public ApiRequest {
     body = body == null ? EMPTY : body;
+  }
+
+  /** A request without an Authorization header. */
+  public ApiRequest(
+      String method,
+      String target,
+      String ifMatch,
+      String ifNoneMatch,
+      String contentType,
+      byte[] body) {
+    this(method, target, ifMatch, ifNoneMatch, contentType, body, null);
+  }
+
+  /** The request with this Authorization header. */
+  public ApiRequest withAuthorization(String header) {
+    return new ApiRequest(method, target, ifMatch, ifNoneMatch, contentType, body, header);
+  }
+
+  /** The method and target only: never the Authorization header, whose key is a secret. */
+  @Override
+  public String toString() {
+    return "ApiRequest[" + method + " " + target + "]";
   }
 
   public static ApiRequest of(String method, String target) {

@@ -41,8 +41,12 @@ import org.slf4j.LoggerFactory;
  * {@link DialectHandler}, and a close that lets running requests answer first. What a request means
  * is the dialect's business; this class and the handler own threads, sockets and connections.
  *
- * <p>A connection's pipeline: {@code guard} (limits, timeouts, graceful close), {@code decoder},
- * {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api} (the {@link DialectHandler}).
+ * <p>A connection's pipeline: with TLS, {@code plaintext-refusal} ({@link PlaintextRefusal}, for
+ * the first bytes only), {@code tls} (Netty's SslHandler, from {@link TlsSettings}) and {@code
+ * tls-failures} ({@link TlsFailures}) first; then {@code guard} (limits, timeouts, graceful close),
+ * {@code decoder}, {@code encoder}, {@value #AGGREGATOR} (bodies), {@code api} (the {@link
+ * DialectHandler}). A listener with TLS speaks https only: a plain HTTP request to it is answered
+ * 400 by {@code plaintext-refusal}, and neither it nor a failed handshake reaches the dialect.
  */
 @Stability(Stability.Level.INTERNAL)
 public final class HttpListener implements AutoCloseable {
@@ -77,6 +81,9 @@ public final class HttpListener implements AutoCloseable {
   static final String AGGREGATOR = "aggregate";
 
   private static final String GUARD = "guard";
+  private static final String PLAINTEXT = "plaintext-refusal";
+  private static final String TLS = "tls";
+  private static final String TLS_FAILURES = "tls-failures";
 
   static {
     // Netty samples one buffer in 128 for leak tracking by default, recording a stack trace at
@@ -112,34 +119,33 @@ public final class HttpListener implements AutoCloseable {
    * Binds and starts serving; fails with an UncheckedIOException naming the address if it cannot
    * listen (and leaves no thread behind).
    *
-   * @param name names the threads ({@code <name>-io}, {@code <name>-worker}) and the log lines
-   * @param connections how many connections may be open and how long they may wait on their clients
+   * @param options where to listen, how many threads, the limits, and TLS (null: plain http)
    * @param dialect the protocol every connection speaks
    */
-  public static HttpListener start(
-      String name,
-      String bindAddress,
-      int port,
-      int ioThreads,
-      int workerThreads,
-      int maxRequestBytes,
-      ConnectionLimits connections,
-      Dialect<?, ?> dialect) {
+  public static HttpListener start(ListenerOptions options, Dialect<?, ?> dialect) {
+    String name = options.name();
+    String bindAddress = options.bindAddress();
+    int port = options.port();
+    int maxRequestBytes = options.maxRequestBytes();
+    TlsSettings tls = options.tls();
     EventLoopGroup acceptor =
         new MultiThreadIoEventLoopGroup(
             1, new DefaultThreadFactory(name + "-accept", true), NioIoHandler.newFactory());
     EventLoopGroup io =
         new MultiThreadIoEventLoopGroup(
-            ioThreads, new DefaultThreadFactory(name + "-io", true), NioIoHandler.newFactory());
+            options.ioThreads(),
+            new DefaultThreadFactory(name + "-io", true),
+            NioIoHandler.newFactory());
     ExecutorService workers =
         new ThreadPoolExecutor(
-            workerThreads,
-            workerThreads,
+            options.workerThreads(),
+            options.workerThreads(),
             60,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
             new DefaultThreadFactory(name + "-worker", true));
-    ConnectionGuard.Connections shared = new ConnectionGuard.Connections(name, connections);
+    ConnectionGuard.Connections shared =
+        new ConnectionGuard.Connections(name, options.connections());
     HttpDecoderConfig decoder =
         new HttpDecoderConfig()
             .setMaxInitialLineLength(MAX_REQUEST_LINE)
@@ -155,6 +161,12 @@ public final class HttpListener implements AutoCloseable {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     ConnectionGuard guard = new ConnectionGuard(shared);
+                    if (tls != null) {
+                      ch.pipeline()
+                          .addLast(PLAINTEXT, new PlaintextRefusal(name))
+                          .addLast(TLS, tls.newHandler(ch.alloc()))
+                          .addLast(TLS_FAILURES, new TlsFailures(name));
+                    }
                     ch.pipeline()
                         .addLast(GUARD, guard)
                         .addLast("decoder", new RequestDecoder(decoder, guard))

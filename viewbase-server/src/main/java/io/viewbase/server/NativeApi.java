@@ -22,6 +22,7 @@ import io.viewbase.json.TableInfoJson;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,6 +52,11 @@ import org.slf4j.LoggerFactory;
  *
  * {@code POST /v1/batch} is {@link Database#commit}: 200 with {@code {"items": [...]}}, or the
  * failing operation's error with its {@code operationIndex}.
+ *
+ * <p>Every request but health first shows its API key ({@link ApiKeys}, {@link Access}) when the
+ * catalog holds one, or when it holds none and the server may not serve openly (it listens beyond
+ * loopback): 401 with {@code WWW-Authenticate: Bearer} without a valid key, 403 for a key that does
+ * not cover the request. The keys are managed at {@code /v1/admin/keys}.
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public final class NativeApi {
@@ -69,13 +75,22 @@ public final class NativeApi {
   private final ViewEndpoints views;
   private final TableOptionEndpoints tableOptions;
   private final ChangeEndpoint changes;
+  private final ApiKeys keys;
+  private final boolean openWithoutKeys;
   private final ConsoleAssets console = new ConsoleAssets();
 
+  /** The API over {@code db}, open to requests without a key while its catalog holds none. */
   public NativeApi(Database db) {
-    this(db, new ServerMetrics());
+    this(db, new ServerMetrics(), ApiKeys.of(db), true);
   }
 
-  NativeApi(Database db, ServerMetrics metrics) {
+  /**
+   * @param openWithoutKeys whether a request needs no key while the catalog holds none (a loopback
+   *     or {@code --insecure} server); otherwise, with no key, every request but health is refused
+   */
+  NativeApi(Database db, ServerMetrics metrics, ApiKeys keys, boolean openWithoutKeys) {
+    this.keys = keys;
+    this.openWithoutKeys = openWithoutKeys;
     this.db = db;
     this.metrics = metrics;
     this.views = new ViewEndpoints(db);
@@ -95,7 +110,15 @@ public final class NativeApi {
   static boolean runsInline(String method, RouteMatch match) {
     return switch (match.route()) {
       case ITEM, TABLE, VIEW -> method.equals("GET");
-      case TABLE_QUERY, PARTITION_QUERY, TABLE_EXPIRE, VIEW_VERIFY, BATCH, CHANGES, ADMIN_BACKUP ->
+      case TABLE_QUERY,
+          PARTITION_QUERY,
+          TABLE_EXPIRE,
+          VIEW_VERIFY,
+          BATCH,
+          CHANGES,
+          ADMIN_KEYS,
+          ADMIN_KEY,
+          ADMIN_BACKUP ->
           false;
       default -> true;
     };
@@ -127,6 +150,7 @@ public final class NativeApi {
       ApiRequest request, RouteMatch match, Executor answerOn) {
     CompletableFuture<Item> write;
     try {
+      authorize(request, match);
       admit(request, match);
       write = itemWrite(request, db.table(match.param(0)), match.param(1), match.param(2));
     } catch (RuntimeException | Error e) {
@@ -162,6 +186,7 @@ public final class NativeApi {
       ApiRequest request, RouteMatch match, Executor answerOn) {
     CompletableFuture<io.viewbase.api.ChangePage> poll;
     try {
+      authorize(request, match);
       poll = changes.start(admit(request, match), match.param(0));
     } catch (RuntimeException | Error e) {
       poll = CompletableFuture.failedFuture(e);
@@ -225,12 +250,47 @@ public final class NativeApi {
     return INTERNAL_ERROR;
   }
 
-  /** An error's answer; a 405 carries the {@code Allow} header its context names. */
+  /**
+   * An error's answer; a 405 carries the {@code Allow} header its context names, a 401 the {@code
+   * WWW-Authenticate} challenge (RFC 6750).
+   */
   private static ApiResponse errorAnswer(ViewbaseException e) {
     ApiResponse answer = ApiResponse.error(e);
-    return e.code() == ErrorCode.MethodNotAllowed
-        ? answer.withHeader("Allow", (String) e.context().get("allowed"))
-        : answer;
+    if (e.code() == ErrorCode.MethodNotAllowed) {
+      return answer.withHeader("Allow", (String) e.context().get("allowed"));
+    }
+    if (e.code() == ErrorCode.ApiKeyRequired) {
+      return answer.withHeader("WWW-Authenticate", "Bearer realm=\"viewbase\"");
+    }
+    if (e.code() == ErrorCode.ApiKeyInvalid) {
+      return answer.withHeader(
+          "WWW-Authenticate", "Bearer realm=\"viewbase\", error=\"invalid_token\"");
+    }
+    return answer;
+  }
+
+  /**
+   * The request's API key once it covers the request ({@link Access}), or null where none is needed
+   * (health; a catalog without keys on a server that may serve openly). Runs before {@link #admit},
+   * so a request without a key learns nothing of the routes either.
+   */
+  private ApiKey authorize(ApiRequest r, RouteMatch match) {
+    Access.Need need = Access.of(r.rawPath(), r.method(), match.route());
+    if (need == Access.Need.NOTHING) {
+      return null;
+    }
+    if (!keys.any()) {
+      if (openWithoutKeys) {
+        return null;
+      }
+      throw new ViewbaseException(
+          ErrorCode.ApiKeyRequired,
+          "This server listens beyond loopback and its catalog holds no API key: create one with"
+              + " 'viewbase key create --data DIR --scope admin' while the server is stopped");
+    }
+    ApiKey key = keys.verify(r.authorization());
+    Access.check(key, need, match);
+    return key;
   }
 
   /**
@@ -259,11 +319,12 @@ public final class NativeApi {
   }
 
   private ApiResponse dispatch(ApiRequest r, RouteMatch match) {
+    ApiKey key = authorize(r, match);
     Map<String, String> parameters = admit(r, match);
     return switch (match.route()) {
       case HEALTH -> ApiResponse.json(200, HEALTHY);
       case METRICS -> ApiResponse.text(200, PROMETHEUS, metrics.render());
-      case TABLES -> ApiResponse.json(200, TableInfoJson.writeList(db.listTables()));
+      case TABLES -> ApiResponse.json(200, TableInfoJson.writeList(tablesFor(key)));
       case TABLE -> table(r, match.param(0));
       case TABLE_EXPIRE -> {
         TableInfo table = describe(match.param(0));
@@ -274,7 +335,12 @@ public final class NativeApi {
       case PARTITION_QUERY -> query(parameters, match.param(0), match.param(1));
       case ITEM -> item(r, db.table(match.param(0)), match.param(1), match.param(2));
       case CHANGES -> changes.serve(parameters, match.param(0));
-      case BATCH -> batch(r);
+      case BATCH -> batch(r, key);
+      case ADMIN_KEYS -> adminKeys(r);
+      case ADMIN_KEY -> {
+        keys.revoke(match.param(0));
+        yield ApiResponse.noContent();
+      }
       case VIEW -> views.view(r, match.param(0));
       case VIEW_VERIFY -> views.verify(parameters, match.param(0));
       case ADMIN_BACKUP -> backup(r);
@@ -463,10 +529,35 @@ public final class NativeApi {
    * {@code POST /v1/batch}: 200 with what each operation stored, or the error of the operation that
    * failed, its {@code operationIndex} among the error's fields, and nothing written.
    */
-  private ApiResponse batch(ApiRequest r) {
+  private ApiResponse batch(ApiRequest r, ApiKey key) {
     requireJson(r);
     Batch batch = BatchJson.read(r.body(), db.limits());
+    if (key != null) {
+      Access.check(key, batch);
+    }
     return ApiResponse.json(200, BatchResultJson.write(db.commit(batch)));
+  }
+
+  /** The tables and views the key reaches: every one for a key (or a request) without a list. */
+  private List<TableInfo> tablesFor(ApiKey key) {
+    List<TableInfo> all = db.listTables();
+    return key == null || key.tables().isEmpty()
+        ? all
+        : all.stream().filter(t -> key.reaches(t.name())).toList();
+  }
+
+  /**
+   * {@code GET /v1/admin/keys}: the keys without secrets; {@code POST}: a new key, 201 with its
+   * secret, shown this once.
+   */
+  private ApiResponse adminKeys(ApiRequest r) {
+    if (r.method().equals("GET")) {
+      return ApiResponse.json(200, KeyJson.writeListing(keys.list()));
+    }
+    requireJson(r);
+    KeyJson.Request asked = KeyJson.readRequest(r.body());
+    return ApiResponse.json(
+        201, KeyJson.writeCreated(keys.create(asked.scope(), asked.tables(), asked.name())));
   }
 
   /**

@@ -42,7 +42,8 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
         h.get(HttpHeaderNames.IF_MATCH),
         h.get(HttpHeaderNames.IF_NONE_MATCH),
         h.get(HttpHeaderNames.CONTENT_TYPE),
-        ByteBufUtil.getBytes(req.content()));
+        ByteBufUtil.getBytes(req.content()),
+        h.get(HttpHeaderNames.AUTHORIZATION));
   }
 
   @Override

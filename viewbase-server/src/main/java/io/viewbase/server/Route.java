@@ -29,6 +29,12 @@ enum Route {
   BATCH("batch", "/v1/batch", Set.of("POST"), Set.of()),
   VIEW("view", "/v1/views/{view}", Set.of("GET", "PUT", "DELETE"), Set.of()),
   VIEW_VERIFY("view_verify", "/v1/views/{view}/verify", Set.of("POST"), Set.of("repair")),
+  /**
+   * The API keys: list ({@code GET}) and create ({@code POST}); admin keys only ({@link Access}).
+   */
+  ADMIN_KEYS("admin_keys", "/v1/admin/keys", Set.of("GET", "POST"), Set.of()),
+  /** One API key: revoke ({@code DELETE}). */
+  ADMIN_KEY("admin_key", "/v1/admin/keys/{id}", Set.of("DELETE"), Set.of()),
   /** An online backup of the whole database: {@link io.viewbase.api.Database#backup}. */
   ADMIN_BACKUP("admin_backup", "/v1/admin/backup", Set.of("POST"), Set.of()),
   /** The data explorer's static files: {@link ConsoleAssets}. */

@@ -13,6 +13,7 @@ record RouteMatch(Route route, List<String> rawParams) {
   private static final RouteMatch HEALTH = new RouteMatch(Route.HEALTH, List.of());
   private static final RouteMatch BATCH = new RouteMatch(Route.BATCH, List.of());
   private static final RouteMatch TABLES = new RouteMatch(Route.TABLES, List.of());
+  private static final RouteMatch ADMIN_KEYS = new RouteMatch(Route.ADMIN_KEYS, List.of());
   private static final RouteMatch ADMIN_BACKUP = new RouteMatch(Route.ADMIN_BACKUP, List.of());
   private static final RouteMatch CONSOLE = new RouteMatch(Route.CONSOLE, List.of());
   private static final String PREFIX = "/v1/";
@@ -67,7 +68,21 @@ record RouteMatch(Route route, List<String> rawParams) {
       return views(s);
     }
     if (s.is(0, "admin")) {
-      return count == 2 && s.is(1, "backup") ? ADMIN_BACKUP : UNKNOWN;
+      return admin(s);
+    }
+    return UNKNOWN;
+  }
+
+  private static RouteMatch admin(Segments s) {
+    if (s.count == 2 && s.is(1, "backup")) {
+      return ADMIN_BACKUP;
+    }
+    if (s.count >= 2 && s.is(1, "keys")) {
+      return switch (s.count) {
+        case 2 -> ADMIN_KEYS;
+        case 3 -> new RouteMatch(Route.ADMIN_KEY, List.of(s.get(2)));
+        default -> UNKNOWN;
+      };
     }
     return UNKNOWN;
   }

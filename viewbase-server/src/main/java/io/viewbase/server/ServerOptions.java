@@ -14,6 +14,11 @@ import io.viewbase.api.Stability;
  *     concurrency, not for cores.
  * @param connections how many connections may be open and how long they may keep the server waiting
  *     (default {@link ConnectionLimits#defaults()}: 10,000; idle 120 s, headers 30 s, body 120 s)
+ * @param tls the certificate and key to serve https with, and only https (default null: plain
+ *     http); see {@link TlsSettings}
+ * @param insecure whether a server bound beyond loopback may start, and serve everyone, while the
+ *     catalog holds no API key (default false: {@link ViewbaseServer#start} refuses); with keys it
+ *     changes nothing
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record ServerOptions(
@@ -22,7 +27,9 @@ public record ServerOptions(
     int maxRequestBytes,
     int ioThreads,
     int workerThreads,
-    ConnectionLimits connections) {
+    ConnectionLimits connections,
+    TlsSettings tls,
+    boolean insecure) {
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_MAX_REQUEST_BYTES = 8 << 20;
   public static final int DEFAULT_WORKER_THREADS = 64;
@@ -54,32 +61,63 @@ public record ServerOptions(
         DEFAULT_MAX_REQUEST_BYTES,
         Math.max(1, Runtime.getRuntime().availableProcessors()),
         DEFAULT_WORKER_THREADS,
-        ConnectionLimits.defaults());
+        ConnectionLimits.defaults(),
+        null,
+        false);
   }
 
   public ServerOptions withBindAddress(String address) {
-    return new ServerOptions(address, port, maxRequestBytes, ioThreads, workerThreads, connections);
+    return new ServerOptions(
+        address, port, maxRequestBytes, ioThreads, workerThreads, connections, tls, insecure);
   }
 
   public ServerOptions withPort(int newPort) {
     return new ServerOptions(
-        bindAddress, newPort, maxRequestBytes, ioThreads, workerThreads, connections);
+        bindAddress,
+        newPort,
+        maxRequestBytes,
+        ioThreads,
+        workerThreads,
+        connections,
+        tls,
+        insecure);
   }
 
   public ServerOptions withMaxRequestBytes(int bytes) {
-    return new ServerOptions(bindAddress, port, bytes, ioThreads, workerThreads, connections);
+    return new ServerOptions(
+        bindAddress, port, bytes, ioThreads, workerThreads, connections, tls, insecure);
   }
 
   public ServerOptions withIoThreads(int threads) {
     return new ServerOptions(
-        bindAddress, port, maxRequestBytes, threads, workerThreads, connections);
+        bindAddress, port, maxRequestBytes, threads, workerThreads, connections, tls, insecure);
   }
 
   public ServerOptions withWorkerThreads(int threads) {
-    return new ServerOptions(bindAddress, port, maxRequestBytes, ioThreads, threads, connections);
+    return new ServerOptions(
+        bindAddress, port, maxRequestBytes, ioThreads, threads, connections, tls, insecure);
   }
 
   public ServerOptions withConnections(ConnectionLimits limits) {
-    return new ServerOptions(bindAddress, port, maxRequestBytes, ioThreads, workerThreads, limits);
+    return new ServerOptions(
+        bindAddress, port, maxRequestBytes, ioThreads, workerThreads, limits, tls, insecure);
+  }
+
+  /** The same options serving https only, with these certificate and key (null: plain http). */
+  public ServerOptions withTls(TlsSettings settings) {
+    return new ServerOptions(
+        bindAddress,
+        port,
+        maxRequestBytes,
+        ioThreads,
+        workerThreads,
+        connections,
+        settings,
+        insecure);
+  }
+
+  public ServerOptions withInsecure(boolean open) {
+    return new ServerOptions(
+        bindAddress, port, maxRequestBytes, ioThreads, workerThreads, connections, tls, open);
   }
 }

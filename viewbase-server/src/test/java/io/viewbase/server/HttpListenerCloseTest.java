@@ -86,7 +86,9 @@ class HttpListenerCloseTest {
     // one event loop, so that both connections are on the loop that /block holds
     HttpListener listener =
         HttpListener.start(
-            "close-test", "127.0.0.1", 0, 1, 1, 1 << 20, ConnectionLimits.defaults(), dialect);
+            new ListenerOptions(
+                "close-test", "127.0.0.1", 0, 1, 1, 1 << 20, ConnectionLimits.defaults(), null),
+            dialect);
     try (Socket waiting = connect(listener);
         Socket holder = connect(listener)) {
       send(waiting, "/async");

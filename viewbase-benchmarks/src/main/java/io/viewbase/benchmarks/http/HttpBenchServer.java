@@ -5,7 +5,10 @@ import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Viewbase;
 import io.viewbase.benchmarks.Dataset;
 import io.viewbase.benchmarks.DevAccountKey;
+import io.viewbase.server.ApiKeys;
+import io.viewbase.server.KeyScope;
 import io.viewbase.server.ServerOptions;
+import io.viewbase.server.TlsSettings;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
 import io.viewbase.server.azure.AzureTablesServer;
@@ -28,12 +31,16 @@ import java.util.List;
  * viewbase    | ViewbaseServer over a durable RocksDB-backed database preloaded with BenchItems
  * azure       | the Azure Tables dialect over the same database (account devstoreaccount1); the
  *             | port file's second line is a table SAS query (read-only, table Bench) for wrk
+ * viewbase-   | the same, with API keys: a read key for table Bench (a key with a table list, the
+ *   keys      | check that does the most) is the port file's second line, for wrk to send
  * netty-noop  | a bare Netty 4.2 server answering every request with {"status":"ok"}
  * jdk-noop    | the JDK's com.sun.net.httpserver.HttpServer answering the same
+ * viewbase-   | two ViewbaseServers over one such database: http, and https with --tls-cert and
+ *   tls       | --tls-key; the port file's third line is the https one's port
  * </pre>
  *
  * Usage: {@code HttpBenchServer KIND [--items N] [--io-threads N] [--port-file PATH] [--max-seconds
- * N]}
+ * N] [--tls-cert FILE --tls-key FILE]}
  */
 public final class HttpBenchServer {
   private HttpBenchServer() {}
@@ -48,7 +55,9 @@ public final class HttpBenchServer {
       Path tmp = a.portFile().resolveSibling(a.portFile().getFileName() + ".tmp");
       String content =
           running.port()
-              + (a.kind().equals("azure") ? "\n" + DevAccountKey.readOnlySas("Bench") : "");
+              + (a.kind().equals("azure") ? "\n" + DevAccountKey.readOnlySas("Bench") : "")
+              + (running.apiKey() != null ? "\n" + running.apiKey() : "")
+              + (running.tlsPort() > 0 ? "\n\n" + running.tlsPort() : "");
       Files.writeString(tmp, content, StandardCharsets.US_ASCII);
       Files.move(tmp, a.portFile(), StandardCopyOption.ATOMIC_MOVE);
     }
@@ -60,6 +69,21 @@ public final class HttpBenchServer {
   static Running start(Arguments a) throws Exception {
     List<AutoCloseable> resources = new ArrayList<>();
     try {
+      if (a.kind().equals("viewbase-keys")) {
+        Database db = loaded(a, resources);
+        String key = ApiKeys.of(db).create(KeyScope.READ, List.of("Bench"), "bench").secret();
+        ServerOptions options = ServerOptions.defaults().withPort(0).withIoThreads(a.ioThreads());
+        return new Running(
+            keep(ViewbaseServer.start(db, options), resources).port(), 0, key, resources);
+      }
+      if (a.kind().equals("viewbase-tls")) {
+        Database db = loaded(a, resources);
+        ServerOptions options = ServerOptions.defaults().withPort(0).withIoThreads(a.ioThreads());
+        int http = keep(ViewbaseServer.start(db, options), resources).port();
+        TlsSettings tls = TlsSettings.fromPem(a.tlsCert(), a.tlsKey());
+        int https = keep(ViewbaseServer.start(db, options.withTls(tls)), resources).port();
+        return new Running(http, https, null, resources);
+      }
       int port =
           switch (a.kind()) {
             case "viewbase" -> startViewbase(a, resources);
@@ -70,9 +94,9 @@ public final class HttpBenchServer {
                 throw new IllegalArgumentException(
                     "unknown server kind '" + a.kind() + "': use viewbase, netty-noop or jdk-noop");
           };
-      return new Running(port, resources);
+      return new Running(port, 0, null, resources);
     } catch (Exception | Error e) {
-      new Running(0, resources).close();
+      new Running(0, 0, null, resources).close();
       throw e;
     }
   }
@@ -106,8 +130,12 @@ public final class HttpBenchServer {
     return resource;
   }
 
-  /** A started server and what to close when it stops, most recent first. */
-  record Running(int port, List<AutoCloseable> resources) implements AutoCloseable {
+  /**
+   * A started server (and its https twin's port, or 0), the API key its clients send (or null), and
+   * what to close when it stops, most recent first.
+   */
+  record Running(int port, int tlsPort, String apiKey, List<AutoCloseable> resources)
+      implements AutoCloseable {
     @Override
     public void close() {
       for (AutoCloseable r : resources) {
@@ -121,16 +149,25 @@ public final class HttpBenchServer {
   }
 
   /** The command line. */
-  record Arguments(String kind, int items, int ioThreads, Path portFile, int maxSeconds) {
+  record Arguments(
+      String kind,
+      int items,
+      int ioThreads,
+      Path portFile,
+      int maxSeconds,
+      Path tlsCert,
+      Path tlsKey) {
     static Arguments parse(String[] args) {
       if (args.length == 0) {
         throw new IllegalArgumentException(
-            "usage: HttpBenchServer viewbase|azure|netty-noop|jdk-noop [--items N] [--io-threads N] [--port-file PATH] [--max-seconds N]");
+            "usage: HttpBenchServer viewbase|azure|netty-noop|jdk-noop [--items N] [--io-threads N] [--port-file PATH] [--max-seconds N] [--tls-cert FILE --tls-key FILE]");
       }
       int items = 100_000;
       int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
       Path portFile = null;
       int maxSeconds = 900;
+      Path tlsCert = null;
+      Path tlsKey = null;
       for (int i = 1; i < args.length; i += 2) {
         if (i + 1 >= args.length) {
           throw new IllegalArgumentException(args[i] + " needs a value");
@@ -141,10 +178,15 @@ public final class HttpBenchServer {
           case "--io-threads" -> ioThreads = Integer.parseInt(value);
           case "--port-file" -> portFile = Path.of(value);
           case "--max-seconds" -> maxSeconds = Integer.parseInt(value);
+          case "--tls-cert" -> tlsCert = Path.of(value);
+          case "--tls-key" -> tlsKey = Path.of(value);
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
       }
-      return new Arguments(args[0], items, ioThreads, portFile, maxSeconds);
+      if (args[0].equals("viewbase-tls") && (tlsCert == null || tlsKey == null)) {
+        throw new IllegalArgumentException("viewbase-tls needs --tls-cert FILE and --tls-key FILE");
+      }
+      return new Arguments(args[0], items, ioThreads, portFile, maxSeconds, tlsCert, tlsKey);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.viewbase.server.azure;
 
 import io.viewbase.api.Stability;
 import io.viewbase.server.ConnectionLimits;
+import io.viewbase.server.TlsSettings;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,6 +23,8 @@ import java.util.Map;
  *     group commit shares, so this is sized for concurrency, not for cores
  * @param connections how many connections may be open and how long they may keep the server waiting
  *     (default {@link ConnectionLimits#defaults()}, as the native API's)
+ * @param tls the certificate and key to serve https with, and only https (default null: plain
+ *     http); see {@link TlsSettings}
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record AzureOptions(
@@ -32,7 +35,8 @@ public record AzureOptions(
     int maxRequestBytes,
     int ioThreads,
     int workerThreads,
-    ConnectionLimits connections) {
+    ConnectionLimits connections,
+    TlsSettings tls) {
   public static final int DEFAULT_PORT = 10002;
   public static final String DEV_ACCOUNT = "devstoreaccount1";
 
@@ -77,7 +81,8 @@ public record AzureOptions(
         DEFAULT_MAX_REQUEST_BYTES,
         Math.max(1, Runtime.getRuntime().availableProcessors()),
         DEFAULT_WORKER_THREADS,
-        ConnectionLimits.defaults());
+        ConnectionLimits.defaults(),
+        null);
   }
 
   public AzureOptions withPort(int newPort) {
@@ -89,7 +94,8 @@ public record AzureOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public AzureOptions withBindAddress(String address) {
@@ -101,7 +107,8 @@ public record AzureOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   /** Adds an account, or replaces the key of one with this name. */
@@ -116,7 +123,8 @@ public record AzureOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   /**
@@ -131,7 +139,8 @@ public record AzureOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public AzureOptions withAnonymousAccess(boolean anonymous) {
@@ -143,12 +152,21 @@ public record AzureOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public AzureOptions withMaxRequestBytes(int bytes) {
     return new AzureOptions(
-        bindAddress, port, accounts, anonymousAccess, bytes, ioThreads, workerThreads, connections);
+        bindAddress,
+        port,
+        accounts,
+        anonymousAccess,
+        bytes,
+        ioThreads,
+        workerThreads,
+        connections,
+        tls);
   }
 
   public AzureOptions withIoThreads(int threads) {
@@ -160,7 +178,8 @@ public record AzureOptions(
         maxRequestBytes,
         threads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public AzureOptions withWorkerThreads(int threads) {
@@ -172,7 +191,8 @@ public record AzureOptions(
         maxRequestBytes,
         ioThreads,
         threads,
-        connections);
+        connections,
+        tls);
   }
 
   public AzureOptions withConnections(ConnectionLimits limits) {
@@ -184,7 +204,22 @@ public record AzureOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        limits);
+        limits,
+        tls);
+  }
+
+  /** The same options serving https only, with these certificate and key (null: plain http). */
+  public AzureOptions withTls(TlsSettings settings) {
+    return new AzureOptions(
+        bindAddress,
+        port,
+        accounts,
+        anonymousAccess,
+        maxRequestBytes,
+        ioThreads,
+        workerThreads,
+        connections,
+        settings);
   }
 
   private static String checkAccountName(String name) {

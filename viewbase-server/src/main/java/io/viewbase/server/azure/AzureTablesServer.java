@@ -3,6 +3,7 @@ package io.viewbase.server.azure;
 import io.viewbase.api.Database;
 import io.viewbase.api.Stability;
 import io.viewbase.server.HttpListener;
+import io.viewbase.server.ListenerOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,16 +33,21 @@ public final class AzureTablesServer implements AutoCloseable {
     AzureApi api = new AzureApi(db, options);
     HttpListener listener =
         HttpListener.start(
-            "viewbase-azure",
-            options.bindAddress(),
-            options.port(),
-            options.ioThreads(),
-            options.workerThreads(),
-            options.maxRequestBytes(),
-            options.connections(),
+            new ListenerOptions(
+                "viewbase-azure",
+                options.bindAddress(),
+                options.port(),
+                options.ioThreads(),
+                options.workerThreads(),
+                options.maxRequestBytes(),
+                options.connections(),
+                options.tls()),
             new AzureDialect(api));
     LOG.info(
-        "Azure Tables dialect listening on http://{}:{}", options.bindAddress(), listener.port());
+        "Azure Tables dialect listening on {}://{}:{}",
+        options.tls() == null ? "http" : "https",
+        options.bindAddress(),
+        listener.port());
     return new AzureTablesServer(listener);
   }
 

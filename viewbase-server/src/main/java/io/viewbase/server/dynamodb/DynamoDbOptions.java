@@ -2,6 +2,7 @@ package io.viewbase.server.dynamodb;
 
 import io.viewbase.api.Stability;
 import io.viewbase.server.ConnectionLimits;
+import io.viewbase.server.TlsSettings;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,6 +26,8 @@ import java.util.Map;
  *     commit shares, so this is sized for concurrency, not for cores
  * @param connections how many connections may be open and how long they may keep the server waiting
  *     (default {@link ConnectionLimits#defaults()}, as the native API's)
+ * @param tls the certificate and key to serve https with, and only https (default null: plain
+ *     http); see {@link TlsSettings}
  */
 @Stability(Stability.Level.EXPERIMENTAL)
 public record DynamoDbOptions(
@@ -36,7 +39,8 @@ public record DynamoDbOptions(
     int maxRequestBytes,
     int ioThreads,
     int workerThreads,
-    ConnectionLimits connections) {
+    ConnectionLimits connections,
+    TlsSettings tls) {
   public static final int DEFAULT_PORT = 8000;
 
   /** The default access key id, from AWS's DynamoDB Local guide; public. */
@@ -88,7 +92,8 @@ public record DynamoDbOptions(
         DEFAULT_MAX_REQUEST_BYTES,
         Math.max(1, Runtime.getRuntime().availableProcessors()),
         DEFAULT_WORKER_THREADS,
-        ConnectionLimits.defaults());
+        ConnectionLimits.defaults(),
+        null);
   }
 
   public DynamoDbOptions withPort(int newPort) {
@@ -101,7 +106,8 @@ public record DynamoDbOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public DynamoDbOptions withBindAddress(String address) {
@@ -114,7 +120,8 @@ public record DynamoDbOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   /** The same options with exactly these keys (the default pair is dropped unless listed). */
@@ -128,7 +135,8 @@ public record DynamoDbOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public DynamoDbOptions withAnyKey(boolean any) {
@@ -141,7 +149,8 @@ public record DynamoDbOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public DynamoDbOptions withAccount(String id) {
@@ -154,12 +163,22 @@ public record DynamoDbOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public DynamoDbOptions withMaxRequestBytes(int bytes) {
     return new DynamoDbOptions(
-        bindAddress, port, keys, anyKey, account, bytes, ioThreads, workerThreads, connections);
+        bindAddress,
+        port,
+        keys,
+        anyKey,
+        account,
+        bytes,
+        ioThreads,
+        workerThreads,
+        connections,
+        tls);
   }
 
   public DynamoDbOptions withIoThreads(int threads) {
@@ -172,12 +191,22 @@ public record DynamoDbOptions(
         maxRequestBytes,
         threads,
         workerThreads,
-        connections);
+        connections,
+        tls);
   }
 
   public DynamoDbOptions withWorkerThreads(int threads) {
     return new DynamoDbOptions(
-        bindAddress, port, keys, anyKey, account, maxRequestBytes, ioThreads, threads, connections);
+        bindAddress,
+        port,
+        keys,
+        anyKey,
+        account,
+        maxRequestBytes,
+        ioThreads,
+        threads,
+        connections,
+        tls);
   }
 
   public DynamoDbOptions withConnections(ConnectionLimits limits) {
@@ -190,7 +219,23 @@ public record DynamoDbOptions(
         maxRequestBytes,
         ioThreads,
         workerThreads,
-        limits);
+        limits,
+        tls);
+  }
+
+  /** The same options serving https only, with these certificate and key (null: plain http). */
+  public DynamoDbOptions withTls(TlsSettings settings) {
+    return new DynamoDbOptions(
+        bindAddress,
+        port,
+        keys,
+        anyKey,
+        account,
+        maxRequestBytes,
+        ioThreads,
+        workerThreads,
+        connections,
+        settings);
   }
 
   /** An access key id: letters and digits, as DynamoDB Local requires since its version 2. */

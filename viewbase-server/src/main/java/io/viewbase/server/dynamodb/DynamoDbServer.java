@@ -3,6 +3,7 @@ package io.viewbase.server.dynamodb;
 import io.viewbase.api.Database;
 import io.viewbase.api.Stability;
 import io.viewbase.server.HttpListener;
+import io.viewbase.server.ListenerOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,15 +34,21 @@ public final class DynamoDbServer implements AutoCloseable {
     DynamoDbApi api = new DynamoDbApi(db, options);
     HttpListener listener =
         HttpListener.start(
-            "viewbase-dynamodb",
-            options.bindAddress(),
-            options.port(),
-            options.ioThreads(),
-            options.workerThreads(),
-            options.maxRequestBytes(),
-            options.connections(),
+            new ListenerOptions(
+                "viewbase-dynamodb",
+                options.bindAddress(),
+                options.port(),
+                options.ioThreads(),
+                options.workerThreads(),
+                options.maxRequestBytes(),
+                options.connections(),
+                options.tls()),
             new DynamoDbDialect(api));
-    LOG.info("DynamoDB dialect listening on http://{}:{}", options.bindAddress(), listener.port());
+    LOG.info(
+        "DynamoDB dialect listening on {}://{}:{}",
+        options.tls() == null ? "http" : "https",
+        options.bindAddress(),
+        listener.port());
     return new DynamoDbServer(listener, api);
   }
 

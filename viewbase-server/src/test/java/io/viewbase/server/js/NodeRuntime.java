@@ -213,10 +213,15 @@ public final class NodeRuntime {
 
   /** Runs {@code node <script> <args...>} in the npm project, at most {@link #SCENARIO_TIMEOUT}. */
   public ChildRun run(String script, String... args) {
+    return run(Map.of(), script, args);
+  }
+
+  /** As {@link #run(String, String...)}, with these environment variables set (null: removed). */
+  public ChildRun run(Map<String, String> environment, String script, String... args) {
     List<String> command = new ArrayList<>(node);
     command.add(script);
     command.addAll(List.of(args));
-    return ChildRun.run(command, dir, SCENARIO_TIMEOUT)
+    return ChildRun.run(command, dir, SCENARIO_TIMEOUT, environment)
         .orElseThrow(
             () -> new IllegalStateException("'" + node.get(0) + "' could no longer be started"));
   }

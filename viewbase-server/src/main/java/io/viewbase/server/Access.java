@@ -15,6 +15,9 @@ import io.viewbase.api.ViewbaseException;
  * route                                   | method            | needs
  * ----------------------------------------+-------------------+----------------------------------
  * /v1/health                              | GET               | nothing, ever (load balancers)
+ * /console, /console/{file}               | GET               | nothing: static files, no data; a
+ *                                         |                   |   browser cannot send a key to load
+ *                                         |                   |   a page (the console asks on 401)
  * any path under /v1/admin/               | any               | admin (routes added later too)
  * /metrics                                | GET               | a key of any scope
  * a path no route matches                 | any               | a key of any scope (then 404)
@@ -48,7 +51,7 @@ final class Access {
   }
 
   static Need of(String rawPath, String method, Route route) {
-    if (route == Route.HEALTH) {
+    if (route == Route.HEALTH || route == Route.CONSOLE) {
       return Need.NOTHING;
     }
     if (rawPath.startsWith(ADMIN_PREFIX) || rawPath.equals("/v1/admin")) {

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -171,6 +172,23 @@ class ConsoleAssetsTest {
     http.get("/console/");
     assertThat(text(http.get("/metrics")))
         .contains("viewbase_http_requests_total{route=\"console\",status=\"2xx\"}");
+  }
+
+  @Test
+  void whereKeysAreRequiredTheFilesNeedNoneButTheApiDoes(@TempDir Path dir) {
+    try (Database keyed = Viewbase.open(OpenOptions.at(dir))) {
+      ApiKeys.of(keyed).create(KeyScope.READ, List.of(), "reader");
+      try (ViewbaseServer closed =
+          ViewbaseServer.start(keyed, ServerOptions.defaults().withPort(0).withIoThreads(1))) {
+        TestHttp client = new TestHttp(closed.port());
+        assertThat(client.get("/console/").statusCode()).isEqualTo(200);
+        assertThat(client.get("/console/api.js").statusCode()).isEqualTo(200);
+        assertThat(client.get("/console").statusCode()).isEqualTo(301);
+        HttpResponse<byte[]> api = client.get("/v1/tables");
+        assertThat(api.statusCode()).isEqualTo(401);
+        assertThat(code(api)).isEqualTo(ErrorCode.ApiKeyRequired);
+      }
+    }
   }
 
   private static Path sources() {

@@ -10,6 +10,7 @@ import io.viewbase.server.js.ChildRun;
 import io.viewbase.server.js.NodeRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,21 +74,24 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void keyDialogAsksOn401KeepsTheKeyAndShowsA403(@TempDir Path dir) {
+    NodeRuntime node = NodeRuntime.require("js-console");
+    String chromium = chromium();
+    try (Database keyed = Viewbase.open(OpenOptions.at(dir))) {
+      ApiKeys keys = ApiKeys.of(keyed);
+      String admin = keys.create(KeyScope.ADMIN, List.of(), "console admin").secret();
+      String read = keys.create(KeyScope.READ, List.of(), "console reader").secret();
+      try (ViewbaseServer closed =
+          ViewbaseServer.start(keyed, ServerOptions.defaults().withPort(0).withIoThreads(1))) {
+        passes(node.run("key-flow.js", "http://127.0.0.1:" + closed.port(), chromium, admin, read));
+      }
+    }
+  }
+
+  @Test
   void mainFlowsWorkInHeadlessChromiumWithoutConsoleErrors() throws Exception {
     NodeRuntime node = NodeRuntime.require("js-console");
-    String chromium = System.getProperty(CHROMIUM, "/usr/bin/chromium");
-    if (!Files.isExecutable(Path.of(chromium))) {
-      String why =
-          "Chromium is not at "
-              + chromium
-              + " (Debian: apt-get install chromium; or -D"
-              + CHROMIUM
-              + "=/path/to/chromium).";
-      if (Boolean.getBoolean(REQUIRE_CHROMIUM)) {
-        fail(why + " (-D" + REQUIRE_CHROMIUM + "=true: the browser tests must run here.)");
-      }
-      Assumptions.abort(why + " (Skipped; -D" + REQUIRE_CHROMIUM + "=true makes this a failure.)");
-    }
+    String chromium = chromium();
     String shots = System.getProperty(SCREENSHOTS, "");
     Path screenshots =
         shots.isBlank()
@@ -106,6 +110,24 @@ class ConsoleBrowserTest {
               "item-conflict.png",
               "narrow.png");
     }
+  }
+
+  /** The Chromium to drive; aborts (skips) the test, or fails it, when there is none. */
+  private static String chromium() {
+    String chromium = System.getProperty(CHROMIUM, "/usr/bin/chromium");
+    if (!Files.isExecutable(Path.of(chromium))) {
+      String why =
+          "Chromium is not at "
+              + chromium
+              + " (Debian: apt-get install chromium; or -D"
+              + CHROMIUM
+              + "=/path/to/chromium).";
+      if (Boolean.getBoolean(REQUIRE_CHROMIUM)) {
+        fail(why + " (-D" + REQUIRE_CHROMIUM + "=true: the browser tests must run here.)");
+      }
+      Assumptions.abort(why + " (Skipped; -D" + REQUIRE_CHROMIUM + "=true makes this a failure.)");
+    }
+    return chromium;
   }
 
   private static void passes(ChildRun run) {

@@ -28,7 +28,16 @@ public final class ViewbaseServer implements AutoCloseable {
    * listen.
    */
   public static ViewbaseServer start(Database db, ServerOptions options) {
-    ServerMetrics metrics = new ServerMetrics();
+    return start(db, options, new ServerMetrics());
+  }
+
+  /**
+   * Binds and starts serving, reporting into {@code metrics} (the process's registry, shared with
+   * its other listeners), which {@code GET /metrics} renders; {@code db}'s own measurements are
+   * bound to it too.
+   */
+  public static ViewbaseServer start(Database db, ServerOptions options, ServerMetrics metrics) {
+    metrics.bind(db);
     NativeApi api = new NativeApi(db, metrics);
     HttpListener listener =
         HttpListener.start(
@@ -39,7 +48,7 @@ public final class ViewbaseServer implements AutoCloseable {
             options.workerThreads(),
             options.maxRequestBytes(),
             options.connections(),
-            new NativeDialect(api, metrics));
+            new NativeDialect(api, metrics.requests("native")));
     LOG.info(
         "Viewbase native API listening on http://{}:{}", options.bindAddress(), listener.port());
     return new ViewbaseServer(listener, api);

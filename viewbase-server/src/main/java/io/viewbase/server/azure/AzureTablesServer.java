@@ -3,6 +3,7 @@ package io.viewbase.server.azure;
 import io.viewbase.api.Database;
 import io.viewbase.api.Stability;
 import io.viewbase.server.HttpListener;
+import io.viewbase.server.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,14 @@ public final class AzureTablesServer implements AutoCloseable {
    * listen.
    */
   public static AzureTablesServer start(Database db, AzureOptions options) {
+    return start(db, options, new ServerMetrics());
+  }
+
+  /**
+   * Binds and starts serving, counting its requests in {@code metrics} (the process's registry,
+   * which the native API's port renders; this port does not answer {@code /metrics}).
+   */
+  public static AzureTablesServer start(Database db, AzureOptions options, ServerMetrics metrics) {
     AzureApi api = new AzureApi(db, options);
     HttpListener listener =
         HttpListener.start(
@@ -39,7 +48,7 @@ public final class AzureTablesServer implements AutoCloseable {
             options.workerThreads(),
             options.maxRequestBytes(),
             options.connections(),
-            new AzureDialect(api));
+            new AzureDialect(api, metrics.requests("azure")));
     LOG.info(
         "Azure Tables dialect listening on http://{}:{}", options.bindAddress(), listener.port());
     return new AzureTablesServer(listener);

@@ -3,6 +3,7 @@ package io.viewbase.server.dynamodb;
 import io.viewbase.api.Database;
 import io.viewbase.api.Stability;
 import io.viewbase.server.HttpListener;
+import io.viewbase.server.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,14 @@ public final class DynamoDbServer implements AutoCloseable {
    * listen.
    */
   public static DynamoDbServer start(Database db, DynamoDbOptions options) {
+    return start(db, options, new ServerMetrics());
+  }
+
+  /**
+   * Binds and starts serving, counting its requests in {@code metrics} (the process's registry,
+   * which the native API's port renders; this port does not answer {@code /metrics}).
+   */
+  public static DynamoDbServer start(Database db, DynamoDbOptions options, ServerMetrics metrics) {
     DynamoDbApi api = new DynamoDbApi(db, options);
     HttpListener listener =
         HttpListener.start(
@@ -40,7 +49,7 @@ public final class DynamoDbServer implements AutoCloseable {
             options.workerThreads(),
             options.maxRequestBytes(),
             options.connections(),
-            new DynamoDbDialect(api));
+            new DynamoDbDialect(api, metrics.requests("dynamodb")));
     LOG.info("DynamoDB dialect listening on http://{}:{}", options.bindAddress(), listener.port());
     return new DynamoDbServer(listener, api);
   }

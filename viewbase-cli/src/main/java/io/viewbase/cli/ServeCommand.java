@@ -6,6 +6,7 @@ import io.viewbase.api.Limits;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.ConnectionLimits;
+import io.viewbase.server.ServerMetrics;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.ViewbaseServer;
 import io.viewbase.server.azure.AzureOptions;
@@ -285,8 +286,9 @@ final class ServeCommand implements Callable<Integer> {
           spec.commandLine(), flagOf(badSetting.option()) + ": " + badSetting.getMessage());
     }
     ViewbaseServer server;
+    ServerMetrics metrics = new ServerMetrics(); // one registry for every listener, at /metrics
     try {
-      server = ViewbaseServer.start(opened, serverOptions);
+      server = ViewbaseServer.start(opened, serverOptions, metrics);
     } catch (UncheckedIOException cannotListen) {
       opened.close();
       throw ViewbaseException.of(
@@ -300,7 +302,7 @@ final class ServeCommand implements Callable<Integer> {
     AzureTablesServer azure = null;
     if (azureOptions != null) {
       try {
-        azure = AzureTablesServer.start(opened, azureOptions);
+        azure = AzureTablesServer.start(opened, azureOptions, metrics);
       } catch (RuntimeException failure) {
         server.close();
         opened.close();
@@ -318,7 +320,7 @@ final class ServeCommand implements Callable<Integer> {
     DynamoDbServer dynamoDb = null;
     if (dynamoDbOptions != null) {
       try {
-        dynamoDb = DynamoDbServer.start(opened, dynamoDbOptions);
+        dynamoDb = DynamoDbServer.start(opened, dynamoDbOptions, metrics);
       } catch (RuntimeException failure) {
         if (azure != null) {
           azure.close();

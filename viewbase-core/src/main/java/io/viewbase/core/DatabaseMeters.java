@@ -16,8 +16,8 @@ import java.util.function.DoubleSupplier;
  * <pre>
  * series                               | labels       | value
  * -------------------------------------+--------------+---------------------------------------------
- * viewbase.view.backfill.done          | view         | source items the view's backfill examined
- * viewbase.view.backfill.total         | view         | source items when the build started
+ * viewbase.view.backfill.examined      | view         | source items the view's backfill examined
+ * viewbase.view.backfill.source.items  | view         | source items when the build started
  * viewbase.view.state                  | view, state  | 1 for the view's state (building, ready,
  *                                      |              |   failed); one row per view
  * viewbase.changefeed.lag.entries      | table        | {@link FeedLag}: entries the slowest read of
@@ -34,12 +34,12 @@ final class DatabaseMeters {
     db.store().bindMeters(storeMeters(meters));
     List<String> view = List.of("view");
     meters.gauges(
-        "viewbase.view.backfill.done",
+        "viewbase.view.backfill.examined",
         "Source items the view's backfill has examined (all of them once ready)",
         view,
         () -> perView(db, s -> s.progress().done()));
     meters.gauges(
-        "viewbase.view.backfill.total",
+        "viewbase.view.backfill.source.items",
         "Source items when the view's build started (an estimate while writes go on)",
         view,
         () -> perView(db, s -> s.progress().total()));

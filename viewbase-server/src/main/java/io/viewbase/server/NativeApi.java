@@ -195,7 +195,7 @@ public final class NativeApi {
             "Answering 500: cannot render the {} error of {} {}",
             v.code(),
             request.method(),
-            request.target(),
+            request.rawPath(),
             unrenderable);
         return INTERNAL_ERROR;
       }
@@ -206,12 +206,12 @@ public final class NativeApi {
   /** Logs a failure no code expected and answers the generic 500 (which leaks nothing of it). */
   static ApiResponse unexpected(ApiRequest request, Throwable e) {
     try {
-      LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
+      LOG.error("Unexpected failure serving {} {}", request.method(), request.rawPath(), e);
     } catch (RuntimeException | Error unprintable) {
       LOG.error(
           "Unexpected failure serving {} {} (it cannot be printed: {})",
           request.method(),
-          request.target(),
+          request.rawPath(),
           unprintable.getClass().getName());
     }
     return INTERNAL_ERROR;

@@ -113,7 +113,7 @@ final class AzureDialect implements Dialect<AzureRequest, ResourcePath> {
       LOG.error(
           "Azure request {} {} failed outside the dialect",
           request.method(),
-          request.target(),
+          request.rawPath(),
           failure);
     } else {
       LOG.error("An Azure request could not be read", failure);

@@ -83,7 +83,7 @@ final class DynamoDbDialect implements Dialect<DynamoDbRequest, Void> {
       LOG.error(
           "DynamoDB request {} {} failed outside the dialect",
           request.method(),
-          request.target(),
+          request.rawPath(),
           failure);
     } else {
       LOG.error("A DynamoDB request could not be read", failure);

@@ -57,6 +57,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @picocli.CommandLine.Mixin LogFormatOption logFormat = new LogFormatOption();
+
   @Option(
       names = "--data",
       paramLabel = "DIR",
@@ -266,6 +268,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    logFormat.apply();
     checkIoThreads();
     warnOfMissingJvmOptions();
     ConnectionLimits connections = connectionLimits();

@@ -49,7 +49,7 @@ final class ServerProcess implements AutoCloseable {
                 List.of(
                     java,
                     "-Xmx256m",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                    "-Dviewbase.logLevel=warn",
                     "-cp",
                     System.getProperty("java.class.path"),
                     Main.class.getName(),

@@ -5,11 +5,13 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.viewbase.api.Database;
 import io.viewbase.api.Meters;
 import io.viewbase.api.Stability;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
@@ -90,14 +93,33 @@ public final class ServerMetrics {
           .register(registry);
     }
 
+    /**
+     * A distribution in seconds is a {@link Timer} (its buckets as durations); any other a {@link
+     * DistributionSummary} whose smallest expected value is its first bucket: a summary's default
+     * of 1 would leave every bucket below it empty.
+     */
     @Override
     public Recorder distribution(
         String name, String help, String unit, double[] buckets, String... tags) {
+      if ("seconds".equals(unit)) {
+        Duration[] slos = new Duration[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+          slos[i] = Duration.ofNanos(Math.round(buckets[i] * 1e9));
+        }
+        Timer timer =
+            Timer.builder(name)
+                .description(help)
+                .serviceLevelObjectives(slos)
+                .tags(tags)
+                .register(registry);
+        return seconds -> timer.record(Math.round(seconds * 1e9), TimeUnit.NANOSECONDS);
+      }
       DistributionSummary summary =
           DistributionSummary.builder(name)
               .description(help)
               .baseUnit(unit)
               .serviceLevelObjectives(buckets)
+              .minimumExpectedValue(buckets[0])
               .tags(tags)
               .register(registry);
       return summary::record;

@@ -145,6 +145,12 @@ class MetricsScrapeTest {
               .as(histogram)
               .isGreaterThan(first.value(histogram, ""));
         }
+        // the histograms' buckets fill (every write of this load takes less than 250 ms, nearly
+        // all)
+        assertThat(second.value("viewbase_rocksdb_group_commit_write_seconds_bucket", "le=0.25"))
+            .isPositive();
+        assertThat(second.value("viewbase_rocksdb_group_commit_batches_bucket", "le=1024.0"))
+            .isEqualTo(second.value("viewbase_rocksdb_group_commit_batches_count", ""));
         // RocksDB's own figures: present (block cache lookups need files, which this load may not
         // have flushed yet; the memtable holds what it wrote)
         assertThat(second.value("viewbase_rocksdb_memtable_bytes", ""))

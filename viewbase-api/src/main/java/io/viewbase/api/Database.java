@@ -201,6 +201,13 @@ public interface Database extends AutoCloseable {
   /** The limits this database enforces. */
   Limits limits();
 
+  /**
+   * Reports this database's measurements (its store's, its views' backfill, its change feeds') to
+   * {@code meters}, once per host registry; a database that measures nothing ignores it (the
+   * default, and a remote database's).
+   */
+  default void bindMeters(Meters meters) {}
+
   @Override
   void close();
 }

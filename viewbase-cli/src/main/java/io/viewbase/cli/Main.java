@@ -72,12 +72,12 @@ public final class Main implements Runnable {
   /**
    * The engine and RocksDB log at info level on open and close. That belongs in a server's log, but
    * would bury the one line of output of a data command, so only {@code serve} logs at info. Set
-   * before any logger exists; a level the user set with -D wins.
+   * before any logger exists ({@link Logging} reads it); a level the user set with -D wins.
    */
   private static void quietLoggingUnlessServing(String[] args) {
     String level = args.length > 0 && args[0].equals("serve") ? "info" : "warn";
-    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
+    if (System.getProperty(Logging.LEVEL) == null) {
+      System.setProperty(Logging.LEVEL, level);
     }
   }
 }

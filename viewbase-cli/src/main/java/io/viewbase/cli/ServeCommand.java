@@ -6,6 +6,7 @@ import io.viewbase.api.Limits;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.ConnectionLimits;
+import io.viewbase.server.ServerMetrics;
 import io.viewbase.server.ServerOptions;
 import io.viewbase.server.TlsSettings;
 import io.viewbase.server.ViewbaseServer;
@@ -61,6 +62,7 @@ final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin TlsFlags tls;
+  @Mixin LogFormatOption logFormat = new LogFormatOption();
 
   @Option(
       names = "--data",
@@ -279,6 +281,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    logFormat.apply();
     checkIoThreads();
     warnOfMissingJvmOptions();
     ConnectionLimits connections = connectionLimits();
@@ -300,8 +303,9 @@ final class ServeCommand implements Callable<Integer> {
           spec.commandLine(), flagOf(badSetting.option()) + ": " + badSetting.getMessage());
     }
     ViewbaseServer server;
+    ServerMetrics metrics = new ServerMetrics(); // one registry for every listener, at /metrics
     try {
-      server = ViewbaseServer.start(opened, serverOptions);
+      server = ViewbaseServer.start(opened, serverOptions, metrics);
     } catch (UncheckedIOException cannotListen) {
       opened.close();
       throw ViewbaseException.of(
@@ -315,7 +319,7 @@ final class ServeCommand implements Callable<Integer> {
     AzureTablesServer azure = null;
     if (azureOptions != null) {
       try {
-        azure = AzureTablesServer.start(opened, azureOptions);
+        azure = AzureTablesServer.start(opened, azureOptions, metrics);
       } catch (RuntimeException failure) {
         server.close();
         opened.close();
@@ -333,7 +337,7 @@ final class ServeCommand implements Callable<Integer> {
     DynamoDbServer dynamoDb = null;
     if (dynamoDbOptions != null) {
       try {
-        dynamoDb = DynamoDbServer.start(opened, dynamoDbOptions);
+        dynamoDb = DynamoDbServer.start(opened, dynamoDbOptions, metrics);
       } catch (RuntimeException failure) {
         if (azure != null) {
           azure.close();

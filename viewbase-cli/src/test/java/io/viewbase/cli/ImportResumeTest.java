@@ -104,7 +104,7 @@ class ImportResumeTest {
             List.of(
                 java,
                 "-Xmx256m",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dviewbase.logLevel=warn",
                 "-cp",
                 System.getProperty("java.class.path"),
                 Main.class.getName(),

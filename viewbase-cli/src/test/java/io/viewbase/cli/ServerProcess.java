@@ -56,7 +56,7 @@ final class ServerProcess implements AutoCloseable {
             List.of(
                 java,
                 "-Xmx256m",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dviewbase.logLevel=warn",
                 "-cp",
                 System.getProperty("java.class.path"),
                 Main.class.getName(),
@@ -87,7 +87,7 @@ final class ServerProcess implements AutoCloseable {
             List.of(
                 java,
                 "-Xmx256m",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dviewbase.logLevel=warn",
                 "-cp",
                 System.getProperty("java.class.path"),
                 Main.class.getName()));

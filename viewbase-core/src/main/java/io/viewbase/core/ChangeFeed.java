@@ -58,6 +58,9 @@ final class ChangeFeed {
   private static final Duration SHARED_POLL = Duration.ofMillis(200);
   private static final int TRIM_CHUNK = 1000;
 
+  /** How far behind the head recent reads left their readers, per table. */
+  final FeedLag lag = new FeedLag();
+
   /**
    * What one decided write puts in its table's feed.
    *
@@ -181,6 +184,7 @@ final class ChangeFeed {
       }
     }
     long next = changes.isEmpty() ? after : changes.get(changes.size() - 1).sequence();
+    lag.record(table.name(), latest - next, System.nanoTime());
     return new ChangePage(changes, next, oldest, latest);
   }
 

@@ -347,6 +347,18 @@ public final class EmbeddedDatabase implements Database {
     }
   }
 
+  /** Reports the store's, the views' and the change feeds' series: {@link DatabaseMeters}. */
+  @Override
+  public void bindMeters(io.viewbase.api.Meters meters) {
+    checkOpen();
+    DatabaseMeters.bind(this, meters);
+  }
+
+  /** Every view this process knows, for {@link DatabaseMeters}. */
+  List<ViewHandle> viewHandles() {
+    return catalog.views();
+  }
+
   @Override
   public List<TableInfo> listTables() {
     checkOpen();

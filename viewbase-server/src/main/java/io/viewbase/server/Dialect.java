@@ -91,7 +91,13 @@ public interface Dialect<R, T> {
 
   /**
    * Called as a request's answer is handed to its connection (before it is flushed, so a client
-   * that has read the answer never finds the request still counted), for the dialect's counters.
+   * that has read the answer never finds the request still counted), for the dialect's counters:
+   * every {@link #started} request ends here exactly once, a refused or unreadable one too.
+   *
+   * @param request the request, or null if it was not read
+   * @param route what it addresses, or null
+   * @param answer the answer sent
+   * @param nanos how long since it started being served
    */
-  default void finished() {}
+  default void finished(R request, T route, Answer answer, long nanos) {}
 }

@@ -59,6 +59,9 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   /** The request being served and not yet answered, or null. */
   private Pending<R, T> serving;
 
+  /** When {@link #serving} started being served ({@link System#nanoTime}). */
+  private long servingSince;
+
   DialectHandler(Dialect<R, T> dialect, Executor workers) {
     this.dialect = dialect;
     this.workers = workers;
@@ -137,6 +140,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     }
     busy = true;
     serving = p;
+    servingSince = System.nanoTime();
     dialect.started();
     try {
       serve(ctx, p);
@@ -208,7 +212,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     serving = null;
     // Counted as answered before the bytes leave: a client that has read its answer (and sends its
     // next request, perhaps on another connection) never sees it still in flight.
-    dialect.finished();
+    dialect.finished(p.request(), p.route(), answer, System.nanoTime() - servingSince);
     boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
     ByteBuf out;
     try {

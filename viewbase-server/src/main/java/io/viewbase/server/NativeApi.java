@@ -85,6 +85,7 @@ public final class NativeApi {
   }
 
   /**
+   * @param metrics the process's registry, which {@code GET /metrics} renders
    * @param openWithoutKeys whether a request needs no key while the catalog holds none (a loopback
    *     or {@code --insecure} server); otherwise, with no key, every request but health is refused
    */
@@ -125,14 +126,11 @@ public final class NativeApi {
   }
 
   ApiResponse handle(ApiRequest request, RouteMatch match) {
-    ApiResponse response;
     try {
-      response = dispatch(request, match);
+      return dispatch(request, match);
     } catch (RuntimeException | Error e) {
-      response = failure(request, e);
+      return failure(request, e);
     }
-    metrics.answered(match.route(), response.status());
-    return response;
   }
 
   /** Whether the request writes one item: {@link #handleItemWrite} serves it without blocking. */
@@ -167,7 +165,6 @@ public final class NativeApi {
           } catch (RuntimeException | Error e) {
             answer = failure(request, e);
           }
-          metrics.answered(Route.ITEM, answer.status());
           return answer;
         },
         answerOn);
@@ -202,7 +199,6 @@ public final class NativeApi {
           } catch (RuntimeException | Error e) {
             answer = failure(request, e);
           }
-          metrics.answered(Route.CHANGES, answer.status());
           return answer;
         },
         answerOn);
@@ -228,7 +224,7 @@ public final class NativeApi {
             "Answering 500: cannot render the {} error of {} {}",
             v.code(),
             request.method(),
-            request.target(),
+            request.rawPath(),
             unrenderable);
         return INTERNAL_ERROR;
       }
@@ -239,12 +235,12 @@ public final class NativeApi {
   /** Logs a failure no code expected and answers the generic 500 (which leaks nothing of it). */
   static ApiResponse unexpected(ApiRequest request, Throwable e) {
     try {
-      LOG.error("Unexpected failure serving {} {}", request.method(), request.target(), e);
+      LOG.error("Unexpected failure serving {} {}", request.method(), request.rawPath(), e);
     } catch (RuntimeException | Error unprintable) {
       LOG.error(
           "Unexpected failure serving {} {} (it cannot be printed: {})",
           request.method(),
-          request.target(),
+          request.rawPath(),
           unprintable.getClass().getName());
     }
     return INTERNAL_ERROR;
@@ -323,7 +319,7 @@ public final class NativeApi {
     Map<String, String> parameters = admit(r, match);
     return switch (match.route()) {
       case HEALTH -> ApiResponse.json(200, HEALTHY);
-      case METRICS -> ApiResponse.text(200, PROMETHEUS, metrics.render());
+      case METRICS -> ApiResponse.text(200, PROMETHEUS, metrics.scrape());
       case TABLES -> ApiResponse.json(200, TableInfoJson.writeList(tablesFor(key)));
       case TABLE -> table(r, match.param(0));
       case TABLE_EXPIRE -> {

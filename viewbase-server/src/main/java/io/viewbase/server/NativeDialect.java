@@ -12,7 +12,8 @@ import java.util.concurrent.Executor;
 /**
  * The native API v1 as the listener's {@link Dialect}: a request becomes an {@link ApiRequest}
  * routed by its path ({@link RouteMatch}), {@link NativeApi} serves it, and errors are the API's
- * JSON. Every answer is counted in {@link ServerMetrics} by route and status class.
+ * JSON. Every answer is counted and timed in the process's {@link RequestMeters} by route and
+ * status.
  *
  * <pre>
  * request                                                   | mode
@@ -26,9 +27,9 @@ import java.util.concurrent.Executor;
  */
 final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
   private final NativeApi api;
-  private final ServerMetrics metrics;
+  private final RequestMeters metrics;
 
-  NativeDialect(NativeApi api, ServerMetrics metrics) {
+  NativeDialect(NativeApi api, RequestMeters metrics) {
     this.api = api;
     this.metrics = metrics;
   }
@@ -76,18 +77,12 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
 
   @Override
   public Answer error(RouteMatch match, ViewbaseException error) {
-    return counted(match, ApiResponse.error(error));
+    return ApiResponse.error(error);
   }
 
   @Override
   public Answer failure(ApiRequest request, RouteMatch match, Throwable failure) {
-    return counted(
-        match, NativeApi.unexpected(request != null ? request : ApiRequest.of("?", "?"), failure));
-  }
-
-  private ApiResponse counted(RouteMatch match, ApiResponse answer) {
-    metrics.answered(match != null ? match.route() : Route.UNKNOWN, answer.status());
-    return answer;
+    return NativeApi.unexpected(request != null ? request : ApiRequest.of("?", "?"), failure);
   }
 
   @Override
@@ -95,8 +90,10 @@ final class NativeDialect implements Dialect<ApiRequest, RouteMatch> {
     metrics.started();
   }
 
+  /** Counted by the route's metrics label; a request whose path matched nothing as unknown. */
   @Override
-  public void finished() {
-    metrics.finished();
+  public void finished(ApiRequest request, RouteMatch match, Answer answer, long nanos) {
+    metrics.finished(
+        match != null ? match.route().label() : Route.UNKNOWN.label(), answer.status(), nanos);
   }
 }

@@ -55,7 +55,16 @@ public final class ViewbaseServer implements AutoCloseable {
    * @throws ViewbaseException ApiKeyRequired as the table says
    */
   public static ViewbaseServer start(Database db, ServerOptions options) {
-    ServerMetrics metrics = new ServerMetrics();
+    return start(db, options, new ServerMetrics());
+  }
+
+  /**
+   * As {@link #start(Database, ServerOptions)}, reporting into {@code metrics} (the process's
+   * registry, shared with its other listeners), which {@code GET /metrics} renders; {@code db}'s
+   * own measurements are bound to it too.
+   */
+  public static ViewbaseServer start(Database db, ServerOptions options, ServerMetrics metrics) {
+    metrics.bind(db);
     ApiKeys keys = ApiKeys.of(db);
     Boolean loopback = isLoopback(options.bindAddress());
     // an address that does not resolve: the listener below fails naming it, as it always has
@@ -88,7 +97,7 @@ public final class ViewbaseServer implements AutoCloseable {
                 options.maxRequestBytes(),
                 options.connections(),
                 options.tls()),
-            new NativeDialect(api, metrics));
+            new NativeDialect(api, metrics.requests("native")));
     LOG.info(
         "Viewbase native API listening on {}://{}:{}",
         options.tls() == null ? "http" : "https",

@@ -109,7 +109,8 @@ abstract class ChangesApiContract {
    */
   private static void awaitInFlight(int port, int polls) throws InterruptedException {
     TestHttp metrics = new TestHttp(port);
-    String expected = "viewbase_http_requests_in_flight " + (polls + 1);
+    String expected =
+        "viewbase_http_requests_in_flight{dialect=\"native\"} " + (polls + 1) + ".0\n";
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!text(metrics.get("/metrics")).contains(expected)) {
       assertThat(System.nanoTime() - deadline).as("polls in flight").isNegative();

@@ -171,7 +171,8 @@ class ConsoleAssetsTest {
   void answersAreCountedUnderTheConsoleLabel() {
     http.get("/console/");
     assertThat(text(http.get("/metrics")))
-        .contains("viewbase_http_requests_total{route=\"console\",status=\"2xx\"}");
+        .contains(
+            "viewbase_http_requests_seconds_count{dialect=\"native\",route=\"console\",status=\"200\"}");
   }
 
   @Test

@@ -73,9 +73,12 @@ class DialectHandlerCountTest {
       inFlight.incrementAndGet();
     }
 
+    final List<String> finished = new ArrayList<>();
+
     @Override
-    public void finished() {
+    public void finished(String request, String route, Answer answer, long nanos) {
       inFlight.decrementAndGet();
+      finished.add(route + " " + answer.status() + " " + (nanos >= 0));
     }
   }
 
@@ -101,6 +104,8 @@ class DialectHandlerCountTest {
 
     assertThat(inFlightAsBytesLeave).containsExactly(0, 0, 0);
     assertThat(dialect.inFlight).hasValue(0);
+    // each request finished once, with its route, its answer and a time
+    assertThat(dialect.finished).containsExactly("/x 200 true", "/x 200 true", "/x 200 true");
     ByteBuf first = channel.readOutbound();
     assertThat(first.toString(StandardCharsets.US_ASCII)).startsWith("HTTP/1.1 200 OK\r\n");
     channel.finishAndReleaseAll();

@@ -102,7 +102,7 @@ class HandlerFailureTest {
       // exactly one answer: the next request's is the next thing on the connection
       assertThat(connection.get("/v1/health").status()).isEqualTo(200);
       assertThat(connection.get("/metrics").body())
-          .contains("viewbase_http_requests_in_flight 1\n");
+          .contains("viewbase_http_requests_in_flight{dialect=\"native\"} 1.0\n");
     } finally {
       db.fault = null;
     }

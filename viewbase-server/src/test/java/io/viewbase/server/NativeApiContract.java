@@ -94,15 +94,17 @@ abstract class NativeApiContract {
   }
 
   @Test
-  void metricsCountAnsweredRequestsByRouteAndClass() {
+  void metricsCountAnsweredRequestsByRouteAndStatus() {
     http.get("/v1/health");
     http.get("/v1/nowhere");
     HttpResponse<byte[]> r = http.get("/metrics");
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(text(r))
-        .contains("viewbase_http_requests_total{route=\"health\",status=\"2xx\"}")
-        .contains("viewbase_http_requests_total{route=\"unknown\",status=\"4xx\"}")
-        .contains("viewbase_http_requests_in_flight 1");
+        .contains(
+            "viewbase_http_requests_seconds_count{dialect=\"native\",route=\"health\",status=\"200\"}")
+        .contains(
+            "viewbase_http_requests_seconds_count{dialect=\"native\",route=\"unknown\",status=\"404\"}")
+        .contains("viewbase_http_requests_in_flight{dialect=\"native\"} 1");
   }
 
   @Test

@@ -170,16 +170,25 @@ class RoutingTest {
   }
 
   @Test
-  void metricsRenderCountsByRouteAndStatusClass() {
+  void metricsRenderCountsAndLatencyByDialectRouteAndStatus() {
     ServerMetrics metrics = new ServerMetrics();
-    metrics.answered(Route.ITEM, 200);
-    metrics.answered(Route.ITEM, 201);
-    metrics.answered(Route.ITEM, 412);
-    metrics.started();
-    assertThat(metrics.render())
-        .contains("viewbase_http_requests_total{route=\"item\",status=\"2xx\"} 2\n")
-        .contains("viewbase_http_requests_total{route=\"item\",status=\"4xx\"} 1\n")
-        .contains("viewbase_http_requests_in_flight 1\n")
-        .doesNotContain("status=\"5xx\"");
+    RequestMeters requests = metrics.requests("native");
+    for (int status : new int[] {200, 200, 412}) {
+      requests.started();
+      requests.finished(Route.ITEM.label(), status, 300_000);
+    }
+    requests.started();
+    assertThat(metrics.scrape())
+        .contains(
+            "viewbase_http_requests_seconds_count{dialect=\"native\",route=\"item\",status=\"200\"} 2\n")
+        .contains(
+            "viewbase_http_requests_seconds_count{dialect=\"native\",route=\"item\",status=\"412\"} 1\n")
+        // 300 µs: above the 100 µs bucket, within the 500 µs one
+        .contains(
+            "viewbase_http_requests_seconds_bucket{dialect=\"native\",route=\"item\",status=\"200\",le=\"1.0E-4\"} 0\n")
+        .contains(
+            "viewbase_http_requests_seconds_bucket{dialect=\"native\",route=\"item\",status=\"200\",le=\"5.0E-4\"} 2\n")
+        .contains("viewbase_http_requests_in_flight{dialect=\"native\"} 1")
+        .doesNotContain("status=\"500\"");
   }
 }

@@ -226,11 +226,12 @@ public final class AzureApi {
     if (cause instanceof ViewbaseException e) {
       if (e.code().azure().status() >= 500) {
         LOG.warn(
-            "Azure request {} {} failed: {}", request.method(), request.target(), e.toString());
+            "Azure request {} {} failed: {}", request.method(), request.rawPath(), e.toString());
       }
       return AzureErrors.answer(e, xml, requestId);
     }
-    LOG.error("Azure request {} {} failed unexpectedly", request.method(), request.target(), cause);
+    LOG.error(
+        "Azure request {} {} failed unexpectedly", request.method(), request.rawPath(), cause);
     return AzureErrors.answer(INTERNAL_ERROR, xml, requestId);
   }
 

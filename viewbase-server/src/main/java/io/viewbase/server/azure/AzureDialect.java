@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.Answer;
 import io.viewbase.server.Dialect;
+import io.viewbase.server.RequestMeters;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -24,13 +25,31 @@ import org.slf4j.LoggerFactory;
  * Insert, Update, Merge, Delete Entity, their upsert forms | its parsed path   | ASYNC
  * everything else                                          | null              | WORKERS
  * </pre>
+ *
+ * <p>Requests are counted by route, the kind of resource addressed ({@link ResourcePath.Kind} in
+ * lower case: service, tables, table, batch, entities, entity), or {@code unknown} for a path that
+ * names none: a fixed set, never a table name.
  */
 final class AzureDialect implements Dialect<AzureRequest, ResourcePath> {
   private static final Logger LOG = LoggerFactory.getLogger(AzureDialect.class);
-  private final AzureApi api;
+  private static final String UNKNOWN = "unknown";
+  private static final String[] LABELS = labels();
 
-  AzureDialect(AzureApi api) {
+  private final AzureApi api;
+  private final RequestMeters metrics;
+
+  AzureDialect(AzureApi api, RequestMeters metrics) {
     this.api = api;
+    this.metrics = metrics;
+  }
+
+  private static String[] labels() {
+    ResourcePath.Kind[] kinds = ResourcePath.Kind.values();
+    String[] labels = new String[kinds.length];
+    for (int i = 0; i < kinds.length; i++) {
+      labels[i] = kinds[i].name().toLowerCase(java.util.Locale.ROOT);
+    }
+    return labels;
   }
 
   @Override
@@ -94,11 +113,36 @@ final class AzureDialect implements Dialect<AzureRequest, ResourcePath> {
       LOG.error(
           "Azure request {} {} failed outside the dialect",
           request.method(),
-          request.target(),
+          request.rawPath(),
           failure);
     } else {
       LOG.error("An Azure request could not be read", failure);
     }
     return error(route, AzureApi.INTERNAL_ERROR);
+  }
+
+  @Override
+  public void started() {
+    metrics.started();
+  }
+
+  @Override
+  public void finished(AzureRequest request, ResourcePath route, Answer answer, long nanos) {
+    metrics.finished(label(request, route), answer.status(), nanos);
+  }
+
+  /** The request's route label; the path is parsed again unless it was for an entity write. */
+  private static String label(AzureRequest request, ResourcePath route) {
+    if (route != null) {
+      return LABELS[route.kind().ordinal()];
+    }
+    if (request == null) {
+      return UNKNOWN;
+    }
+    try {
+      return LABELS[ResourcePath.parse(request.rawPath(), request.header("host")).kind().ordinal()];
+    } catch (RuntimeException unreadable) {
+      return UNKNOWN;
+    }
   }
 }

@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.Stability;
 import io.viewbase.server.HttpListener;
 import io.viewbase.server.ListenerOptions;
+import io.viewbase.server.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,14 @@ public final class AzureTablesServer implements AutoCloseable {
    * listen.
    */
   public static AzureTablesServer start(Database db, AzureOptions options) {
+    return start(db, options, new ServerMetrics());
+  }
+
+  /**
+   * Binds and starts serving, counting its requests in {@code metrics} (the process's registry,
+   * which the native API's port renders; this port does not answer {@code /metrics}).
+   */
+  public static AzureTablesServer start(Database db, AzureOptions options, ServerMetrics metrics) {
     AzureApi api = new AzureApi(db, options);
     HttpListener listener =
         HttpListener.start(
@@ -42,7 +51,7 @@ public final class AzureTablesServer implements AutoCloseable {
                 options.maxRequestBytes(),
                 options.connections(),
                 options.tls()),
-            new AzureDialect(api));
+            new AzureDialect(api, metrics.requests("azure")));
     LOG.info(
         "Azure Tables dialect listening on {}://{}:{}",
         options.tls() == null ? "http" : "https",

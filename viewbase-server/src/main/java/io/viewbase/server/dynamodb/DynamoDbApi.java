@@ -215,6 +215,26 @@ public final class DynamoDbApi implements AutoCloseable {
     return DynamoDbAnswer.of(200, CONTENT_TYPE, JsonTree.write(answer == null ? Map.of() : answer));
   }
 
+  /**
+   * The metrics label of a request: the name of the operation its X-Amz-Target names when this
+   * dialect serves it, else {@code unknown} (a request not read, not a POST, or naming anything
+   * else), so the labels are the served operations' names and no more.
+   */
+  String operationLabel(DynamoDbRequest request) {
+    String target = request == null ? null : request.header("x-amz-target");
+    int dot = target == null ? -1 : target.indexOf('.');
+    if (dot < 0 || !request.method().equals("POST")) {
+      return "unknown";
+    }
+    String api = target.substring(0, dot);
+    String name = target.substring(dot + 1);
+    boolean served =
+        api.equals(API)
+            ? operations.containsKey(name)
+            : api.equals(STREAMS_API) && streamOperations.containsKey(name);
+    return served ? name : "unknown";
+  }
+
   /** The operation X-Amz-Target names, or UnknownOperationException. */
   private DynamoDbOperation operation(String target) {
     int dot = target == null ? -1 : target.indexOf('.');

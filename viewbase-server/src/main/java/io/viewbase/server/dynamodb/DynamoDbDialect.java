@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.Answer;
 import io.viewbase.server.Dialect;
+import io.viewbase.server.RequestMeters;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -26,13 +27,18 @@ import org.slf4j.LoggerFactory;
  *
  * Operations run on the worker pool: they read the catalog and may wait on a log sync; none runs on
  * an event loop.
+ *
+ * <p>Requests are counted by route, the operation's name ({@code PutItem}, {@code GetRecords}) when
+ * Viewbase serves it, else {@code unknown}: a fixed set ({@link DynamoDbApi#operationLabel}).
  */
 final class DynamoDbDialect implements Dialect<DynamoDbRequest, Void> {
   private static final Logger LOG = LoggerFactory.getLogger(DynamoDbDialect.class);
   private final DynamoDbApi api;
+  private final RequestMeters metrics;
 
-  DynamoDbDialect(DynamoDbApi api) {
+  DynamoDbDialect(DynamoDbApi api, RequestMeters metrics) {
     this.api = api;
+    this.metrics = metrics;
   }
 
   @Override
@@ -77,11 +83,21 @@ final class DynamoDbDialect implements Dialect<DynamoDbRequest, Void> {
       LOG.error(
           "DynamoDB request {} {} failed outside the dialect",
           request.method(),
-          request.target(),
+          request.rawPath(),
           failure);
     } else {
       LOG.error("A DynamoDB request could not be read", failure);
     }
     return error(route, DynamoDbApi.INTERNAL_ERROR);
+  }
+
+  @Override
+  public void started() {
+    metrics.started();
+  }
+
+  @Override
+  public void finished(DynamoDbRequest request, Void route, Answer answer, long nanos) {
+    metrics.finished(api.operationLabel(request), answer.status(), nanos);
   }
 }

@@ -4,6 +4,7 @@ import io.viewbase.api.Database;
 import io.viewbase.api.Stability;
 import io.viewbase.server.HttpListener;
 import io.viewbase.server.ListenerOptions;
+import io.viewbase.server.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,14 @@ public final class DynamoDbServer implements AutoCloseable {
    * listen.
    */
   public static DynamoDbServer start(Database db, DynamoDbOptions options) {
+    return start(db, options, new ServerMetrics());
+  }
+
+  /**
+   * Binds and starts serving, counting its requests in {@code metrics} (the process's registry,
+   * which the native API's port renders; this port does not answer {@code /metrics}).
+   */
+  public static DynamoDbServer start(Database db, DynamoDbOptions options, ServerMetrics metrics) {
     DynamoDbApi api = new DynamoDbApi(db, options);
     HttpListener listener =
         HttpListener.start(
@@ -43,7 +52,7 @@ public final class DynamoDbServer implements AutoCloseable {
                 options.maxRequestBytes(),
                 options.connections(),
                 options.tls()),
-            new DynamoDbDialect(api));
+            new DynamoDbDialect(api, metrics.requests("dynamodb")));
     LOG.info(
         "DynamoDB dialect listening on {}://{}:{}",
         options.tls() == null ? "http" : "https",

@@ -19,6 +19,7 @@ import io.viewbase.storage.spi.PartitionCursor;
 import io.viewbase.storage.spi.Snapshot;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
+import io.viewbase.storage.spi.StoreMeters;
 import io.viewbase.storage.spi.Versioned;
 import java.time.Duration;
 import java.util.Arrays;
@@ -56,6 +57,12 @@ final class CassandraStore implements Store {
     this.settings = lease.settings();
     this.session = lease.session();
     this.statements = lease.statements();
+  }
+
+  /** Reports the driver's session metrics: {@link CassandraMeters}. */
+  @Override
+  public void bindMeters(StoreMeters meters) {
+    CassandraMeters.bind(session, meters);
   }
 
   static CassandraStore open(CassandraSettings settings) {
@@ -107,6 +114,11 @@ final class CassandraStore implements Store {
                 List.of(settings.keyspace()))
             .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, SCHEMA_TIMEOUT)
             .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, SCHEMA_TIMEOUT)
+            // the session metrics the store reports (CassandraMeters); node metrics stay off
+            .withStringList(DefaultDriverOption.METRICS_SESSION_ENABLED, CassandraMeters.ENABLED)
+            .withDuration(
+                DefaultDriverOption.METRICS_SESSION_CQL_REQUESTS_INTERVAL,
+                CassandraMeters.LATENCY_REFRESH)
             .build();
     try {
       return CqlSession.builder()

@@ -16,6 +16,8 @@ import org.rocksdb.DataBlockIndexType;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
 
 /**
  * The RocksDB options Viewbase opens a data directory with, and the native objects behind them.
@@ -42,6 +44,10 @@ import org.rocksdb.Options;
  *       so that a synced write need not grow a file (0: none; see docs/storage.md)</td></tr>
  *   <tr><td>rocksdb.backupBytesPerSecond</td><td>0</td><td>the most a backup copies per second,
  *       so that it leaves the disk to the writers (0: no limit; see docs/operations.md)</td></tr>
+ *   <tr><td>rocksdb.statistics</td><td>tickers</td><td>RocksDB's own counters (block cache hits
+ *       and misses, write stall time), which the store reports as metrics: {@code tickers} turns
+ *       them on at {@code StatsLevel.EXCEPT_DETAILED_TIMERS}, the cheapest level RocksJava offers
+ *       (its cost on writes is in docs/benchmarks.md); {@code off} turns them off</td></tr>
  * </table>
  *
  * Sizes are bytes, or a number with a k, m or g suffix (powers of 1024), read as every backend
@@ -57,6 +63,7 @@ final class RocksDbSettings implements AutoCloseable {
   static final String RECYCLE_LOG_FILES = "rocksdb.recycleLogFiles";
   static final String MEMTABLE_BLOOM_PERCENT = "rocksdb.memtableBloomPercent";
   static final String BACKUP_BYTES_PER_SECOND = "rocksdb.backupBytesPerSecond";
+  static final String STATISTICS = "rocksdb.statistics";
   private static final Set<String> KNOWN =
       Set.of(
           BLOCK_CACHE_BYTES,
@@ -67,7 +74,8 @@ final class RocksDbSettings implements AutoCloseable {
           WAL_COMPRESSION,
           RECYCLE_LOG_FILES,
           MEMTABLE_BLOOM_PERCENT,
-          BACKUP_BYTES_PER_SECOND);
+          BACKUP_BYTES_PER_SECOND,
+          STATISTICS);
 
   /**
    * RocksDB's names for the {@link #WAL_COMPRESSION} choices (its DBOptions property
@@ -83,6 +91,9 @@ final class RocksDbSettings implements AutoCloseable {
   private final long valueCacheBytes;
   private final long backupBytesPerSecond;
 
+  /** RocksDB's counters, or null when {@code rocksdb.statistics} is off. */
+  private final Statistics statistics;
+
   RocksDbSettings(StoreConfig config) {
     StoreOptions given = StoreOptions.of(config, "rocksdb", KNOWN);
     long cacheBytes = given.size(BLOCK_CACHE_BYTES, "128m");
@@ -94,6 +105,8 @@ final class RocksDbSettings implements AutoCloseable {
     int recycleLogFiles = (int) given.number(RECYCLE_LOG_FILES, "2", 0, 64);
     int memtableBloomPercent = (int) given.number(MEMTABLE_BLOOM_PERCENT, "2", 0, 25);
     backupBytesPerSecond = given.size(BACKUP_BYTES_PER_SECOND, "0");
+    boolean tickers =
+        given.choice(STATISTICS, "tickers", List.of("tickers", "off")).equals("tickers");
 
     valueCacheBytes =
         given.size(
@@ -153,6 +166,11 @@ final class RocksDbSettings implements AutoCloseable {
     if (rowCache != null) {
       options.setRowCache(rowCache);
     }
+    statistics = tickers ? new Statistics() : null;
+    if (statistics != null) {
+      statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
+      options.setStatistics(statistics);
+    }
   }
 
   /**
@@ -199,9 +217,17 @@ final class RocksDbSettings implements AutoCloseable {
     return backupBytesPerSecond;
   }
 
+  /** RocksDB's counters, or null when they are off. */
+  Statistics statistics() {
+    return statistics;
+  }
+
   @Override
   public void close() {
     options.close();
+    if (statistics != null) {
+      statistics.close();
+    }
     bloomFilter.close();
     blockCache.close();
     if (rowCache != null) {

@@ -13,6 +13,7 @@ import io.viewbase.storage.spi.Snapshot;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.Store;
 import io.viewbase.storage.spi.StoreConfig;
+import io.viewbase.storage.spi.StoreMeters;
 import io.viewbase.storage.spi.Versioned;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -212,6 +213,16 @@ public final class RocksDbStore implements Store {
     } finally {
       backingUp.set(false);
     }
+  }
+
+  /**
+   * Reports the group committer's sizes and write times ({@link GroupCommit#bindMeters}) and
+   * RocksDB's own figures ({@link RocksDbStatistics}).
+   */
+  @Override
+  public void bindMeters(StoreMeters meters) {
+    groupCommit.bindMeters(meters);
+    new RocksDbStatistics(guard, db, settings.statistics()).bindTo(meters);
   }
 
   /** Batches committed since the store was opened. */

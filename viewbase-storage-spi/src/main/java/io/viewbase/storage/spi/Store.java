@@ -83,6 +83,12 @@ public interface Store extends ReadView, AutoCloseable {
             + " docs/operations.md); a memory store holds nothing that outlives the process");
   }
 
+  /**
+   * Reports the store's own measurements (its commits, its engine's statistics) to {@code meters};
+   * called once per host registry. A store that measures nothing ignores it (the default).
+   */
+  default void bindMeters(StoreMeters meters) {}
+
   @Override
   void close();
 }

@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { progressText } from '../../main/resources/io/viewbase/server/console/views.js';
 import { prettyJson, duration } from '../../main/resources/io/viewbase/server/console/dom.js';
+import { summary } from '../../main/resources/io/viewbase/server/console/dom.js';
+import { pageItemTexts } from '../../main/resources/io/viewbase/server/console/templates.js';
 import { parseTyped } from '../../main/resources/io/viewbase/server/console/templates.js';
 
 const building = { state: 'building', progress: { done: 412000, total: 1000000, itemsPerSecond: 52310.4, etaSeconds: 11 } };
@@ -34,4 +36,6 @@ assert.deepEqual(item.properties.x, { type: 'int64', value: '5' });
 assert.throws(() => parseTyped('{"a":1,"a":2}'), /duplicate/);
 assert.throws(() => parseTyped('{"a":'), /expected/);
 assert.throws(() => parseTyped('[1]'), /object/);
+const [row] = pageItemTexts('{"items":[{"partitionKey":"p","id":"i","_etag":"e","n@odata.type":"Edm.Int64","n":5,"d":1.0,"s":"a b","o":{"k":[1.50,"x"]},"z":null}],"continuation":null}');
+assert.equal(summary(row), 'n=5, d=1.0, s=a b, o={"k":[1.50,"x"]}, z=null');
 console.log(JSON.stringify({ ok: true }));

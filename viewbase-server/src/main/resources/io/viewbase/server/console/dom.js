@@ -153,11 +153,14 @@ export function prettyJson(text) {
   return out;
 }
 
-/** A short, readable text of an item's user properties, for a list row. */
-export function summary(item) {
-  return Object.entries(item)
+/**
+ * A short, readable text of an item's user properties, for a list row, from its members' texts
+ * (templates.js pageItemTexts: numbers as the server wrote them, 1.0 not 1).
+ */
+export function summary(texts) {
+  return [...texts]
     .filter(([k]) => k !== 'partitionKey' && k !== 'id' && !k.startsWith('_') && !k.endsWith('@odata.type'))
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}=${v}`)
     .join(', ');
 }
 

@@ -10,16 +10,17 @@
 
 import * as api from './api.js';
 import { h, fill, field, errorBox, noticeBox, link, href, heading, prettyJson, summary } from './dom.js';
+import { pageItemTexts } from './templates.js';
 
 /** The items of a page as a table, each linking to its item page. */
-export function itemsTable(table, items, label) {
-  const rows = items.map((item) =>
+export function itemsTable(table, items, label, texts) {
+  const rows = items.map((item, i) =>
     h(
       'tr',
       {},
       h('td', { class: 'mono' }, item.partitionKey === '' ? '""' : item.partitionKey),
       h('td', { class: 'mono' }, link(['item', table, item.partitionKey, item.id], item.id === '' ? '""' : item.id, { 'aria-label': `Item ${item.partitionKey} / ${item.id}` })),
-      h('td', { class: 'props' }, summary(item)),
+      h('td', { class: 'props' }, summary(texts[i])),
     ),
   );
   return h(
@@ -46,13 +47,13 @@ export function pager(table, load, label, onPage) {
   async function show(continuation) {
     error.clear();
     try {
-      const { body } = await load(continuation);
+      const { body, text } = await load(continuation);
       pageNo = continuation ? pageNo + 1 : 1;
       const next = body.continuation
         ? h('button', { type: 'button', onclick: () => show(body.continuation) }, 'Next page')
         : null;
       count.textContent = `Page ${pageNo}: ${body.items.length} item${body.items.length === 1 ? '' : 's'}${body.continuation ? ', more to come' : ', the last page'}.`;
-      fill(out, count, itemsTable(table, body.items, label), next && h('div', { class: 'actions' }, next));
+      fill(out, count, itemsTable(table, body.items, label, pageItemTexts(text)), next && h('div', { class: 'actions' }, next));
       if (onPage) onPage(body);
       if (next && continuation) next.focus();
     } catch (e) {

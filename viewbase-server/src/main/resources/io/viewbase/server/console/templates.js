@@ -309,6 +309,36 @@ function base64Bytes(text) {
 }
 
 /**
+ * The items of a query page's JSON text, each as its members' texts in order (numbers as written,
+ * strings unquoted, objects and arrays as compact JSON), for the one-line summaries of a list.
+ */
+export function pageItemTexts(jsonText) {
+  const root = new JsonReader(jsonText).document();
+  const items = root.kind === 'object' && root.members.get('items');
+  if (!items || items.kind !== 'array') {
+    return [];
+  }
+  return items.elements.map((item) => new Map([...item.members].map(([name, node]) => [name, nodeText(node)])));
+}
+
+function nodeText(node) {
+  switch (node.kind) {
+    case 'string':
+      return node.value;
+    case 'number':
+      return node.text;
+    case 'boolean':
+      return String(node.value);
+    case 'null':
+      return 'null';
+    case 'array':
+      return `[${node.elements.map((e) => (e.kind === 'string' ? JSON.stringify(e.value) : nodeText(e))).join(',')}]`;
+    default:
+      return `{${[...node.members].map(([k, v]) => `${JSON.stringify(k)}:${v.kind === 'string' ? JSON.stringify(v.value) : nodeText(v)}`).join(',')}}`;
+  }
+}
+
+/**
  * An item from JSON text, typed as the server reads it: {partitionKey, id, properties}. Numbers
  * keep their text (JSON.parse would make 1.0 and 1 alike). Throws on JSON that does not parse.
  */

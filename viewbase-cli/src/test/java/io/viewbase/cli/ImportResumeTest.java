@@ -98,16 +98,9 @@ class ImportResumeTest {
   }
 
   private Process importer(Path data, Path file, String name, boolean resume) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
+    List<String> args =
         new java.util.ArrayList<>(
             List.of(
-                java,
-                "-Xmx256m",
-                "-Dviewbase.logLevel=warn",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
                 "import",
                 "Million",
                 file.toString(),
@@ -116,9 +109,9 @@ class ImportResumeTest {
                 "--progress-interval",
                 "200ms"));
     if (resume) {
-      command.add("--resume");
+      args.add("--resume");
     }
-    return new ProcessBuilder(command)
+    return ServerProcess.viewbase(args)
         .redirectOutput(dir.resolve(name + ".out").toFile())
         .redirectError(dir.resolve(name + ".err").toFile())
         .start();

@@ -55,25 +55,21 @@ class LogFormatTest {
       throws IOException, InterruptedException {
     Path out = dir.resolve("out");
     Path err = dir.resolve("err");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p =
-        new ProcessBuilder(
-                java,
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "serve",
-                "--data",
-                dir.resolve("data").toString(),
-                "--port",
-                "0",
-                "--azure-port",
-                "0",
-                "--dynamodb-port",
-                "0",
-                "--log-format",
-                format)
+        ServerProcess.viewbase(
+                List.of(),
+                List.of(
+                    "serve",
+                    "--data",
+                    dir.resolve("data").toString(),
+                    "--port",
+                    "0",
+                    "--azure-port",
+                    "0",
+                    "--dynamodb-port",
+                    "0",
+                    "--log-format",
+                    format))
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();

@@ -66,14 +66,7 @@ class ServeTlsTest {
 
       // the environment variable, in a process of its own (this JVM's environment is fixed)
       ProcessBuilder tables =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  Main.class.getName(),
-                  "tables",
-                  "--server",
-                  server.uri().toString())
+          ServerProcess.viewbase(List.of("tables", "--server", server.uri().toString()))
               .redirectErrorStream(true);
       tables.environment().put("VIEWBASE_CA_CERT", pair.certificateFile().toString());
       Process child = tables.start();
@@ -140,27 +133,23 @@ class ServeTlsTest {
   void keyThatIsNotTheCertificatesIsRefusedAtStartWithExitCode2() throws Exception {
     Pair pair = TestCertificates.create(dir, "server");
     Pair other = TestCertificates.create(dir, "other");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path err = dir.resolve("refused.err");
     Process process =
-        new ProcessBuilder(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "serve",
-                "--data",
-                dir.resolve("data").toString(),
-                "--port",
-                "0",
-                "--azure-port",
-                "0",
-                "--dynamodb-port",
-                "0",
-                "--tls-cert",
-                pair.certificateFile().toString(),
-                "--tls-key",
-                other.keyFile().toString())
+        ServerProcess.viewbase(
+                List.of(
+                    "serve",
+                    "--data",
+                    dir.resolve("data").toString(),
+                    "--port",
+                    "0",
+                    "--azure-port",
+                    "0",
+                    "--dynamodb-port",
+                    "0",
+                    "--tls-cert",
+                    pair.certificateFile().toString(),
+                    "--tls-key",
+                    other.keyFile().toString()))
             .redirectOutput(dir.resolve("refused.out").toFile())
             .redirectError(err.toFile())
             .start();

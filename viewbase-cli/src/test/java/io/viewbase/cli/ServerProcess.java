@@ -50,27 +50,10 @@ final class ServerProcess implements AutoCloseable {
       throws IOException, InterruptedException {
     Path stdout = logs.resolve(name + ".out");
     Path stderr = logs.resolve(name + ".err");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-Xmx256m",
-                "-Dviewbase.logLevel=warn",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "serve",
-                "--data",
-                data.toString(),
-                "--port",
-                "0"));
-    command.addAll(more);
+    List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0"));
+    args.addAll(more);
     Process process =
-        new ProcessBuilder(command)
-            .redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile())
-            .start();
+        viewbase(args).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
     try {
       return new ServerProcess(process, stdout, stderr);
     } catch (IOException | InterruptedException | RuntimeException | AssertionError failure) {
@@ -79,18 +62,23 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** The viewbase command line with these arguments, in a child JVM of this one's class path. */
+  /**
+   * The viewbase command line with these arguments, in a child JVM of this one's class path,
+   * logging at warn.
+   */
   static ProcessBuilder viewbase(List<String> args) {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-Xmx256m",
-                "-Dviewbase.logLevel=warn",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
+    return viewbase(List.of("-Dviewbase.logLevel=warn"), args);
+  }
+
+  /** As {@link #viewbase(List)}, with these JVM options (a 256 MiB heap beside them). */
+  static ProcessBuilder viewbase(List<String> jvmOptions, List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Main.class.getName());
     command.addAll(args);
     return new ProcessBuilder(command);
   }

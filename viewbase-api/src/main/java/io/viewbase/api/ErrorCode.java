@@ -262,6 +262,16 @@ public enum ErrorCode {
       "Give up: the storage cannot be reached or opened (a Cassandra "
           + "cluster without live nodes or enough replicas, a data directory that cannot be created), or, from a client, "
           + "the server."),
+  // No disk-full code in Azure Tables or DynamoDB (their storage is the service's): both answer
+  // with the native 507 and code, which neither SDK retries, so a client sees the cause at once
+  // rather than after its retries (docs/reliability.md).
+  InsufficientStorage(
+      507,
+      azure("InsufficientStorage"),
+      dynamoDb(507, "InsufficientStorage", null),
+      "Retry once space is freed: the file system of the data directory is full, so the write "
+          + "was refused and nothing of it was written; reads go on, and writes are taken again "
+          + "once space is freed, without a restart."),
   Timeout(
       504,
       azure("OperationTimedOut"),

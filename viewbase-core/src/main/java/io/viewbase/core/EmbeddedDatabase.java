@@ -566,6 +566,7 @@ public final class EmbeddedDatabase implements Database {
    * LOCKED          | StorageLocked      | no: another process holds the directory
    * UNREACHABLE     | StorageUnreachable | no, not at once: the backend is down
    * TIMED_OUT       | Timeout            | check first: a write may have applied
+   * NO_SPACE        | InsufficientStorage| once space is freed: nothing was written
    * </pre>
    */
   static ViewbaseException storageError(StorageException e) {
@@ -577,6 +578,7 @@ public final class EmbeddedDatabase implements Database {
           case LOCKED -> ErrorCode.StorageLocked;
           case UNREACHABLE -> ErrorCode.StorageUnreachable;
           case TIMED_OUT -> ErrorCode.Timeout;
+          case NO_SPACE -> ErrorCode.InsufficientStorage;
         };
     return new ViewbaseException(code, e.getMessage(), java.util.Map.of(), e);
   }

@@ -20,6 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -69,6 +70,12 @@ final class GroupCommit implements AutoCloseable {
 
   private final RocksDB db;
 
+  /** The data directory, named by a failure that concerns it (a full disk). */
+  private final java.nio.file.Path directory;
+
+  /** Refuses a group before RocksDB sees it while the disk is nearly full; leader-only. */
+  private final SpaceReserve spaceReserve;
+
   /** The readers' cache, told of every key written before the write is acknowledged; or null. */
   private final ValueCache valueCache;
 
@@ -109,8 +116,15 @@ final class GroupCommit implements AutoCloseable {
 
   private volatile StoreMeters.Recorder writeSeconds = StoreMeters.Recorder.NONE;
 
-  GroupCommit(RocksDB db, boolean sync, ValueCache valueCache) {
+  GroupCommit(
+      RocksDB db,
+      java.nio.file.Path directory,
+      boolean sync,
+      ValueCache valueCache,
+      long reservedDiskBytes) {
     this.db = db;
+    this.directory = directory;
+    this.spaceReserve = new SpaceReserve(directory, reservedDiskBytes);
     this.valueCache = valueCache;
     this.writeOptions = new WriteOptions().setSync(sync);
     this.readOptions = new ReadOptions();
@@ -344,6 +358,7 @@ final class GroupCommit implements AutoCloseable {
   private void writeGroup(List<Pending> group) {
     List<Pending> written = new ArrayList<>(group.size());
     try {
+      spaceReserve.check(groupBytes(group));
       writeBatch.clear();
       // what earlier batches of this group write: encoded key -> version, or null once deleted;
       // only a later batch's condition asks, so a group of blind writes keeps none
@@ -377,10 +392,7 @@ final class GroupCommit implements AutoCloseable {
         }
       }
     } catch (RocksDBException | RuntimeException | Error e) {
-      StorageException failure =
-          new StorageException(
-              "RocksDB failed to write a group of " + group.size() + " batches: " + e.getMessage(),
-              e);
+      StorageException failure = writeFailure(group.size(), e);
       for (Pending pending : group) {
         if (pending.conditionFailure == null) {
           pending.failure = failure;
@@ -389,6 +401,58 @@ final class GroupCommit implements AutoCloseable {
     } finally {
       releaseIfLarge();
     }
+  }
+
+  /**
+   * A failed group write as its members' failure.
+   *
+   * <pre>
+   * RocksDB's status              | kind     | why
+   * ------------------------------+----------+--------------------------------------------------
+   * the reserve refused the group | NO_SPACE | free space below the reserve ({@link SpaceReserve})
+   * IOError, subcode NoSpace      | NO_SPACE | ENOSPC on the log, a flush or a compaction: RocksDB
+   *   (or its message says so)    |          |   stops writes until space is freed and it resumes
+   * anything else                 | FAILED   | an I/O error, corruption, a bug
+   * </pre>
+   *
+   * RocksDB answers every write after a background ENOSPC with that same status until it has
+   * resumed, so a write refused for a flush's failure is told the same as one whose own log append
+   * failed.
+   */
+  private StorageException writeFailure(int batches, Throwable e) {
+    if (e instanceof StorageException refused && refused.kind() == StorageException.Kind.NO_SPACE) {
+      return refused; // the reserve's refusal: RocksDB was not asked
+    }
+    if (isNoSpace(e)) {
+      return new StorageException(
+          "the file system of the data directory "
+              + directory
+              + " is full: writes are refused until space is freed (reads go on); RocksDB: "
+              + e.getMessage(),
+          e,
+          StorageException.Kind.NO_SPACE);
+    }
+    return new StorageException(
+        "RocksDB failed to write a group of " + batches + " batches: " + e.getMessage(), e);
+  }
+
+  /** Whether RocksDB failed for lack of space (ENOSPC), by its status or, lacking one, message. */
+  static boolean isNoSpace(Throwable e) {
+    if (e instanceof RocksDBException rocks && rocks.getStatus() != null) {
+      Status status = rocks.getStatus();
+      if (status.getSubCode() == Status.SubCode.NoSpace) {
+        return true;
+      }
+    }
+    return String.valueOf(e.getMessage()).contains("No space left on device");
+  }
+
+  private static long groupBytes(List<Pending> group) {
+    long bytes = 0;
+    for (Pending pending : group) {
+      bytes += pending.bytes;
+    }
+    return bytes;
   }
 
   /** Removes every key the written batches put or deleted from the readers' cache. */

@@ -13,9 +13,12 @@ import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.DataBlockIndexType;
+import org.rocksdb.Env;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
 
@@ -44,6 +47,10 @@ import org.rocksdb.StatsLevel;
  *       so that a synced write need not grow a file (0: none; see docs/storage.md)</td></tr>
  *   <tr><td>rocksdb.backupBytesPerSecond</td><td>0</td><td>the most a backup copies per second,
  *       so that it leaves the disk to the writers (0: no limit; see docs/operations.md)</td></tr>
+ *   <tr><td>rocksdb.reservedDiskBytes</td><td>rocksdb.writeBufferBytes</td><td>free space on the
+ *       data directory's file system below which writes are refused with NO_SPACE before RocksDB
+ *       sees them, leaving room for a flush ({@link SpaceReserve}; 0: no reserve, see
+ *       docs/reliability.md)</td></tr>
  *   <tr><td>rocksdb.statistics</td><td>tickers</td><td>RocksDB's own counters (block cache hits
  *       and misses, write stall time), which the store reports as metrics: {@code tickers} turns
  *       them on at {@code StatsLevel.EXCEPT_DETAILED_TIMERS}, the cheapest level RocksJava offers
@@ -64,6 +71,7 @@ final class RocksDbSettings implements AutoCloseable {
   static final String MEMTABLE_BLOOM_PERCENT = "rocksdb.memtableBloomPercent";
   static final String BACKUP_BYTES_PER_SECOND = "rocksdb.backupBytesPerSecond";
   static final String STATISTICS = "rocksdb.statistics";
+  static final String RESERVED_DISK_BYTES = "rocksdb.reservedDiskBytes";
   private static final Set<String> KNOWN =
       Set.of(
           BLOCK_CACHE_BYTES,
@@ -75,7 +83,8 @@ final class RocksDbSettings implements AutoCloseable {
           RECYCLE_LOG_FILES,
           MEMTABLE_BLOOM_PERCENT,
           BACKUP_BYTES_PER_SECOND,
-          STATISTICS);
+          STATISTICS,
+          RESERVED_DISK_BYTES);
 
   /**
    * RocksDB's names for the {@link #WAL_COMPRESSION} choices (its DBOptions property
@@ -94,6 +103,15 @@ final class RocksDbSettings implements AutoCloseable {
   /** RocksDB's counters, or null when {@code rocksdb.statistics} is off. */
   private final Statistics statistics;
 
+  /**
+   * Tracks the data directory's files, so that RocksDB recovers by itself from a full disk: after a
+   * write, flush or compaction failed with ENOSPC, its error handler asks this manager to poll for
+   * free space and resumes the database once there is enough (see docs/reliability.md).
+   */
+  private final SstFileManager sstFileManager;
+
+  private final long reservedDiskBytes;
+
   RocksDbSettings(StoreConfig config) {
     StoreOptions given = StoreOptions.of(config, "rocksdb", KNOWN);
     long cacheBytes = given.size(BLOCK_CACHE_BYTES, "128m");
@@ -105,6 +123,7 @@ final class RocksDbSettings implements AutoCloseable {
     int recycleLogFiles = (int) given.number(RECYCLE_LOG_FILES, "2", 0, 64);
     int memtableBloomPercent = (int) given.number(MEMTABLE_BLOOM_PERCENT, "2", 0, 25);
     backupBytesPerSecond = given.size(BACKUP_BYTES_PER_SECOND, "0");
+    reservedDiskBytes = given.size(RESERVED_DISK_BYTES, Long.toString(writeBufferBytes));
     boolean tickers =
         given.choice(STATISTICS, "tickers", List.of("tickers", "off")).equals("tickers");
 
@@ -166,6 +185,13 @@ final class RocksDbSettings implements AutoCloseable {
     if (rowCache != null) {
       options.setRowCache(rowCache);
     }
+    try {
+      sstFileManager = new SstFileManager(Env.getDefault());
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(
+          "RocksDB cannot make an SstFileManager: " + e.getMessage(), e);
+    }
+    options.setSstFileManager(sstFileManager);
     statistics = tickers ? new Statistics() : null;
     if (statistics != null) {
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
@@ -217,6 +243,11 @@ final class RocksDbSettings implements AutoCloseable {
     return backupBytesPerSecond;
   }
 
+  /** {@link #RESERVED_DISK_BYTES}: 0 for no reserve. */
+  long reservedDiskBytes() {
+    return reservedDiskBytes;
+  }
+
   /** RocksDB's counters, or null when they are off. */
   Statistics statistics() {
     return statistics;
@@ -225,6 +256,7 @@ final class RocksDbSettings implements AutoCloseable {
   @Override
   public void close() {
     options.close();
+    sstFileManager.close();
     if (statistics != null) {
       statistics.close();
     }

@@ -69,7 +69,8 @@ public final class RocksDbStore implements Store {
     this.valueCache =
         settings.valueCacheBytes() > 0 ? new ValueCache(settings.valueCacheBytes()) : null;
     this.reads = new RocksDbReads(guard, db, pointReads, null, valueCache);
-    this.groupCommit = new GroupCommit(db, sync, valueCache);
+    this.groupCommit =
+        new GroupCommit(db, directory, sync, valueCache, settings.reservedDiskBytes());
   }
 
   /**

@@ -32,7 +32,12 @@ public class StorageException extends RuntimeException {
     /**
      * The store gave up a commit because other commits held its keys too long; nothing was written.
      */
-    CONTENDED
+    CONTENDED,
+    /**
+     * The store's file system is full (ENOSPC): the write was refused, nothing of it is visible,
+     * reads go on; writes are taken again once space is freed, without reopening the store.
+     */
+    NO_SPACE
   }
 
   private final Kind kind;

@@ -262,9 +262,9 @@ public enum ErrorCode {
       "Give up: the storage cannot be reached or opened (a Cassandra "
           + "cluster without live nodes or enough replicas, a data directory that cannot be created), or, from a client, "
           + "the server."),
-  // No disk-full code in Azure Tables or DynamoDB (their storage is the service's): both answer
-  // with the native 507 and code, which neither SDK retries, so a client sees the cause at once
-  // rather than after its retries (docs/reliability.md).
+  // Neither Azure Tables nor DynamoDB has a disk-full error (their storage is the service's): both
+  // dialects answer with the native 507 and code, so that a client sees the cause rather than a
+  // generic ServerBusy or InternalError (docs/reliability.md).
   InsufficientStorage(
       507,
       azure("InsufficientStorage"),

@@ -8,6 +8,7 @@ import io.viewbase.storage.spi.OrderedKeyCodec;
 import io.viewbase.storage.spi.StorageException;
 import io.viewbase.storage.spi.StoreMeters;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,7 +72,7 @@ final class GroupCommit implements AutoCloseable {
   private final RocksDB db;
 
   /** The data directory, named by a failure that concerns it (a full disk). */
-  private final java.nio.file.Path directory;
+  private final Path directory;
 
   /** Refuses a group before RocksDB sees it while the disk is nearly full; leader-only. */
   private final SpaceReserve spaceReserve;
@@ -117,11 +118,7 @@ final class GroupCommit implements AutoCloseable {
   private volatile StoreMeters.Recorder writeSeconds = StoreMeters.Recorder.NONE;
 
   GroupCommit(
-      RocksDB db,
-      java.nio.file.Path directory,
-      boolean sync,
-      ValueCache valueCache,
-      long reservedDiskBytes) {
+      RocksDB db, Path directory, boolean sync, ValueCache valueCache, long reservedDiskBytes) {
     this.db = db;
     this.directory = directory;
     this.spaceReserve = new SpaceReserve(directory, reservedDiskBytes);

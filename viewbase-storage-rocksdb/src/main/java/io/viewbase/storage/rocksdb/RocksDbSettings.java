@@ -104,9 +104,11 @@ final class RocksDbSettings implements AutoCloseable {
   private final Statistics statistics;
 
   /**
-   * Tracks the data directory's files, so that RocksDB recovers by itself from a full disk: after a
-   * write, flush or compaction failed with ENOSPC, its error handler asks this manager to poll for
-   * free space and resumes the database once there is enough (see docs/reliability.md).
+   * Tracks the data directory's files, so that RocksDB recovers by itself from a full disk in the
+   * background: after a flush or compaction failed with ENOSPC, its error handler asks this manager
+   * to poll for free space and resumes the database once there is enough. (Not after ENOSPC in the
+   * log, which only {@code DB::Resume()} or a reopen clears: {@link SpaceReserve} keeps writes from
+   * getting there; see docs/reliability.md.)
    */
   private final SstFileManager sstFileManager;
 

@@ -1,7 +1,6 @@
 package io.viewbase.server.azure.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.azure.core.credential.AzureNamedKeyCredential;
 import com.azure.core.http.policy.FixedDelayOptions;
@@ -99,10 +98,18 @@ class DiskFullSdkTest {
       assertThat(error.code()).isEqualTo(ErrorCode.InsufficientStorage);
       assertThat(error.getMessage()).contains("is full").contains("writes are refused");
 
-      azureTries.set(0);
-      TableServiceException azureRefused =
-          catchThrowableOfType(
-              TableServiceException.class, () -> table.upsertEntity(entity("full")));
+      // RocksDB may free some space meanwhile (a closed log's preallocation): Azure writes go on
+      // until one is refused too
+      TableServiceException azureRefused = null;
+      for (int i = 0; i < 1_000 && azureRefused == null; i++) {
+        azureTries.set(0);
+        try {
+          table.upsertEntity(entity("z" + i));
+          acknowledged.add("z" + i);
+        } catch (TableServiceException e) {
+          azureRefused = e;
+        }
+      }
       assertThat(azureRefused).as("an Azure write on a full disk").isNotNull();
       assertThat(azureRefused.getResponse().getStatusCode()).isEqualTo(507);
       assertThat(azureRefused.getValue().getErrorCode().toString())

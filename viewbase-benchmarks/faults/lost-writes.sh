@@ -58,14 +58,15 @@ if ! $plain; then
   for tool in losetup mkfs.ext4 dmsetup; do
     command -v "$tool" >/dev/null || cannot "no $tool"
   done
+  modprobe dm-flakey 2>/dev/null || true # where it is a module not loaded yet
   dmsetup targets 2>/dev/null | grep -q '^flakey' ||
     cannot "the kernel has no dm-flakey target (dmsetup targets: $(dmsetup targets 2>&1 | tr '\n' ' '))"
   truncate -s 512M "$work/disk.img"
   loop="$(losetup --find --show "$work/disk.img")"
   sectors="$(blockdev --getsz "$loop")"
   dm="viewbase-lost-$$"
-  # up for an hour, down for 0 s: every I/O passes until the table is switched
-  dmsetup create "$dm" --table "0 $sectors flakey $loop 0 3600 0"
+  # a plain linear mapping while the disk is "on"; flakey with drop_writes when it is cut
+  dmsetup create "$dm" --table "0 $sectors linear $loop 0"
   mkfs.ext4 -q "/dev/mapper/$dm"
   mount "/dev/mapper/$dm" "$mnt"
 fi
@@ -120,6 +121,7 @@ sleep "$load_seconds"
 cat "$work"/ack.* >"$work/must-survive"
 if ! $plain; then
   dmsetup suspend --noflush "$dm"
+  # up 0 s, down 3600 s: every write from now on is dropped (and reported done), reads pass
   dmsetup load "$dm" --table "0 $sectors flakey $loop 0 0 3600 1 drop_writes"
   dmsetup resume "$dm"
 fi
@@ -135,7 +137,7 @@ cat "$work"/sent.* >"$work/sent"
 if ! $plain; then
   umount "$mnt" # its writes are dropped as well
   dmsetup suspend "$dm"
-  dmsetup load "$dm" --table "0 $sectors flakey $loop 0 3600 0"
+  dmsetup load "$dm" --table "0 $sectors linear $loop 0"
   dmsetup resume "$dm"
   mount "/dev/mapper/$dm" "$mnt"
 fi

@@ -67,7 +67,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * at one instant (the batch's commit point). Figures (operations, retries, conflicts) are printed,
  * and docs/reliability.md reports them.
  */
-class ConcurrencyInvariantsSdkTest {
+class ConcurrencyInvariantsAcrossDialectsTest {
   @RegisterExtension static final AzureSdkServer azure = new AzureSdkServer();
 
   private static final ObjectMapper JSON = new ObjectMapper();

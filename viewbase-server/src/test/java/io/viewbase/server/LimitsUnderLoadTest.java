@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.viewbase.api.Database;
 import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Viewbase;
+import io.viewbase.server.azure.AzureOptions;
+import io.viewbase.server.azure.AzureTablesServer;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -177,6 +179,20 @@ class LimitsUnderLoadTest {
                       + "\r\n\r\n")
               .read();
       assertRefused(r, 413, "RequestTooLarge");
+      c.awaitClose();
+    }
+  }
+
+  @Test
+  void azurePortAnswersAnOverLongRequestLineWith413RequestBodyTooLarge() {
+    try (AzureTablesServer azure =
+            AzureTablesServer.start(db, AzureOptions.defaults().withPort(0));
+        RawConnection c = new RawConnection(azure.port())) {
+      RawConnection.Response r =
+          c.get(
+              "/devstoreaccount1/Things(PartitionKey='p',RowKey='" + "x".repeat(129 * 1024) + "')");
+      assertThat(r.status()).as("status of %s", r.body()).isEqualTo(413);
+      assertThat(r.header("x-ms-error-code")).hasValue("RequestBodyTooLarge");
       c.awaitClose();
     }
   }

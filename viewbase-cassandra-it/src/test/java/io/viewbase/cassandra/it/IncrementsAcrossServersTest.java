@@ -18,6 +18,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -90,6 +91,9 @@ class IncrementsAcrossServersTest {
     final AtomicLongArray unknownPerCounter = new AtomicLongArray(COUNTERS);
     final AtomicLong unknown = new AtomicLong();
     final AtomicLong conflicts = new AtomicLong();
+
+    /** The unknown outcomes by what they were: an error code, or the exception's class. */
+    final Map<String, Long> unknownKinds = new ConcurrentHashMap<>();
   }
 
   /**
@@ -140,8 +144,13 @@ class IncrementsAcrossServersTest {
       assertThat(acknowledged).isEqualTo((long) CLIENTS * INCREMENTS_PER_CLIENT);
       System.out.printf(
           "IncrementsAcrossServersTest: %d clients on two servers, %d increments acknowledged, %d"
-              + " retried after a 412, %d of unknown outcome, %d ms%n",
-          CLIENTS, acknowledged, outcome.conflicts.get(), outcome.unknown.get(), millis);
+              + " retried after a 412, %d of unknown outcome %s, %d ms%n",
+          CLIENTS,
+          acknowledged,
+          outcome.conflicts.get(),
+          outcome.unknown.get(),
+          outcome.unknownKinds,
+          millis);
       return outcome;
     } finally {
       pool.shutdownNow();
@@ -173,6 +182,10 @@ class IncrementsAcrossServersTest {
               // A read that failed counts too: harmless, it only widens the bound.
               outcome.unknown.incrementAndGet();
               outcome.unknownPerCounter.incrementAndGet(c);
+              outcome.unknownKinds.merge(
+                  e instanceof ViewbaseException v ? v.code().name() : e.getClass().getSimpleName(),
+                  1L,
+                  Long::sum);
               sleep(100);
             }
           }

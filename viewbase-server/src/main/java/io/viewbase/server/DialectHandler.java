@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -107,6 +108,17 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     if (req.decoderResult().isFailure()) {
       Throwable cause = req.decoderResult().cause();
       // After a framing error the next request's start cannot be found: close.
+      if (cause instanceof TooLongFrameException) {
+        // A request line or headers over the listener's limits: the request is too large, as a
+        // body over its limit is, not malformed.
+        return refused(
+            ViewbaseException.of(
+                ErrorCode.RequestTooLarge,
+                "The request line or headers are larger than the server accepts",
+                "reason",
+                cause.getMessage()),
+            false);
+      }
       return refused(
           ViewbaseException.of(
               ErrorCode.InvalidInput,

@@ -3,6 +3,8 @@ package io.viewbase.storage.cassandra;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
+import com.datastax.oss.driver.api.core.connection.HeartbeatException;
 import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
 import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
@@ -19,6 +21,8 @@ import io.viewbase.storage.spi.StorageException;
  * too few replicas alive (Unavailable)            | UNREACHABLE | StorageUnreachable
  * a timeout, the driver's or a replica's (read,   | TIMED_OUT   | Timeout: a write may
  *   write, CAS), or a replica's failure           |             | still apply
+ * the connection the request was sent on died     | TIMED_OUT   | Timeout: the coordinator
+ *   (ClosedConnection, Heartbeat: a node killed)  |             |   may have applied it
  * anything else (a refused statement, a protocol  | FAILED      | InternalError
  *   error)                                        |             |
  * </pre>
@@ -30,7 +34,10 @@ final class CassandraErrors {
     StorageException.Kind kind =
         e instanceof AllNodesFailedException || e instanceof UnavailableException
             ? StorageException.Kind.UNREACHABLE
-            : e instanceof DriverTimeoutException || e instanceof QueryConsistencyException
+            : e instanceof DriverTimeoutException
+                    || e instanceof QueryConsistencyException
+                    || e instanceof ClosedConnectionException
+                    || e instanceof HeartbeatException
                 ? StorageException.Kind.TIMED_OUT
                 : StorageException.Kind.FAILED;
     return new StorageException("Cassandra failed to " + action + ": " + e.getMessage(), e, kind);

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 final class ServerProcess implements AutoCloseable {
   private static final Pattern LISTENING =
       Pattern.compile("Viewbase listening on (https?://\\S+) ");
+  private static final Pattern AZURE = Pattern.compile("Azure Tables dialect on (https?://\\S+)");
   private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
   private final Process process;
@@ -85,6 +86,22 @@ final class ServerProcess implements AutoCloseable {
 
   URI uri() {
     return uri;
+  }
+
+  /**
+   * The Azure Tables dialect's endpoint ({@code http://127.0.0.1:<port>/<account>}), as the server
+   * printed it after its listening line; the server must have been started with an Azure port.
+   */
+  String azureEndpoint() throws InterruptedException {
+    Instant deadline = Instant.now().plus(START_TIMEOUT);
+    while (Instant.now().isBefore(deadline)) {
+      Matcher line = AZURE.matcher(output());
+      if (line.find()) {
+        return line.group(1);
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("the server printed no Azure endpoint:\n" + output());
   }
 
   /** The child's process, for the signals a test sends it. */

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
 import java.io.ByteArrayOutputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -146,6 +147,11 @@ final class Json {
       return result;
     } catch (JsonProcessingException e) {
       throw invalid(e);
+    } catch (CharConversionException e) {
+      // Jackson picks UTF-16 or UTF-32 from leading zero bytes and reports bytes that do not decode
+      // in it this way, not as a parse error: still the sender's malformed body.
+      throw ViewbaseException.of(
+          ErrorCode.InvalidJson, "Malformed JSON: the body does not decode as text");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

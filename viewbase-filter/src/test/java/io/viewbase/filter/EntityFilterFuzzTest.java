@@ -62,7 +62,7 @@ class EntityFilterFuzzTest {
     "$id",
     "_etag"
   })
-  @FuzzTest(maxDuration = "8s")
+  @FuzzTest(maxDuration = "5s")
   void parseEitherReturnsAFilterOrFailsWithInvalidFilter(FuzzedDataProvider data) {
     check(data.consumeRemainingAsString(), FilterDialect.NATIVE);
   }

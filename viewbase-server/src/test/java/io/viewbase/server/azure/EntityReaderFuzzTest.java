@@ -45,7 +45,7 @@ class EntityReaderFuzzTest {
     "\"NaN\"",
     "\"Infinity\""
   })
-  @FuzzTest(maxDuration = "8s")
+  @FuzzTest(maxDuration = "5s")
   void readReturnsAnEntityOrFailsWithAClientError(byte[] body) {
     try {
       EntityReader.Entity entity = EntityReader.read(body);

@@ -72,7 +72,7 @@ class ExpressionsFuzzTest {
     "pk",
     "sk"
   })
-  @FuzzTest(maxDuration = "8s")
+  @FuzzTest(maxDuration = "5s")
   void parseReturnsOrFailsWithAClientError(FuzzedDataProvider data) {
     int kind = data.consumeInt(0, 4);
     String text = data.consumeRemainingAsString();

@@ -274,6 +274,15 @@ class ItemJsonReadTest {
     assertCode(() -> ItemJson.read(body, Limits.DEFAULT), ErrorCode.InvalidJson);
   }
 
+  /**
+   * Found by JsonReadersFuzzTest: Jackson refuses UCS-4 in the 3412 order while making its parser.
+   */
+  @Test
+  void readWhenTheBytesLookLikeUcs4In3412OrderFailsWithInvalidJson() {
+    byte[] body = {0, ':', 0, 0, 0, 'A', 'Q', 'I'};
+    assertCode(() -> ItemJson.read(body, Limits.DEFAULT), ErrorCode.InvalidJson);
+  }
+
   private static Value decimal(String text) {
     return Value.of(new BigDecimal(text));
   }

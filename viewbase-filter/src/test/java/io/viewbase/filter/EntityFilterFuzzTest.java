@@ -62,7 +62,7 @@ class EntityFilterFuzzTest {
     "$id",
     "_etag"
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void parseEitherReturnsAFilterOrFailsWithInvalidFilter(FuzzedDataProvider data) {
     check(data.consumeRemainingAsString(), FilterDialect.NATIVE);
   }

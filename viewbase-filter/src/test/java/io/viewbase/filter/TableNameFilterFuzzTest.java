@@ -40,7 +40,7 @@ class TableNameFilterFuzzTest {
     "_x",
     "id"
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void parseOnTableNamesReturnsAFilterOrFailsWithInvalidFilter(FuzzedDataProvider data) {
     Filter f = EntityFilterFuzzTest.check(data.consumeRemainingAsString(), FilterDialect.AZURE);
     if (f != null) {

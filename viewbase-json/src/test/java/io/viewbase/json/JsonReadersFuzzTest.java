@@ -69,7 +69,7 @@ class JsonReadersFuzzTest {
     "\"key\"",
     "\"filter\""
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void readersReturnOrFailWithAClientError(byte[] input) {
     if (input.length == 0) {
       return;

@@ -56,7 +56,7 @@ class ContinuationTokenFuzzTest {
     db.close();
   }
 
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void queryResumesOrFailsWithInvalidContinuation(FuzzedDataProvider data) {
     int q = data.consumeInt(0, QUERIES.length - 1);
     String table = data.consumeBoolean() ? "People" : "Other";

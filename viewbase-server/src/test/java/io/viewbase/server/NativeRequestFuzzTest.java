@@ -93,7 +93,7 @@ class NativeRequestFuzzTest {
     "\"table\":\"People\"",
     "\r\n"
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
     List<Item> before = db.table("People").query(Query.all()).items();
     List<Integer> statuses = RawExchange.statuses(server.port(), request(data), 1000);

@@ -117,7 +117,7 @@ class AzureRequestFuzzTest {
     "@odata.type",
     "Edm.Int64"
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
     List<Item> before = db.table("people").query(Query.all()).items();
     List<Integer> statuses = RawExchange.statuses(server.port(), request(data), 1000);

@@ -45,7 +45,7 @@ class EntityReaderFuzzTest {
     "\"NaN\"",
     "\"Infinity\""
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void readReturnsAnEntityOrFailsWithAClientError(byte[] body) {
     try {
       EntityReader.Entity entity = EntityReader.read(body);

@@ -37,7 +37,7 @@ class MultipartFuzzTest {
     ": ",
     "\""
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void readReturnsPartsOrFailsWithInvalidInput(FuzzedDataProvider data) {
     String contentType = data.consumeString(80);
     String text = data.consumeRemainingAsString();

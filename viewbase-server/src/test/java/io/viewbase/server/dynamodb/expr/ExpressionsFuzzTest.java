@@ -72,7 +72,7 @@ class ExpressionsFuzzTest {
     "pk",
     "sk"
   })
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "3s")
   void parseReturnsOrFailsWithAClientError(FuzzedDataProvider data) {
     int kind = data.consumeInt(0, 4);
     String text = data.consumeRemainingAsString();

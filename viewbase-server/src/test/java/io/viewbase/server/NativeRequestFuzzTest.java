@@ -91,7 +91,7 @@ class NativeRequestFuzzTest {
     "{\"operations\":[",
     "\"op\":\"insert\"",
     "\"table\":\"People\"",
-    "\r\n"
+    "\\x0D\\x0A"
   })
   @FuzzTest(maxDuration = "3s")
   void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {

@@ -111,7 +111,7 @@ class AzureRequestFuzzTest {
     "Accept: application/json;odata=fullmetadata",
     "DataServiceVersion: 3.0",
     "Prefer: ",
-    "--batch_B\r\nContent-Type: multipart/mixed; boundary=changeset_C\r\n\r\n",
+    "--batch_B\\x0D\\x0AContent-Type: multipart/mixed; boundary=changeset_C\\x0D\\x0A\\x0D\\x0A",
     "--changeset_C",
     "{\"PartitionKey\":\"acme\",\"RowKey\":\"x\"}",
     "@odata.type",

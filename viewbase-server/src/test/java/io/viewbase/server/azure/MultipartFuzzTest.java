@@ -18,10 +18,11 @@ import io.viewbase.api.ViewbaseException;
  * operations themselves) is fuzzed over HTTP by {@link AzureRequestFuzzTest}.
  */
 class MultipartFuzzTest {
+  // libFuzzer dictionaries take bytes as \\xNN escapes, never a raw line break.
   @DictionaryEntries({
     "--",
-    "\r\n",
-    "\n",
+    "\\x0D\\x0A",
+    "\\x0A",
     "boundary=",
     "batch_1",
     "changeset_1",

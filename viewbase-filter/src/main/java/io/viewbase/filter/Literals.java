@@ -93,13 +93,17 @@ final class Literals {
     return GUID.matcher(body).matches() ? new Value.Guid(UUID.fromString(body)) : null;
   }
 
-  /** A binary body: an even number of hex digits, either case (empty is an empty value). */
+  /**
+   * A binary body: an even number of ASCII hex digits, either case (empty is an empty value). Not
+   * {@link Character#digit}, which also takes other scripts' digits ('۰') that {@link HexFormat}
+   * then refuses with an exception.
+   */
   static Value.Binary parseBinary(String body) {
     if (body.length() % 2 != 0) {
       return null;
     }
     for (int i = 0; i < body.length(); i++) {
-      if (Character.digit(body.charAt(i), 16) < 0) {
+      if (!HexFormat.isHexDigit(body.charAt(i))) {
         return null;
       }
     }

@@ -58,6 +58,13 @@ class FiltersTest {
     assertThat(Filters.print(filter)).isEqualTo(text);
   }
 
+  /** Found by EntityFilterFuzzTest: an Arabic-Indic digit got past the check into HexFormat. */
+  @Test
+  void parseWhenABinaryLiteralHoldsANonAsciiDigitFailsWithInvalidFilter() {
+    assertInvalid("G eq X'0\u06F0'", "malformed X literal", 7);
+    assertInvalid("G eq binary'\u0660\u0661'", "malformed binary literal", 12);
+  }
+
   @Test
   void parseOfNullFailsWithInvalidFilter() {
     assertThatThrownBy(() -> Filters.parse(null))

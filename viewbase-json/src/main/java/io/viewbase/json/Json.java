@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
 import java.io.ByteArrayOutputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -27,14 +28,6 @@ final class Json {
           .build();
 
   private Json() {}
-
-  static JsonParser parser(byte[] data, int offset, int length) {
-    try {
-      return FACTORY.createParser(data, offset, length);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   /** Runs a writer against a fresh generator and returns the UTF-8 bytes. */
   static byte[] write(GeneratorWork work) {
@@ -134,7 +127,8 @@ final class Json {
    * every parse failure into InvalidJson. Trailing content after that value is malformed too.
    */
   static <T> T read(byte[] data, int offset, int length, ParserWork<T> work) {
-    try (JsonParser p = parser(data, offset, length)) {
+    // The parser is made inside the try: making it detects the encoding, which may fail too.
+    try (JsonParser p = FACTORY.createParser(data, offset, length)) {
       if (p.nextToken() == null) {
         throw ViewbaseException.of(
             ErrorCode.InvalidJson, "The body is empty; a JSON value was expected");
@@ -146,6 +140,12 @@ final class Json {
       return result;
     } catch (JsonProcessingException e) {
       throw invalid(e);
+    } catch (CharConversionException e) {
+      // Jackson picks UTF-16 or UTF-32 from leading zero bytes and reports bytes that do not decode
+      // in it (or an order of UCS-4 it does not read) this way, not as a parse error: still the
+      // sender's malformed body.
+      throw ViewbaseException.of(
+          ErrorCode.InvalidJson, "Malformed JSON: the body does not decode as text");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

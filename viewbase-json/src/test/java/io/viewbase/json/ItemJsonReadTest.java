@@ -264,6 +264,25 @@ class ItemJsonReadTest {
                 + "\"when@odata.type\":\"Edm.DateTime\",\"when\":\"2026-11-30T12:00:00.1000000Z\"}");
   }
 
+  /**
+   * Found by JsonReadersFuzzTest: Jackson takes leading zero bytes for UTF-32 and then reads a
+   * character beyond U+10FFFF, which it reports as a CharConversionException, not a parse error.
+   */
+  @Test
+  void readWhenTheBytesDecodeAsInvalidUtf32FailsWithInvalidJson() {
+    byte[] body = {0, 0, 0, '{', '1', 'd', '3', '0'};
+    assertCode(() -> ItemJson.read(body, Limits.DEFAULT), ErrorCode.InvalidJson);
+  }
+
+  /**
+   * Found by JsonReadersFuzzTest: Jackson refuses UCS-4 in the 3412 order while making its parser.
+   */
+  @Test
+  void readWhenTheBytesLookLikeUcs4In3412OrderFailsWithInvalidJson() {
+    byte[] body = {0, ':', 0, 0, 0, 'A', 'Q', 'I'};
+    assertCode(() -> ItemJson.read(body, Limits.DEFAULT), ErrorCode.InvalidJson);
+  }
+
   private static Value decimal(String text) {
     return Value.of(new BigDecimal(text));
   }

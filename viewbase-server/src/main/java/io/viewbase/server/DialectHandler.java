@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
  *   loop, on a worker or in an async completion    |                         |
  * the worker pool is shut (the server is stopping) | 503 ShuttingDown        | next request
  * an answer whose headers cannot be sent           | 500 InternalError       | as the answer said
+ * an answer made after the client closed the       | none (dropped)          | nothing: the queue is
+ *   connection (its pipeline is gone)              |                         |   dropped with it
  * </pre>
  */
 final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
@@ -241,7 +243,16 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
                       ErrorCode.InternalError, "The server could not encode its answer")),
               keepAlive);
     }
-    HttpListener.responses(ctx)
+    ChannelHandlerContext responses = HttpListener.responses(ctx);
+    if (responses == null) {
+      // The client closed the connection while its answer was being made, and the connection's
+      // pipeline is gone: nobody to answer, nothing more to serve.
+      out.release();
+      busy = false;
+      queue.clear();
+      return;
+    }
+    responses
         .writeAndFlush(out)
         .addListener(
             (ChannelFutureListener)

@@ -231,7 +231,8 @@ public final class HttpListener implements AutoCloseable {
    * Where the dialect handler writes each final answer (a buffer made by {@link ResponseBytes}), in
    * one write right away: the context of the response encoder, so that it passes no HTTP encoder on
    * its way to the socket. The listener counts these writes: a connection is being served from the
-   * end of a request until its answer has been written, and its timeouts wait meanwhile.
+   * end of a request until its answer has been written, and its timeouts wait meanwhile. Null once
+   * the connection has closed and its pipeline has been taken apart.
    */
   public static ChannelHandlerContext responses(ChannelHandlerContext handler) {
     ChannelHandler guard = handler.pipeline().get(GUARD);

@@ -47,17 +47,27 @@ public final class RawExchange {
   }
 
   /**
+   * How long the client waits for the server's first bytes before it closes its side. Most inputs
+   * that get no answer that soon are requests the bytes did not finish (a body shorter than its
+   * length, a chunk), which the server rightly waits on; a longer wait would make them most of a
+   * fuzzing run's time. An answer slower than this may meet a closed connection, which the server
+   * must survive too.
+   */
+  private static final int PATIENCE_MILLIS = 100;
+
+  /**
    * Writes the request and reads until the server closes. A server that neither answers nor closes
-   * may be waiting for the rest of a request the bytes did not finish (a longer body, a chunk): the
-   * client then closes its side, as one with nothing more to send does, and waits again. Silence
-   * after that, or bytes that keep coming, is a hang.
+   * within {@link #PATIENCE_MILLIS} may be waiting for the rest of a request the bytes did not
+   * finish (a longer body, a chunk): the client then closes its side, as one with nothing more to
+   * send does, and waits again, up to {@code timeoutMillis}. Silence after that, or bytes that keep
+   * coming, is a hang.
    */
   private static String exchange(int port, byte[] request, int timeoutMillis) {
     ByteArrayOutputStream got = new ByteArrayOutputStream();
     long deadline = System.nanoTime() + 2L * timeoutMillis * 1_000_000L;
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), timeoutMillis);
-      s.setSoTimeout(timeoutMillis);
+      s.setSoTimeout(Math.min(PATIENCE_MILLIS, timeoutMillis));
       s.getOutputStream().write(request);
       s.getOutputStream().flush();
       InputStream in = s.getInputStream();
@@ -72,6 +82,7 @@ public final class RawExchange {
             throw new AssertionError("no close within " + timeoutMillis + " ms of the end", e);
           }
           s.shutdownOutput();
+          s.setSoTimeout(timeoutMillis);
           halfClosed = true;
           continue;
         }

@@ -67,12 +67,16 @@ final class EmbeddedTable implements Table {
             id,
             (partition, key) ->
                 db.store().get(partition, key, new MappedRead<>(partitionKey, id, mapping)))
-        .filter(m -> !db.expiry().isExpired(entry, m.version(), m.ttl()))
-        .map(Mapped::result);
+        .flatMap(
+            m ->
+                db.expiry().isExpired(entry, m.version(), m.ttl()) ? Optional.empty() : m.result());
   }
 
-  /** A mapped read's result with what decides its expiry. */
-  private record Mapped<T>(long version, Value ttl, T result) {}
+  /**
+   * A mapped read's result with what decides its expiry; the result already in its {@code
+   * Optional}, so that a read of a cached entry allocates nothing more for it.
+   */
+  private record Mapped<T>(long version, Value ttl, Optional<T> result) {}
 
   /**
    * A point read's checks, its storage key, and its storage errors translated; {@code lookup}
@@ -99,12 +103,15 @@ final class EmbeddedTable implements Table {
     @Override
     public Mapped<T> derive(long version, byte[] value) {
       Item item = StoredItems.toItem(partitionKey, id, version, value);
-      return new Mapped<>(version, item.properties().get(TimeToLive.PROPERTY), mapping.map(item));
+      return new Mapped<>(
+          version,
+          item.properties().get(TimeToLive.PROPERTY),
+          Optional.ofNullable(mapping.map(item)));
     }
 
     @Override
     public long weight(Mapped<T> mapped) {
-      return mapping.weight(mapped.result()) + 32;
+      return mapped.result().map(mapping::weight).orElse(0L) + 48;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.viewbase.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.SocketChannel;
@@ -121,6 +122,13 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   private long answersStarted;
 
   private boolean finalAnswerNext;
+
+  /** A final answer has been written: the connection waits for its next request from now. */
+  private final ChannelFutureListener answerWritten =
+      f -> {
+        answered++;
+        update();
+      };
 
   /** Refused or closing: what arrives is dropped, not decoded. */
   private boolean discarding;
@@ -251,11 +259,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     finalAnswerNext = false;
     answersStarted++;
     ChannelPromise written = promise.unvoid();
-    written.addListener(
-        f -> {
-          answered++;
-          update();
-        });
+    written.addListener(answerWritten);
     context.write(msg, written);
   }
 

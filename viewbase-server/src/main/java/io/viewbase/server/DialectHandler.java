@@ -1,6 +1,7 @@
 package io.viewbase.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -65,6 +66,20 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   /** When {@link #serving} started being served ({@link System#nanoTime}). */
   private long servingSince;
 
+  /** Where answers go, found at the first answer (the pipeline is complete by then). */
+  private HttpListener.AnswerRoute answers;
+
+  /** Whether the connection's reads are paused while a request is being served. */
+  private boolean readsPaused;
+
+  /** The context of the answer being written and whether its connection stays open after it. */
+  private ChannelHandlerContext writing;
+
+  private boolean writingKeepAlive;
+
+  /** What follows an answer's write: the next request, or the connection's end. */
+  private final ChannelFutureListener written = this::written;
+
   DialectHandler(Dialect<R, T> dialect, Executor workers) {
     this.dialect = dialect;
     this.workers = workers;
@@ -95,7 +110,10 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       return;
     }
     if (busy) {
-      ctx.channel().config().setAutoRead(false);
+      if (!readsPaused) {
+        readsPaused = true;
+        ctx.channel().config().setAutoRead(false);
+      }
     } else {
       serveNext(ctx);
     }
@@ -149,7 +167,10 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   private void serveNext(ChannelHandlerContext ctx) {
     Pending<R, T> p = queue.poll();
     if (p == null) {
-      ctx.channel().config().setAutoRead(true);
+      if (readsPaused) {
+        readsPaused = false;
+        ctx.channel().config().setAutoRead(true);
+      }
       return;
     }
     busy = true;
@@ -228,9 +249,12 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     // next request, perhaps on another connection) never sees it still in flight.
     dialect.finished(p.request(), p.route(), answer, System.nanoTime() - servingSince);
     boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
+    if (answers == null) {
+      answers = HttpListener.answerRoute(ctx);
+    }
     ByteBuf out;
     try {
-      out = encode(ctx, p, answer, keepAlive);
+      out = encode(ctx, p, answer, keepAlive, answers.keepAliveValue());
     } catch (RuntimeException | Error badHeader) { // a header value it cannot send
       LOG.warn("Answering 500: cannot encode the answer: {}", badHeader.toString());
       out =
@@ -241,10 +265,10 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
                   p.route(),
                   ViewbaseException.of(
                       ErrorCode.InternalError, "The server could not encode its answer")),
-              keepAlive);
+              keepAlive,
+              answers.keepAliveValue());
     }
-    ChannelHandlerContext responses = HttpListener.responses(ctx);
-    if (responses == null) {
+    if (answers.gone()) {
       // The client closed the connection while its answer was being made, and the connection's
       // pipeline is gone: nobody to answer, nothing more to serve.
       out.release();
@@ -252,24 +276,30 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       queue.clear();
       return;
     }
-    responses
-        .writeAndFlush(out)
-        .addListener(
-            (ChannelFutureListener)
-                f -> {
-                  busy = false;
-                  if (!keepAlive || !f.isSuccess()) {
-                    queue.clear();
-                    ctx.close();
-                  } else {
-                    serveNext(ctx);
-                  }
-                });
+    writing = ctx;
+    writingKeepAlive = keepAlive;
+    answers.write(out).addListener(written);
+  }
+
+  private void written(ChannelFuture f) {
+    ChannelHandlerContext ctx = writing;
+    writing = null;
+    busy = false;
+    if (!writingKeepAlive || !f.isSuccess()) {
+      queue.clear();
+      ctx.close();
+    } else {
+      serveNext(ctx);
+    }
   }
 
   /** The answer as one buffer; a HEAD request's without its body. */
   private static ByteBuf encode(
-      ChannelHandlerContext ctx, Pending<?, ?> p, Answer answer, boolean keepAlive) {
+      ChannelHandlerContext ctx,
+      Pending<?, ?> p,
+      Answer answer,
+      boolean keepAlive,
+      String keepAliveValue) {
     byte[] body = answer.body();
     ResponseBytes out = ResponseBytes.start(ctx.alloc(), p.version(), answer.status(), body.length);
     String type = answer.contentType();
@@ -278,7 +308,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     }
     out.header(HttpHeaderNames.CONTENT_LENGTH, body.length);
     answer.writeHeaders(out);
-    return out.keepAlive(keepAlive, HttpListener.keepAliveValue(ctx)).finish(body, p.head());
+    return out.keepAlive(keepAlive, keepAliveValue).finish(body, p.head());
   }
 
   @Override

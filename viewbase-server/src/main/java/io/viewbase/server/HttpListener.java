@@ -1,7 +1,9 @@
 package io.viewbase.server;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
@@ -228,28 +230,48 @@ public final class HttpListener implements AutoCloseable {
   }
 
   /**
-   * Where the dialect handler writes each final answer (a buffer made by {@link ResponseBytes}), in
-   * one write right away: the context of the response encoder, so that it passes no HTTP encoder on
-   * its way to the socket. The listener counts these writes: a connection is being served from the
-   * end of a request until its answer has been written, and its timeouts wait meanwhile. Null once
-   * the connection has closed and its pipeline has been taken apart.
+   * Where the dialect handler on {@code handler}'s connection writes each final answer (a buffer
+   * made by {@link ResponseBytes}), in one write right away: the context of the response encoder,
+   * so that it passes no HTTP encoder on its way to the socket, and the connection's guard, which
+   * counts these writes (a connection is being served from the end of a request until its answer
+   * has been written, and its timeouts wait meanwhile). Looked up once per connection: the
+   * pipeline's handlers are found by name.
    */
-  public static ChannelHandlerContext responses(ChannelHandlerContext handler) {
-    ChannelHandler guard = handler.pipeline().get(GUARD);
-    if (guard instanceof ConnectionGuard g) {
-      g.finalAnswerNext();
-    }
-    return handler.pipeline().context(ENCODER);
+  static AnswerRoute answerRoute(ChannelHandlerContext handler) {
+    return new AnswerRoute(
+        handler.pipeline().context(ENCODER),
+        handler.pipeline().get(GUARD) instanceof ConnectionGuard g ? g : null);
   }
 
   /**
-   * The {@code Keep-Alive} header's value for kept-alive answers on the handler's connection,
-   * {@code timeout=N} with N the idle timeout in seconds (how long the server keeps the connection
-   * waiting for its next request, so a client knows when to stop reusing it); null when the
-   * connection has no listener's guard (a test pipeline).
+   * A connection's way out for final answers (see {@link #answerRoute}); {@code guard} is null on a
+   * pipeline without the listener's guard (a test's), {@code encoder} when it has no encoder.
    */
-  public static String keepAliveValue(ChannelHandlerContext handler) {
-    return handler.pipeline().get(GUARD) instanceof ConnectionGuard g ? g.keepAliveValue() : null;
+  record AnswerRoute(ChannelHandlerContext encoder, ConnectionGuard guard) {
+    /**
+     * Whether the client has closed the connection and its pipeline has been taken apart: nobody to
+     * answer.
+     */
+    boolean gone() {
+      return encoder == null || encoder.isRemoved();
+    }
+
+    /** Writes and flushes one final answer. */
+    ChannelFuture write(ByteBuf answer) {
+      if (guard != null) {
+        guard.finalAnswerNext();
+      }
+      return encoder.writeAndFlush(answer);
+    }
+
+    /**
+     * The {@code Keep-Alive} header's value for kept-alive answers, {@code timeout=N} with N the
+     * idle timeout in seconds (how long the server keeps the connection waiting for its next
+     * request, so a client knows when to stop reusing it); null without the listener's guard.
+     */
+    String keepAliveValue() {
+      return guard == null ? null : guard.keepAliveValue();
+    }
   }
 
   /** The port the listener is bound to (the one picked, when asked for port 0). */

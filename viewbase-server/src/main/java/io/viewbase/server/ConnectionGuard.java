@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * The first handler of a connection's pipeline: it enforces the listener's {@link ConnectionLimits}
  * (the cap on open connections, the idle, header and body timeouts) and closes connections
  * gracefully. It sees the raw bytes coming in, learns where requests begin and end from the {@link
- * RequestDecoder}, and where answers end from {@link HttpListener#responses}; all of its state is
+ * RequestDecoder}, and where answers end from {@link HttpListener#answerRoute}; all of its state is
  * touched on the channel's event loop only.
  *
  * <p>The connection is in one phase at a time, and each phase but serving has a deadline:

@@ -14,18 +14,34 @@ import java.util.Map;
  * CRLF (every current client) or a bare LF.
  */
 final class Multipart {
+  private static final String BOUNDARY = "boundary=";
+
   private Multipart() {}
+
+  /**
+   * Where {@code what} (ASCII) first occurs in {@code text}, letters in either case; -1 if nowhere.
+   * Searched in the text itself: an index into a lower-cased copy is not one into the text, since
+   * lower-casing can change a string's length (U+0130 becomes two chars).
+   */
+  private static int indexOfIgnoringCase(String text, String what) {
+    for (int i = 0; i + what.length() <= text.length(); i++) {
+      if (text.regionMatches(true, i, what, 0, what.length())) {
+        return i;
+      }
+    }
+    return -1;
+  }
 
   /** The {@code boundary} parameter of a multipart Content-Type, or null. */
   static String boundary(String contentType) {
     if (contentType == null) {
       return null;
     }
-    int at = contentType.toLowerCase(Locale.ROOT).indexOf("boundary=");
+    int at = indexOfIgnoringCase(contentType, BOUNDARY);
     if (at < 0) {
       return null;
     }
-    String b = contentType.substring(at + "boundary=".length());
+    String b = contentType.substring(at + BOUNDARY.length());
     int semicolon = b.indexOf(';');
     b = (semicolon < 0 ? b : b.substring(0, semicolon)).trim();
     if (b.length() >= 2 && b.startsWith("\"") && b.endsWith("\"")) {

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,22 +29,50 @@ public final class RawExchange {
    * within {@code timeoutMillis}: a hang.
    */
   public static List<Integer> statuses(int port, byte[] request, int timeoutMillis) {
-    String answer = exchange(port, request, timeoutMillis);
-    List<Integer> statuses = new java.util.ArrayList<>();
+    return statusesOf(exchange(port, request, timeoutMillis));
+  }
+
+  /**
+   * The status of each response in {@code answer} (bytes as ISO-8859-1 chars), framed as a client
+   * frames them: a status line and headers up to the blank line, then as many bytes of body as its
+   * {@code Content-Length} says. A body may hold any text, a status line's included (an error
+   * message quoting the request); an answer that carries no body although it states a length (to
+   * HEAD) is followed at once by the next status line (told apart by that line: no body this server
+   * sends begins with one). Fails on an answer whose status line is malformed or whose head does
+   * not end before the server closed.
+   */
+  static List<Integer> statusesOf(String answer) {
+    List<Integer> statuses = new ArrayList<>();
     int at = 0;
     while (at < answer.length()) {
-      int head = answer.indexOf("HTTP/1.1 ", at);
-      if (head < 0) {
-        break;
+      int headEnd = answer.indexOf("\r\n\r\n", at);
+      if (headEnd < 0) {
+        throw new AssertionError("an answer cut off in its head: " + answer.substring(at));
       }
-      Matcher m = STATUS.matcher(answer.substring(head, Math.min(answer.length(), head + 16)));
-      if (!m.find()) {
+      String head = answer.substring(at, headEnd);
+      Matcher status = STATUS.matcher(head);
+      if (!status.find()) {
         throw new AssertionError("malformed status line in: " + answer);
       }
-      statuses.add(Integer.parseInt(m.group(1)));
-      at = head + 9;
+      statuses.add(Integer.parseInt(status.group(1)));
+      int bodyStart = headEnd + 4;
+      long length = contentLength(head);
+      boolean bodyAbsent =
+          length > 0 && STATUS.matcher(answer).region(bodyStart, answer.length()).lookingAt();
+      at = (int) Math.min(answer.length(), bodyStart + (bodyAbsent ? 0 : length));
     }
     return statuses;
+  }
+
+  /** A response head's Content-Length, or 0 without one. */
+  private static long contentLength(String head) {
+    for (String line : head.split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+        return Long.parseLong(line.substring(colon + 1).trim());
+      }
+    }
+    return 0;
   }
 
   /**

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * for the dialects' fuzz targets in their own packages.
  */
 public final class RawExchange {
-  private static final Pattern STATUS = Pattern.compile("^HTTP/1\\.1 (\\d{3}) ");
+  private static final Pattern STATUS = Pattern.compile("^HTTP/1\\.[01] (\\d{3}) ");
 
   private RawExchange() {}
 
@@ -34,12 +34,12 @@ public final class RawExchange {
 
   /**
    * The status of each response in {@code answer} (bytes as ISO-8859-1 chars), framed as a client
-   * frames them: a status line and headers up to the blank line, then as many bytes of body as its
-   * {@code Content-Length} says. A body may hold any text, a status line's included (an error
-   * message quoting the request); an answer that carries no body although it states a length (to
-   * HEAD) is followed at once by the next status line (told apart by that line: no body this server
-   * sends begins with one). Fails on an answer whose status line is malformed or whose head does
-   * not end before the server closed.
+   * frames them (an HTTP/1.0 request is answered in HTTP/1.0): a status line and headers up to the
+   * blank line, then as many bytes of body as its {@code Content-Length} says. A body may hold any
+   * text, a status line's included (an error message quoting the request); an answer that carries
+   * no body although it states a length (to HEAD) is followed at once by the next status line (told
+   * apart by that line: no body this server sends begins with one). Fails on an answer whose status
+   * line is malformed or whose head does not end before the server closed.
    */
   static List<Integer> statusesOf(String answer) {
     List<Integer> statuses = new ArrayList<>();

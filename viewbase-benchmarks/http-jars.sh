@@ -25,9 +25,11 @@ ITEMS="${ITEMS:-100000}"
 CONNECTIONS="${CONNECTIONS:-32}"
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install -y wrk)" >&2; exit 2; }
 
+# shellcheck source=servers.sh
+source "$here/servers.sh"
 work="$(mktemp -d)"
 pids=() ports=()
-trap 'for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'stop_pids ${pids[@]+"${pids[@]}"}; rm -rf "$work"' EXIT
 
 for jar in "$1" "$2"; do
   i=${#pids[@]}

@@ -1,5 +1,5 @@
 # The server helpers the side-by-side scripts share (azure-bench.sh, azure-js-bench.sh,
-# dynamodb-bench.sh): sourced by them, not run.
+# dynamodb-bench.sh, http-jars.sh): sourced by them, not run.
 
 # free_port FROM: the first port at or above FROM that nothing on 127.0.0.1 accepts connections on.
 free_port() {

@@ -1,6 +1,7 @@
 package io.viewbase.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -69,12 +70,10 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   /** Where answers go, found at the first answer (the pipeline is complete by then). */
   private HttpListener.AnswerRoute answers;
 
-  /** Whether the connection's reads are paused while a request is being served. */
-  private boolean readsPaused;
+  /** This handler's context on its connection, known from the first answer on. */
+  private ChannelHandlerContext connection;
 
-  /** The context of the answer being written and whether its connection stays open after it. */
-  private ChannelHandlerContext writing;
-
+  /** Whether the connection stays open after the answer being written. */
   private boolean writingKeepAlive;
 
   /** What follows an answer's write: the next request, or the connection's end. */
@@ -110,10 +109,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       return;
     }
     if (busy) {
-      if (!readsPaused) {
-        readsPaused = true;
-        ctx.channel().config().setAutoRead(false);
-      }
+      pauseReads(ctx, true);
     } else {
       serveNext(ctx);
     }
@@ -164,13 +160,18 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     }
   }
 
+  /** Stops or resumes reading the connection; only a change is written (an atomic swap). */
+  private static void pauseReads(ChannelHandlerContext ctx, boolean pause) {
+    ChannelConfig config = ctx.channel().config();
+    if (config.isAutoRead() == pause) {
+      config.setAutoRead(!pause);
+    }
+  }
+
   private void serveNext(ChannelHandlerContext ctx) {
     Pending<R, T> p = queue.poll();
     if (p == null) {
-      if (readsPaused) {
-        readsPaused = false;
-        ctx.channel().config().setAutoRead(true);
-      }
+      pauseReads(ctx, false);
       return;
     }
     busy = true;
@@ -251,6 +252,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     boolean keepAlive = p.keepAlive() && ctx.channel().isActive();
     if (answers == null) {
       answers = HttpListener.answerRoute(ctx);
+      connection = ctx;
     }
     ByteBuf out;
     try {
@@ -276,20 +278,17 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       queue.clear();
       return;
     }
-    writing = ctx;
     writingKeepAlive = keepAlive;
     answers.write(out).addListener(written);
   }
 
   private void written(ChannelFuture f) {
-    ChannelHandlerContext ctx = writing;
-    writing = null;
     busy = false;
     if (!writingKeepAlive || !f.isSuccess()) {
       queue.clear();
-      ctx.close();
+      connection.close();
     } else {
-      serveNext(ctx);
+      serveNext(connection);
     }
   }
 

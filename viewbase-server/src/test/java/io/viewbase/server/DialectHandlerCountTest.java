@@ -8,16 +8,12 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpVersion;
-import io.viewbase.api.ViewbaseException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -29,18 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class DialectHandlerCountTest {
   /** Answers every request 200 inline and counts what is in flight. */
-  private static final class Counting implements Dialect<String, String> {
+  private static final class Counting extends PathDialect {
     final AtomicInteger inFlight = new AtomicInteger();
-
-    @Override
-    public String read(ChannelHandlerContext ctx, FullHttpRequest request) {
-      return request.uri();
-    }
-
-    @Override
-    public String route(String request) {
-      return request;
-    }
 
     @Override
     public Mode mode(String request, String route) {
@@ -50,22 +36,6 @@ class DialectHandlerCountTest {
     @Override
     public Answer serve(String request, String route) {
       return ApiResponse.text(200, "text/plain", "ok");
-    }
-
-    @Override
-    public CompletableFuture<? extends Answer> serveAsync(
-        String request, String route, Executor answerOn) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Answer error(String route, ViewbaseException error) {
-      return ApiResponse.error(error);
-    }
-
-    @Override
-    public Answer failure(String request, String route, Throwable failure) {
-      return ApiResponse.text(500, "text/plain", "failed");
     }
 
     @Override

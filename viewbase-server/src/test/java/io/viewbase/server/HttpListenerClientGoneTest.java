@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.viewbase.api.ViewbaseException;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class HttpListenerClientGoneTest {
   /** {@code /async} is answered when the test completes {@link #pending}. */
-  private static final class Late implements Dialect<String, String> {
+  private static final class Late extends PathDialect {
     final CompletableFuture<Answer> pending = new CompletableFuture<>();
     final CountDownLatch started = new CountDownLatch(1);
     final AtomicInteger served = new AtomicInteger();
@@ -35,12 +34,7 @@ class HttpListenerClientGoneTest {
     @Override
     public String read(ChannelHandlerContext ctx, FullHttpRequest request) {
       connection = ctx;
-      return request.uri();
-    }
-
-    @Override
-    public String route(String request) {
-      return request;
+      return super.read(ctx, request);
     }
 
     @Override
@@ -49,26 +43,11 @@ class HttpListenerClientGoneTest {
     }
 
     @Override
-    public Answer serve(String request, String route) {
-      throw new AssertionError("served asynchronously only");
-    }
-
-    @Override
     public CompletableFuture<? extends Answer> serveAsync(
         String request, String route, Executor answerOn) {
       served.incrementAndGet();
       started.countDown();
       return pending;
-    }
-
-    @Override
-    public Answer error(String route, ViewbaseException error) {
-      return ApiResponse.error(error);
-    }
-
-    @Override
-    public Answer failure(String request, String route, Throwable failure) {
-      return ApiResponse.text(500, "text/plain", "failed");
     }
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.viewbase.api.ViewbaseException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +27,7 @@ class HttpListenerCloseTest {
    * {@code /async} is answered when the test completes {@link #pending}; reading {@code /block}
    * holds the event loop (inside its I/O step) until {@link #release}.
    */
-  private static final class Holding implements Dialect<String, String> {
+  private static final class Holding extends PathDialect {
     final CompletableFuture<Answer> pending = new CompletableFuture<>();
     final CountDownLatch asyncStarted = new CountDownLatch(1);
     final CountDownLatch blocking = new CountDownLatch(1);
@@ -48,11 +47,6 @@ class HttpListenerCloseTest {
     }
 
     @Override
-    public String route(String request) {
-      return request;
-    }
-
-    @Override
     public Mode mode(String request, String route) {
       return request.equals("/async") ? Mode.ASYNC : Mode.INLINE;
     }
@@ -67,16 +61,6 @@ class HttpListenerCloseTest {
         String request, String route, Executor answerOn) {
       asyncStarted.countDown();
       return pending;
-    }
-
-    @Override
-    public Answer error(String route, ViewbaseException error) {
-      return ApiResponse.error(error);
-    }
-
-    @Override
-    public Answer failure(String request, String route, Throwable failure) {
-      return ApiResponse.text(500, "text/plain", "failed");
     }
   }
 

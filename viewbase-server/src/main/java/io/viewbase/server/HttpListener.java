@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -128,7 +129,6 @@ public final class HttpListener implements AutoCloseable {
     String name = options.name();
     String bindAddress = options.bindAddress();
     int port = options.port();
-    int maxRequestBytes = options.maxRequestBytes();
     TlsSettings tls = options.tls();
     EventLoopGroup acceptor =
         new MultiThreadIoEventLoopGroup(
@@ -146,12 +146,7 @@ public final class HttpListener implements AutoCloseable {
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
             new DefaultThreadFactory(name + "-worker", true));
-    ConnectionGuard.Connections shared =
-        new ConnectionGuard.Connections(name, options.connections());
-    HttpDecoderConfig decoder =
-        new HttpDecoderConfig()
-            .setMaxInitialLineLength(MAX_REQUEST_LINE)
-            .setMaxHeaderSize(MAX_HEADERS);
+    ConnectionHandlers handlers = new ConnectionHandlers(options, dialect, workers);
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(acceptor, io)
@@ -162,19 +157,13 @@ public final class HttpListener implements AutoCloseable {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
-                    ConnectionGuard guard = new ConnectionGuard(shared);
                     if (tls != null) {
                       ch.pipeline()
                           .addLast(PLAINTEXT, new PlaintextRefusal(name))
                           .addLast(TLS, tls.newHandler(ch.alloc()))
                           .addLast(TLS_FAILURES, new TlsFailures(name));
                     }
-                    ch.pipeline()
-                        .addLast(GUARD, guard)
-                        .addLast("decoder", new RequestDecoder(decoder, guard))
-                        .addLast(ENCODER, new HttpResponseEncoder())
-                        .addLast(AGGREGATOR, new BodyLimit(maxRequestBytes))
-                        .addLast("api", handler(dialect, workers));
+                    handlers.install(ch.pipeline());
                   }
                 });
     try {
@@ -215,8 +204,48 @@ public final class HttpListener implements AutoCloseable {
     }
   }
 
-  private static <R, T> ChannelHandler handler(Dialect<R, T> dialect, Executor workers) {
-    return new DialectHandler<>(dialect, workers);
+  /**
+   * The handlers every connection of one listener gets, after the TLS ones: {@code guard}, {@code
+   * decoder}, {@code encoder}, {@value #AGGREGATOR} and {@code api}. One per listener, so that its
+   * connections share the guard's counts; apart from {@link #start}, a test's in-process
+   * connections take them too, to drive the very request path a socket does.
+   */
+  static final class ConnectionHandlers {
+    private final ConnectionGuard.Connections shared;
+    private final HttpDecoderConfig decoder =
+        new HttpDecoderConfig()
+            .setMaxInitialLineLength(MAX_REQUEST_LINE)
+            .setMaxHeaderSize(MAX_HEADERS);
+    private final int maxRequestBytes;
+    private final Dialect<?, ?> dialect;
+    private final Executor workers;
+
+    /**
+     * @param options the listener's options (its name, connection limits and body limit apply)
+     * @param dialect the protocol the connections speak
+     * @param workers where {@link Dialect.Mode#WORKERS} requests run
+     */
+    ConnectionHandlers(ListenerOptions options, Dialect<?, ?> dialect, Executor workers) {
+      this.shared = new ConnectionGuard.Connections(options.name(), options.connections());
+      this.maxRequestBytes = options.maxRequestBytes();
+      this.dialect = dialect;
+      this.workers = workers;
+    }
+
+    /** Adds one connection's handlers at the end of its pipeline. */
+    void install(ChannelPipeline pipeline) {
+      ConnectionGuard guard = new ConnectionGuard(shared);
+      pipeline
+          .addLast(GUARD, guard)
+          .addLast("decoder", new RequestDecoder(decoder, guard))
+          .addLast(ENCODER, new HttpResponseEncoder())
+          .addLast(AGGREGATOR, new BodyLimit(maxRequestBytes))
+          .addLast("api", handler(dialect, workers));
+    }
+
+    private static <R, T> ChannelHandler handler(Dialect<R, T> dialect, Executor workers) {
+      return new DialectHandler<>(dialect, workers);
+    }
   }
 
   /** Why a bind failed, in words: an unresolvable address's exception carries no message. */

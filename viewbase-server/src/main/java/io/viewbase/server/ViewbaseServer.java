@@ -88,16 +88,7 @@ public final class ViewbaseServer implements AutoCloseable {
         new NativeApi(db, metrics, keys, loopback == Boolean.TRUE || options.insecure());
     HttpListener listener =
         HttpListener.start(
-            new ListenerOptions(
-                "viewbase",
-                options.bindAddress(),
-                options.port(),
-                options.ioThreads(),
-                options.workerThreads(),
-                options.maxRequestBytes(),
-                options.connections(),
-                options.tls()),
-            new NativeDialect(api, metrics.requests("native")));
+            listenerOptions(options), new NativeDialect(api, metrics.requests("native")));
     LOG.info(
         "Viewbase native API listening on {}://{}:{}",
         options.tls() == null ? "http" : "https",
@@ -123,6 +114,19 @@ public final class ViewbaseServer implements AutoCloseable {
     } catch (UnknownHostException e) {
       return null;
     }
+  }
+
+  /** What the listener takes from the options. */
+  static ListenerOptions listenerOptions(ServerOptions options) {
+    return new ListenerOptions(
+        "viewbase",
+        options.bindAddress(),
+        options.port(),
+        options.ioThreads(),
+        options.workerThreads(),
+        options.maxRequestBytes(),
+        options.connections(),
+        options.tls());
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */

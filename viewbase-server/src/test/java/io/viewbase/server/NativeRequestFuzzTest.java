@@ -12,9 +12,14 @@ import io.viewbase.api.Query;
 import io.viewbase.api.Value;
 import io.viewbase.api.Viewbase;
 import java.io.ByteArrayOutputStream;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -57,7 +62,7 @@ class NativeRequestFuzzTest {
   @BeforeAll
   static void start() {
     db = Viewbase.open(OpenOptions.inMemory());
-    seed();
+    seed(db);
     server = ViewbaseServer.start(db, ServerOptions.defaults().withPort(0).withIoThreads(1));
   }
 
@@ -65,7 +70,7 @@ class NativeRequestFuzzTest {
    * The table every input is checked against, with its five items: made at the start, and again
    * when an input that was accepted dropped it (a DELETE of the table is a valid request).
    */
-  private static void seed() {
+  static void seed(Database db) {
     db.createTable("People");
     for (int i = 0; i < 5; i++) {
       db.table("People").upsert(Item.of("acme", "p" + i, Map.of("age", Value.of(30 + i))));
@@ -78,6 +83,15 @@ class NativeRequestFuzzTest {
     db.close();
   }
 
+  @Dictionary
+  @FuzzTest(maxDuration = "3s")
+  void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
+    check(db, data, request -> RawExchange.statuses(server.port(), request, 1000));
+  }
+
+  /** The words the inputs are made of, for the targets that fuzz native requests. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.METHOD)
   @DictionaryEntries({
     "?filter=",
     "&limit=",
@@ -101,13 +115,19 @@ class NativeRequestFuzzTest {
     "\"table\":\"People\"",
     "\\x0D\\x0A"
   })
-  @FuzzTest(maxDuration = "3s")
-  void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
+  @interface Dictionary {}
+
+  /**
+   * Checks one input against the contract, whatever carries the request to the listener's pipeline:
+   * {@code exchange} sends the bytes and returns the statuses answered.
+   */
+  static void check(
+      Database db, FuzzedDataProvider data, Function<byte[], List<Integer>> exchange) {
     if (db.listTables().stream().noneMatch(table -> table.name().equals("People"))) {
-      seed();
+      seed(db);
     }
     List<Item> before = db.table("People").query(Query.all()).items();
-    List<Integer> statuses = RawExchange.statuses(server.port(), request(data), 1000);
+    List<Integer> statuses = exchange.apply(request(data));
     for (int status : statuses) {
       assertThat(status < 500 || status == 501).as("statuses %s", statuses).isTrue();
     }
@@ -118,7 +138,7 @@ class NativeRequestFuzzTest {
     }
   }
 
-  private static byte[] request(FuzzedDataProvider data) {
+  static byte[] request(FuzzedDataProvider data) {
     if (data.consumeInt(0, 7) == 0) {
       return data.consumeRemainingAsBytes();
     }

@@ -42,22 +42,26 @@ public final class AzureTablesServer implements AutoCloseable {
     AzureApi api = new AzureApi(db, options);
     HttpListener listener =
         HttpListener.start(
-            new ListenerOptions(
-                "viewbase-azure",
-                options.bindAddress(),
-                options.port(),
-                options.ioThreads(),
-                options.workerThreads(),
-                options.maxRequestBytes(),
-                options.connections(),
-                options.tls()),
-            new AzureDialect(api, metrics.requests("azure")));
+            listenerOptions(options), new AzureDialect(api, metrics.requests("azure")));
     LOG.info(
         "Azure Tables dialect listening on {}://{}:{}",
         options.tls() == null ? "http" : "https",
         options.bindAddress(),
         listener.port());
     return new AzureTablesServer(listener);
+  }
+
+  /** What the listener takes from the options. */
+  static ListenerOptions listenerOptions(AzureOptions options) {
+    return new ListenerOptions(
+        "viewbase-azure",
+        options.bindAddress(),
+        options.port(),
+        options.ioThreads(),
+        options.workerThreads(),
+        options.maxRequestBytes(),
+        options.connections(),
+        options.tls());
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */

@@ -13,9 +13,14 @@ import io.viewbase.api.Value;
 import io.viewbase.api.Viewbase;
 import io.viewbase.server.RawExchange;
 import java.io.ByteArrayOutputStream;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -58,23 +63,25 @@ class AzureRequestFuzzTest {
     "application/json", "multipart/mixed; boundary=batch_B", "application/xml", ""
   };
 
+  /** The server's options: the development account, with its key. */
+  static final AzureOptions OPTIONS =
+      AzureOptions.defaults().withPort(0).withAccount(ACCOUNT, AzureOptions.DEV_KEY);
+
   static Database db;
   static AzureTablesServer server;
 
   @BeforeAll
   static void start() {
     db = Viewbase.open(OpenOptions.inMemory());
-    seed();
-    server =
-        AzureTablesServer.start(
-            db, AzureOptions.defaults().withPort(0).withAccount(ACCOUNT, AzureOptions.DEV_KEY));
+    seed(db);
+    server = AzureTablesServer.start(db, OPTIONS);
   }
 
   /**
    * The table every input is checked against, with its five items: made at the start, and again
    * when an input that was accepted dropped it (a DELETE of the table is a valid request).
    */
-  private static void seed() {
+  static void seed(Database db) {
     db.createTable("people");
     for (int i = 0; i < 5; i++) {
       db.table("people").upsert(Item.of("acme", "p" + i, Map.of("Age", Value.of(30 + i))));
@@ -87,6 +94,15 @@ class AzureRequestFuzzTest {
     db.close();
   }
 
+  @Dictionary
+  @FuzzTest(maxDuration = "3s")
+  void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
+    check(db, data, request -> RawExchange.statuses(server.port(), request, 1000));
+  }
+
+  /** The words the inputs are made of, for the targets that fuzz Azure requests. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.METHOD)
   @DictionaryEntries({
     "$filter=",
     "&$top=",
@@ -125,13 +141,19 @@ class AzureRequestFuzzTest {
     "@odata.type",
     "Edm.Int64"
   })
-  @FuzzTest(maxDuration = "3s")
-  void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
+  @interface Dictionary {}
+
+  /**
+   * Checks one input against the contract, whatever carries the request to the listener's pipeline:
+   * {@code exchange} sends the bytes and returns the statuses answered.
+   */
+  static void check(
+      Database db, FuzzedDataProvider data, Function<byte[], List<Integer>> exchange) {
     if (db.listTables().stream().noneMatch(table -> table.name().equals("people"))) {
-      seed();
+      seed(db);
     }
     List<Item> before = db.table("people").query(Query.all()).items();
-    List<Integer> statuses = RawExchange.statuses(server.port(), request(data), 1000);
+    List<Integer> statuses = exchange.apply(request(data));
     for (int status : statuses) {
       assertThat(status < 500 || status == 501).as("statuses %s", statuses).isTrue();
     }
@@ -142,7 +164,7 @@ class AzureRequestFuzzTest {
     }
   }
 
-  private static byte[] request(FuzzedDataProvider data) {
+  static byte[] request(FuzzedDataProvider data) {
     int shape = data.consumeInt(0, 7);
     if (shape == 0) {
       return data.consumeRemainingAsBytes();

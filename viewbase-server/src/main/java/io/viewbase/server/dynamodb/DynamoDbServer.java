@@ -43,22 +43,26 @@ public final class DynamoDbServer implements AutoCloseable {
     DynamoDbApi api = new DynamoDbApi(db, options);
     HttpListener listener =
         HttpListener.start(
-            new ListenerOptions(
-                "viewbase-dynamodb",
-                options.bindAddress(),
-                options.port(),
-                options.ioThreads(),
-                options.workerThreads(),
-                options.maxRequestBytes(),
-                options.connections(),
-                options.tls()),
-            new DynamoDbDialect(api, metrics.requests("dynamodb")));
+            listenerOptions(options), new DynamoDbDialect(api, metrics.requests("dynamodb")));
     LOG.info(
         "DynamoDB dialect listening on {}://{}:{}",
         options.tls() == null ? "http" : "https",
         options.bindAddress(),
         listener.port());
     return new DynamoDbServer(listener, api);
+  }
+
+  /** What the listener takes from the options. */
+  static ListenerOptions listenerOptions(DynamoDbOptions options) {
+    return new ListenerOptions(
+        "viewbase-dynamodb",
+        options.bindAddress(),
+        options.port(),
+        options.ioThreads(),
+        options.workerThreads(),
+        options.maxRequestBytes(),
+        options.connections(),
+        options.tls());
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */

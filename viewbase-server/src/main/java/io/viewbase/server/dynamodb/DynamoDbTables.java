@@ -97,10 +97,22 @@ public final class DynamoDbTables {
   }
 
   /**
-   * The table of this DynamoDB name, for an item operation: DynamoDB's ResourceNotFoundException
-   * ("Requested resource not found") when there is none.
+   * The table of this DynamoDB name, for an item operation: a ValidationException when the name is
+   * absent or breaks a table name's constraints (checked as for a table operation), DynamoDB's
+   * ResourceNotFoundException ("Requested resource not found") when there is no such table.
    */
   public DynamoDbTable require(String name) {
+    return require(name, "tableName");
+  }
+
+  /**
+   * As {@link #require(String)}, for a name at {@code path} of the request (as DynamoDB's
+   * validation messages name it, {@code transactItems.1.member.put.tableName}).
+   */
+  public DynamoDbTable require(String name, String path) {
+    Violations v = new Violations();
+    TableRequests.checkTableName(v, name, path);
+    v.check();
     return find(name)
         .orElseThrow(
             () -> ViewbaseException.of(ErrorCode.TableNotFound, "Requested resource not found"));

@@ -375,12 +375,15 @@ final class ItemOperations {
     record Get(DynamoDbTable table, Map<String, AttributeValue> key, Projection projection) {}
     List<Get> gets = new ArrayList<>();
     Set<List<Object>> seen = new HashSet<>();
-    for (RequestTree action : actions) {
+    for (int i = 0; i < actions.size(); i++) {
+      RequestTree action = actions.get(i);
       RequestTree get = action == null ? null : action.structure("Get");
       if (get == null) {
         throw validation("TransactItems can only contain Get actions");
       }
-      DynamoDbTable table = tables.require(get.string("TableName"));
+      DynamoDbTable table =
+          tables.require(
+              get.string("TableName"), "transactItems." + (i + 1) + ".member.get.tableName");
       Map<String, AttributeValue> key = AttributeValues.readItem(required(get, "Key"));
       StoredItems.checkKey(table, key);
       if (!seen.add(List.of(table.viewbaseName(), DynamoDbKeys.identity(table, key)))) {
@@ -450,13 +453,26 @@ final class ItemOperations {
   private Object transactWrite(RequestTree r, List<RequestTree> actions) {
     List<Action> parsed = new ArrayList<>();
     Set<List<Object>> seen = new HashSet<>();
-    for (RequestTree action : actions) {
-      if (action == null || action.members().size() != 1) {
+    for (int i = 0; i < actions.size(); i++) {
+      RequestTree action = actions.get(i);
+      RequestTree spec = null;
+      String kind = null;
+      if (action != null && action.members().size() == 1) {
+        kind = action.members().keySet().iterator().next();
+        spec = action.structure(kind); // null when the member is null: no action either
+      }
+      if (spec == null) {
         throw validation("TransactItems can only contain one of Check, Put, Update or Delete");
       }
-      String kind = action.members().keySet().iterator().next();
-      RequestTree spec = action.structure(kind);
-      DynamoDbTable table = tables.require(spec.string("TableName"));
+      DynamoDbTable table =
+          tables.require(
+              spec.string("TableName"),
+              "transactItems."
+                  + (i + 1)
+                  + ".member."
+                  + Character.toLowerCase(kind.charAt(0))
+                  + kind.substring(1)
+                  + ".tableName");
       RequestExpressions ex = RequestExpressions.of(spec);
       Map<String, AttributeValue> key;
       Map<String, AttributeValue> item = null;

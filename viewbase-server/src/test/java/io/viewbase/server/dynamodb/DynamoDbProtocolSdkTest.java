@@ -174,6 +174,59 @@ class DynamoDbProtocolSdkTest {
   }
 
   @Test
+  void anItemOperationWithoutItsTableNameIsAValidationError() throws Exception {
+    // found by DynamoDbPipelineFuzzTest: a DeleteItem without TableName answered 500 (a
+    // NullPointerException looking the table up), and so did every item operation
+    String missing =
+        "1 validation error detected: Value null at 'tableName' failed to satisfy constraint:"
+            + " Member must not be null";
+    for (String operation :
+        java.util.List.of("GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan")) {
+      JsonNode body =
+          error(
+              post(anyKey.port(), "DynamoDB_20120810." + operation, "{}", ANY_SIGNATURE),
+              400,
+              "com.amazon.coral.validate#ValidationException");
+      assertThat(body.get("message").asText()).as(operation).isEqualTo(missing);
+    }
+    JsonNode put =
+        error(
+            post(
+                anyKey.port(),
+                "DynamoDB_20120810.TransactWriteItems",
+                "{\"TransactItems\":[{\"Put\":{\"Item\":{}}}]}",
+                ANY_SIGNATURE),
+            400,
+            "com.amazon.coral.validate#ValidationException");
+    assertThat(put.get("message").asText()).contains("'transactItems.1.member.put.tableName'");
+    JsonNode get =
+        error(
+            post(
+                anyKey.port(),
+                "DynamoDB_20120810.TransactGetItems",
+                "{\"TransactItems\":[{\"Get\":{\"Key\":{}}}]}",
+                ANY_SIGNATURE),
+            400,
+            "com.amazon.coral.validate#ValidationException");
+    assertThat(get.get("message").asText()).contains("'transactItems.1.member.get.tableName'");
+  }
+
+  @Test
+  void aTransactionActionThatIsNullIsNoAction() throws Exception {
+    JsonNode body =
+        error(
+            post(
+                anyKey.port(),
+                "DynamoDB_20120810.TransactWriteItems",
+                "{\"TransactItems\":[{\"Put\":null}]}",
+                ANY_SIGNATURE),
+            400,
+            "com.amazon.coral.validate#ValidationException");
+    assertThat(body.get("message").asText())
+        .isEqualTo("TransactItems can only contain one of Check, Put, Update or Delete");
+  }
+
+  @Test
   void aBodyThatIsNotAJsonObjectIsASerializationError() throws Exception {
     error(
         post(anyKey.port(), "DynamoDB_20120810.ListTables", "{not json", ANY_SIGNATURE),

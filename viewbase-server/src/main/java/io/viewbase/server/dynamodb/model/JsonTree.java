@@ -189,7 +189,12 @@ public final class JsonTree {
         return p.getText();
       case VALUE_NUMBER_INT:
       case VALUE_NUMBER_FLOAT:
-        return p.getDecimalValue();
+        try {
+          return p.getDecimalValue();
+        } catch (NumberFormatException beyondBigDecimal) {
+          // JSON allows any exponent, a BigDecimal's scale is an int: 1E followed by 20 digits
+          throw shape(p, "A number in the request body is beyond what can be read");
+        }
       case VALUE_TRUE:
         return Boolean.TRUE;
       case VALUE_FALSE:

@@ -50,6 +50,20 @@ class JsonTreeTest {
   }
 
   @Test
+  void aNumberBeyondADecimalsExponentIsInvalidJsonNotAFailure() {
+    // found by DynamoDbPipelineFuzzTest: 1E followed by 120 digits is a JSON number, but no
+    // BigDecimal (its scale is an int): Jackson's NumberFormatException answered 500
+    String huge = "1E" + "4".repeat(120);
+    for (String body : List.of(huge, "{\"Limit\":" + huge + "}", "[1, -" + huge + "]")) {
+      assertThatThrownBy(() -> read(body))
+          .as(body)
+          .isInstanceOfSatisfying(
+              ViewbaseException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.InvalidJson))
+          .hasMessageContaining("number");
+    }
+  }
+
+  @Test
   void writeRoundTripsTheShapesAndTakesOtherNumbersAndArrays() {
     String json = "{\"b\":[1,2.50,\"x\\\"\\n\",true,false,null],\"a\":{}}";
     assertThat(write(read(json))).isEqualTo(json);

@@ -40,6 +40,6 @@ class NativePipelineFuzzTest {
   @NativeRequestFuzzTest.Dictionary
   @FuzzTest(maxDuration = "3s")
   void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
-    NativeRequestFuzzTest.check(db, data, request -> exchange.statuses(request, 1000));
+    NativeRequestFuzzTest.check(db, data, exchange::statuses);
   }
 }

@@ -40,6 +40,6 @@ class AzurePipelineFuzzTest {
   @AzureRequestFuzzTest.Dictionary
   @FuzzTest(maxDuration = "3s")
   void requestsAnswerBelow500WithoutChangingDataWhenRefused(FuzzedDataProvider data) {
-    AzureRequestFuzzTest.check(db, data, request -> exchange.statuses(request, 1000));
+    AzureRequestFuzzTest.check(db, data, exchange::statuses);
   }
 }

@@ -19,7 +19,7 @@ public record ApiResponse(int status, String contentType, byte[] body, Map<Strin
 
   public ApiResponse {
     body = body == null ? EMPTY : body;
-    headers = Map.copyOf(headers);
+    headers = headers instanceof HeaderLines encoded ? encoded : Map.copyOf(headers);
   }
 
   public static ApiResponse json(int status, byte[] body) {
@@ -50,6 +50,10 @@ public record ApiResponse(int status, String contentType, byte[] body, Map<Strin
 
   @Override
   public void writeHeaders(ResponseBytes out) {
+    if (headers instanceof HeaderLines lines) {
+      out.lines(lines.encoded());
+      return;
+    }
     for (Map.Entry<String, String> e : headers.entrySet()) {
       out.header(e.getKey(), e.getValue());
     }

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.util.AsciiString;
 import io.netty.util.ByteProcessor;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -62,12 +63,13 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     /**
      * The {@code Keep-Alive} header's value on kept-alive answers: {@code timeout=<idle seconds>}.
      */
-    private final String keepAlive;
+    private final AsciiString keepAlive;
 
     Connections(String name, ConnectionLimits limits) {
       this.name = name;
       this.limits = limits;
-      this.keepAlive = "timeout=" + Math.max(1, limits.idleTimeout().toSeconds());
+      this.keepAlive =
+          AsciiString.cached("timeout=" + Math.max(1, limits.idleTimeout().toSeconds()));
     }
 
     /** A refused connection, logged at most once a minute with how many were refused since. */
@@ -149,7 +151,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   }
 
   /** The {@code Keep-Alive} value a kept-alive answer on this connection carries. */
-  String keepAliveValue() {
+  CharSequence keepAliveValue() {
     return listener.keepAlive;
   }
 

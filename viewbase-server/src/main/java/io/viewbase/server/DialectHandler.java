@@ -298,7 +298,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       Pending<?, ?> p,
       Answer answer,
       boolean keepAlive,
-      String keepAliveValue) {
+      CharSequence keepAliveValue) {
     byte[] body = answer.body();
     ResponseBytes out = ResponseBytes.start(ctx.alloc(), p.version(), answer.status(), body.length);
     String type = answer.contentType();

@@ -298,7 +298,7 @@ public final class HttpListener implements AutoCloseable {
      * idle timeout in seconds (how long the server keeps the connection waiting for its next
      * request, so a client knows when to stop reusing it); null without the listener's guard.
      */
-    String keepAliveValue() {
+    CharSequence keepAliveValue() {
       return guard == null ? null : guard.keepAliveValue();
     }
   }

@@ -19,8 +19,12 @@ final class ItemAnswer {
   private ItemAnswer() {}
 
   static ApiResponse of(int status, Item item) {
+    // encoded once: a point read's answer is cached and sent again by every read of the item
     return new ApiResponse(
-        status, ApiResponse.JSON, ItemJson.write(item), Map.of("ETag", item.etag()));
+        status,
+        ApiResponse.JSON,
+        ItemJson.write(item),
+        HeaderLines.of(Map.of("ETag", item.etag())));
   }
 
   /** Stateless, so one instance, equal only to itself. */
@@ -32,8 +36,18 @@ final class ItemAnswer {
 
     @Override
     public long weight(ApiResponse answer) {
-      // the record, the body array, a one-entry map, and the ETag string with its array
-      return 32 + 16 + answer.body().length + 24 + 40 + answer.headers().get("ETag").length();
+      // the record, the body array, the headers (a one-entry map and its encoded line), and the
+      // ETag string with its array
+      String etag = answer.headers().get("ETag");
+      return 32
+          + 16
+          + answer.body().length
+          + 24
+          + 24
+          + 16
+          + (etag.length() + 8)
+          + 40
+          + etag.length();
     }
   }
 }

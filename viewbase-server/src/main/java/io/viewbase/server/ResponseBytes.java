@@ -3,6 +3,7 @@ package io.viewbase.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -10,6 +11,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
 import io.viewbase.api.Stability;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * An HTTP/1.x response written straight into one buffer: the status line, the headers and the body,
@@ -81,9 +83,30 @@ public final class ResponseBytes {
   /** Adds a header with a number for its value (Content-Length). */
   public ResponseBytes header(CharSequence name, int value) {
     writeName(name);
-    ByteBufUtil.writeAscii(buf, Integer.toString(value));
+    writeDigits(value);
     buf.writeShort(CRLF);
     return this;
+  }
+
+  /**
+   * Adds header lines that {@link #lines(Map)} encoded: for headers that many answers share (a
+   * cached answer's), checked and encoded once rather than at every write.
+   */
+  public ResponseBytes lines(byte[] encoded) {
+    buf.writeBytes(encoded);
+    return this;
+  }
+
+  /**
+   * The header lines ({@code name: value CRLF} each, in the map's order) that {@link #header} would
+   * write for these headers, checked as it checks them: fails alike.
+   */
+  public static byte[] lines(Map<String, String> headers) {
+    ResponseBytes out = new ResponseBytes(Unpooled.buffer(64 * headers.size()), false);
+    headers.forEach(out::header);
+    byte[] encoded = ByteBufUtil.getBytes(out.buf);
+    out.buf.release();
+    return encoded;
   }
 
   /**
@@ -92,7 +115,7 @@ public final class ResponseBytes {
    * timeout=N}; left out when null), and {@code Connection: keep-alive} for an HTTP/1.0 client (1.1
    * keeps it by default).
    */
-  public ResponseBytes keepAlive(boolean keepAlive, String keepAliveValue) {
+  public ResponseBytes keepAlive(boolean keepAlive, CharSequence keepAliveValue) {
     if (!keepAlive) {
       return header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
@@ -112,6 +135,24 @@ public final class ResponseBytes {
       buf.writeBytes(body);
     }
     return buf;
+  }
+
+  /** A number in decimal, written digit by digit (no string made for it). */
+  private void writeDigits(int value) {
+    if (value < 0) {
+      ByteBufUtil.writeAscii(buf, Integer.toString(value));
+      return;
+    }
+    int digits = 1;
+    for (int rest = value / 10; rest > 0; rest /= 10) {
+      digits++;
+    }
+    int at = buf.writerIndex();
+    buf.ensureWritable(digits);
+    for (int i = digits - 1, rest = value; i >= 0; i--, rest /= 10) {
+      buf.setByte(at + i, '0' + rest % 10);
+    }
+    buf.writerIndex(at + digits);
   }
 
   /** A header's name and the colon after it; names are ASCII tokens. */

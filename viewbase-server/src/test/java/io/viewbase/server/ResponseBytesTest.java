@@ -112,4 +112,51 @@ class ResponseBytesTest {
         .hasMessageContaining("X-Bad")
         .hasMessageContaining("0xa at 1");
   }
+
+  @Test
+  void headerLinesEncodedOnceAreTheBytesHeaderWritesAndFailAlike() {
+    java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+    headers.put("ETag", "W/\"datetime'2026-12-01T00%3A00%3A00.0000000Z'\"");
+    headers.put("X-Echo", "caf\u00e9 \u20ac");
+    ResponseBytes oneByOne = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0);
+    headers.forEach(oneByOne::header);
+    ByteBuf encodedOnce =
+        ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0)
+            .lines(ResponseBytes.lines(headers))
+            .finish(null, false);
+    assertThat(text(encodedOnce)).isEqualTo(text(oneByOne.finish(null, false)));
+    assertThatThrownBy(() -> ResponseBytes.lines(java.util.Map.of("X-Split", "a\r\nSet-Cookie: b")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("X-Split");
+    assertThatThrownBy(() -> HeaderLines.of(java.util.Map.of("X-Split", "a\nb")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aNumberValueIsWrittenInDecimal() {
+    for (int n : new int[] {0, 7, 10, 99, 100, 12345, Integer.MAX_VALUE, -1}) {
+      ByteBuf out =
+          ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0)
+              .header("Content-Length", n)
+              .finish(null, false);
+      assertThat(text(out)).isEqualTo("HTTP/1.1 200 OK\r\nContent-Length: " + n + "\r\n\r\n");
+    }
+  }
+
+  @Test
+  void anApiResponseWithEncodedHeadersWritesThemAsGiven() {
+    byte[] body = new byte[0];
+    ApiResponse plain =
+        new ApiResponse(200, ApiResponse.JSON, body, java.util.Map.of("ETag", "W/\"x\""));
+    ApiResponse encoded =
+        new ApiResponse(
+            200, ApiResponse.JSON, body, HeaderLines.of(java.util.Map.of("ETag", "W/\"x\"")));
+    assertThat(encoded).isEqualTo(plain);
+    assertThat(encoded.headers()).containsExactly(java.util.Map.entry("ETag", "W/\"x\""));
+    ResponseBytes a = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0);
+    plain.writeHeaders(a);
+    ResponseBytes b = ResponseBytes.start(ALLOC, HttpVersion.HTTP_1_1, 200, 0);
+    encoded.writeHeaders(b);
+    assertThat(text(b.finish(null, false))).isEqualTo(text(a.finish(null, false)));
+  }
 }

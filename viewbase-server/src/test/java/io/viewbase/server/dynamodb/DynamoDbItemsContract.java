@@ -742,7 +742,8 @@ public abstract class DynamoDbItemsContract {
 
   /**
    * A table keyed by id (S) with a KEYS_ONLY global index "byTeam" whose partition key is (org S,
-   * team S) and sort key (round N, player S): DynamoDB's multi-attribute keys.
+   * team S) and sort key (round N, player S), and an INCLUDE one "byOrg" of partition key org and
+   * sort key (team, round): DynamoDB's multi-attribute keys.
    */
   private String teams() {
     String name = "teams-" + tables.incrementAndGet() + "_t";
@@ -767,6 +768,18 @@ public abstract class DynamoDbItemsContract {
                             schemaKey("player", KeyType.RANGE))
                         .projection(
                             Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
+                        .build(),
+                    GlobalSecondaryIndex.builder()
+                        .indexName("byOrg")
+                        .keySchema(
+                            schemaKey("org", KeyType.HASH),
+                            schemaKey("team", KeyType.RANGE),
+                            schemaKey("round", KeyType.RANGE))
+                        .projection(
+                            Projection.builder()
+                                .projectionType(ProjectionType.INCLUDE)
+                                .nonKeyAttributes("extra")
+                                .build())
                         .build()));
     return name;
   }
@@ -1108,5 +1121,60 @@ public abstract class DynamoDbItemsContract {
     }
     assertThat(members(t, " AND round = :r AND player >= :p", ":r", n("2"), ":p", s("amy")))
         .containsExactly("m3", "m2");
+    List<String> scanned = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> from = start;
+      ScanResponse page =
+          client.scan(b -> b.tableName(t).indexName("byTeam").limit(2).exclusiveStartKey(from));
+      page.items().forEach(i -> scanned.add(i.get("id").s()));
+      start =
+          page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+              ? page.lastEvaluatedKey()
+              : null;
+    } while (start != null);
+    assertThat(scanned)
+        .containsExactlyInAnyOrder("m1", "m2", "m3", "m4", "m5", "m6", "other", "o-tt", "ot-t");
+  }
+
+  @Test
+  void aGlobalIndexOfOnePartitionAndTwoSortKeyAttributesOrdersByBoth() {
+    String t = teamsWithMembers();
+    QueryResponse org =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byOrg")
+                    .keyConditionExpression("org = :o AND team = :t AND round BETWEEN :a AND :b")
+                    .expressionAttributeValues(
+                        Map.of(":o", s("o"), ":t", s("t"), ":a", n("2"), ":b", n("3"))));
+    // noPlayer has every key attribute of this index (org, team, round), though not of byTeam
+    assertThat(org.items())
+        .extracting(i -> i.get("id").s())
+        .containsExactly("m2", "m3", "m6", "noPlayer");
+    assertThat(org.items().get(0))
+        .isEqualTo(
+            Map.of(
+                "id",
+                s("m2"),
+                "org",
+                s("o"),
+                "team",
+                s("t"),
+                "round",
+                n("2"),
+                "extra",
+                s("not projected")));
+    QueryResponse teams =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byOrg")
+                    .keyConditionExpression("org = :o AND begins_with(team, :t)")
+                    .expressionAttributeValues(Map.of(":o", s("o"), ":t", s("t")))
+                    .scanIndexForward(false));
+    assertThat(teams.items())
+        .extracting(i -> i.get("team").s() + " " + i.get("round").n())
+        .containsExactly("tt 1", "t 10", "t 9.5", "t 3", "t 2", "t 2", "t 2", "t -1");
   }
 }

@@ -291,13 +291,6 @@ public record KeyCondition(
         last = i;
       }
     }
-    if (byName.size() > hashKeys.size() + last + 1) {
-      // a non-key attribute (a skipped sort key attribute is refused below, before this count)
-      for (int i = 0; i < last; i++) {
-        checkEquality(byName.get(rangeKeys.get(i)), rangeKeys.get(i), rangeKeys.get(last));
-      }
-      throw invalid("Query key condition not supported");
-    }
     List<SortCondition> sort = new ArrayList<>();
     for (int i = 0; i <= last; i++) {
       Atom r = byName.get(rangeKeys.get(i));
@@ -305,6 +298,9 @@ public record KeyCondition(
         checkEquality(r, rangeKeys.get(i), rangeKeys.get(last));
       }
       sort.add(new SortCondition(r.name(), r.operator(), r.value(), r.upper()));
+    }
+    if (byName.size() > partition.size() + sort.size()) { // a non-key attribute besides
+      throw invalid("Query key condition not supported");
     }
     return new KeyCondition(partition, sort);
   }

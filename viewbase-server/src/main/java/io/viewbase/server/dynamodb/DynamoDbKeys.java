@@ -18,8 +18,11 @@ import java.util.Map;
  * <pre>
  * part          | the table                         | a global index's view       | a local index's view
  * --------------+-----------------------------------+-----------------------------+---------------------------
- * partition key | keyText(hash value)               | keyText(index hash value)   | the item's partitionKey
- * id            | keyText(range value), "" without  | sortable(index range) +     | sortable(index range) +
+ * partition key | keyText(hash value)               | keyText(index hash value);  | the item's partitionKey
+ *               |                                   |   sortable(h1) + … +        |
+ *               |                                   |   sortable(hN) for several  |
+ * id            | keyText(range value), "" without  | sortable(r1) + … +          | sortable(index range) +
+ *               |                                   |   sortable(rN) +            |
  *               |   a range key                     |   sortable(partitionKey) +  |   sortable(id)
  *               |                                   |   sortable(id)              |
  * </pre>
@@ -74,9 +77,26 @@ public final class DynamoDbKeys {
   public static String indexPartitionKey(
       DynamoDbTable table, Index index, Map<String, AttributeValue> item) {
     if (table.isGlobal(index.name())) {
-      return keyText(keyValue(index.key().hash(), item));
+      return globalPartitionKey(index.key(), item);
     }
     return identity(table, item).partitionKey();
+  }
+
+  /**
+   * A global index's view partition key of the item (or key condition) whose values are {@code
+   * values}: its one partition key value as {@link #keyText}, or, for a multi-attribute partition
+   * key, the {@link #sortable} renderings of its values in key order, which delimit themselves so
+   * that two different tuples of values never render alike.
+   */
+  public static String globalPartitionKey(KeySchema key, Map<String, AttributeValue> values) {
+    if (key.hashKeys().size() == 1) {
+      return keyText(keyValue(key.hash(), values));
+    }
+    StringBuilder sb = new StringBuilder();
+    for (KeyAttribute attribute : key.hashKeys()) {
+      sb.append(sortable(keyValue(attribute, values)));
+    }
+    return sb.toString();
   }
 
   /** A key value as key text: a string as it is, a number or binary as {@link KeyText#sortable}. */

@@ -89,15 +89,59 @@ public record DynamoDbTable(
   public record KeyAttribute(String name, AttributeType type) {}
 
   /**
-   * A key schema: the partition (HASH) key and, if there is one, the sort (RANGE) key.
+   * A key schema: its partition (HASH) attributes and its sort (RANGE) attributes, each in the
+   * order of the request's KeySchema, which is the order of the key. A table's and a local index's
+   * have one HASH attribute and at most one RANGE attribute; a global index's may have up to four
+   * of each (DynamoDB's multi-attribute keys), its HASH elements first.
    *
-   * @param hash the partition key
-   * @param range the sort key, or null
+   * @param hashKeys the partition key attributes, at least one
+   * @param rangeKeys the sort key attributes, perhaps none
    */
-  public record KeySchema(KeyAttribute hash, KeyAttribute range) {
-    /** The names of the key attributes, the partition key's first. */
+  public record KeySchema(List<KeyAttribute> hashKeys, List<KeyAttribute> rangeKeys) {
+    public KeySchema {
+      hashKeys = List.copyOf(hashKeys);
+      rangeKeys = List.copyOf(rangeKeys);
+      if (hashKeys.isEmpty()) {
+        throw new IllegalArgumentException("A key schema has a HASH attribute");
+      }
+    }
+
+    /** A key of one partition key and at most one sort key ({@code range} null for none). */
+    public KeySchema(KeyAttribute hash, KeyAttribute range) {
+      this(List.of(hash), range == null ? List.of() : List.of(range));
+    }
+
+    /** The partition key: the first HASH attribute, a table's or local index's only one. */
+    public KeyAttribute hash() {
+      return hashKeys.get(0);
+    }
+
+    /**
+     * The sort key of a key that has at most one (a table's, a local index's), or null; a
+     * multi-attribute key has none, its callers read {@link #rangeKeys}.
+     */
+    public KeyAttribute range() {
+      if (rangeKeys.size() > 1) {
+        throw new IllegalStateException("A multi-attribute sort key is read as rangeKeys");
+      }
+      return rangeKeys.isEmpty() ? null : rangeKeys.get(0);
+    }
+
+    /** Whether the key has more than one HASH or more than one RANGE attribute. */
+    public boolean isMultiAttribute() {
+      return hashKeys.size() > 1 || rangeKeys.size() > 1;
+    }
+
+    /** Every key attribute, in the key's order: the HASH ones, then the RANGE ones. */
+    public List<KeyAttribute> attributes() {
+      List<KeyAttribute> all = new ArrayList<>(hashKeys);
+      all.addAll(rangeKeys);
+      return all;
+    }
+
+    /** The names of the key attributes, in the key's order (the partition key's first). */
     public List<String> names() {
-      return range == null ? List.of(hash.name()) : List.of(hash.name(), range.name());
+      return attributes().stream().map(KeyAttribute::name).toList();
     }
   }
 

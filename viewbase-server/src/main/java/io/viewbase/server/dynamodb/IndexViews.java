@@ -22,16 +22,22 @@ import java.util.Set;
  * index  | partitionBy                        | idBy
  * -------+------------------------------------+--------------------------------------------------
  * global | {h} for an S partition key,        | {r|key}{partitionKey|key}{id|key}, without its
- *        |   {h|key} for N or B               |   first part when the index has no sort key
+ *        |   {h|key} for N or B;              |   first part when the index has no sort key;
+ *        |   {h1|key}…{hN|key} for a          |   {r1|key}…{rN|key}{partitionKey|key}{id|key}
+ *        |   multi-attribute partition key    |   for a multi-attribute sort key
  * local  | {partitionKey} (the table's)       | {r|key}{id|key}
  * </pre>
  *
  * where {@code h} and {@code r} are the properties of the index's partition and sort keys ({@link
- * AttributeNames}). {@code |key} renders a value in a self-delimiting, order-preserving form
- * (strings by code point, numbers numerically, binaries bytewise), so an index's sort order is
- * DynamoDB's, and appending the table's identity makes every view key unique although index keys
- * are not: no write ever fails for the index's sake. An item without the index's key attributes is
- * not in the view (indexes are sparse). The projection is the view's {@code select}:
+ * AttributeNames}), and {@code h1…hN}, {@code r1…rN} those of a multi-attribute key's HASH and
+ * RANGE attributes in the key's order (at most four each). A multi-attribute partition key renders
+ * every part with {@code |key}, strings too: plain strings joined could collide ("a"+"bc" and
+ * "ab"+"c"), self-delimiting renderings cannot. {@code |key} renders a value in a self-delimiting,
+ * order-preserving form (strings by code point, numbers numerically, binaries bytewise), so an
+ * index's sort order is DynamoDB's, and appending the table's identity makes every view key unique
+ * although index keys are not: no write ever fails for the index's sake. An item without the
+ * index's key attributes is not in the view (indexes are sparse): with a multi-attribute key, an
+ * item without any one of them. The projection is the view's {@code select}:
  *
  * <pre>
  * ProjectionType | select
@@ -50,11 +56,13 @@ final class IndexViews {
     String partitionBy;
     String idBy;
     if (global) {
-      KeyAttribute h = key.hash();
-      partitionBy = h.type() == AttributeType.S ? "{" + name(h) + "}" : "{" + name(h) + "|key}";
-      idBy =
-          (key.range() == null ? "" : "{" + name(key.range()) + "|key}")
-              + "{partitionKey|key}{id|key}";
+      if (key.hashKeys().size() == 1) {
+        KeyAttribute h = key.hash();
+        partitionBy = h.type() == AttributeType.S ? "{" + name(h) + "}" : "{" + name(h) + "|key}";
+      } else {
+        partitionBy = sortable(key.hashKeys());
+      }
+      idBy = sortable(key.rangeKeys()) + "{partitionKey|key}{id|key}";
     } else {
       partitionBy = "{partitionKey}";
       idBy = "{" + name(key.range()) + "|key}{id|key}";
@@ -66,6 +74,15 @@ final class IndexViews {
         idBy,
         null,
         select(table.key(), index));
+  }
+
+  /** {@code {a1|key}…{aN|key}}: the attributes' sortable renderings, which join as tuples. */
+  private static String sortable(List<KeyAttribute> attributes) {
+    StringBuilder sb = new StringBuilder();
+    for (KeyAttribute a : attributes) {
+      sb.append('{').append(name(a)).append("|key}");
+    }
+    return sb.toString();
   }
 
   /** The properties the view copies: none listed for ALL (every property). */

@@ -8,6 +8,7 @@ import io.viewbase.filter.Filters;
 import io.viewbase.server.dynamodb.DynamoDbTable.AttributeType;
 import io.viewbase.server.dynamodb.DynamoDbTable.Index;
 import io.viewbase.server.dynamodb.DynamoDbTable.KeyAttribute;
+import io.viewbase.server.dynamodb.DynamoDbTable.KeySchema;
 import io.viewbase.server.dynamodb.DynamoDbTable.ProjectionType;
 import io.viewbase.server.dynamodb.expr.Condition;
 import io.viewbase.server.dynamodb.expr.KeyCondition;
@@ -55,29 +56,36 @@ final class ItemQueries {
     DynamoDbTable table = tables.require(r.string("TableName"));
     Index index = index(table, r.string("IndexName"));
     RequestExpressions ex = RequestExpressions.of(r, LegacyParameters.Operation.QUERY);
-    KeyAttribute hash = index == null ? table.key().hash() : index.key().hash();
-    KeyAttribute range = index == null ? table.key().range() : index.key().range();
-    KeyCondition key = ex.keyCondition(hash.name(), range == null ? null : range.name());
-    checkTypes(key, hash, range);
+    KeySchema schema = index == null ? table.key() : index.key();
+    KeyCondition key = ex.keyCondition(names(schema.hashKeys()), names(schema.rangeKeys()));
+    checkTypes(key, table);
     Condition filter = ex.filter("QueryFilter");
-    checkFilterSparesKeys(r, filter, hash, range);
+    checkFilterSparesKeys(r, filter, schema.names());
     Projection projection = ex.projection();
     ex.checkAllUsed();
     String select = select(r, table, index, projection);
     boolean forward = !Boolean.FALSE.equals(r.bool("ScanIndexForward"));
     Map<String, AttributeValue> start = startKey(r, table, index);
 
-    // The table's, a local index's (the table's too) or a global index's partition key: key text.
-    String partition = DynamoDbKeys.partitionKey(key.partitionValue());
+    // The table's or a local index's (the table's too) partition key: key text; a global index's
+    // too, or its values' sortable renderings for a multi-attribute partition key.
+    String partition =
+        index != null && table.isGlobal(index.name())
+            ? DynamoDbKeys.globalPartitionKey(index.key(), key.partitionValues())
+            : DynamoDbKeys.partitionKey(key.partitionValue());
+    KeyAttribute tableRange = table.key().range();
     Bounds bounds =
-        index == null
-            ? Bounds.of(range, key, range != null && range.type() == AttributeType.S)
-            : Bounds.of(range, key, false);
+        Bounds.of(
+            key.sortConditions(),
+            index == null && tableRange != null && tableRange.type() == AttributeType.S);
     Query q = Query.partition(partition).descending(!forward);
     if (start != null) {
-      if (!key.partitionValue().equals(start.get(hash.name()))) {
-        throw ItemOperations.validation(
-            "The provided starting key is outside query boundaries based on provided conditions");
+      for (Map.Entry<String, AttributeValue> p : key.partitionValues().entrySet()) {
+        if (!p.getValue().equals(start.get(p.getKey()))) {
+          throw ItemOperations.validation(
+              "The provided starting key is outside query boundaries based on provided"
+                  + " conditions");
+        }
       }
       bounds = bounds.after(startId(table, index, start), forward);
     }
@@ -211,13 +219,12 @@ final class ItemQueries {
    * does: those belong in the key condition. (A global index's filter may read the table's keys; a
    * Scan's may read any attribute.)
    */
-  private static void checkFilterSparesKeys(
-      RequestTree r, Condition filter, KeyAttribute hash, KeyAttribute range) {
+  private static void checkFilterSparesKeys(RequestTree r, Condition filter, List<String> keys) {
     if (filter == null) {
       return;
     }
     for (String name : filter.attributes()) {
-      if (name.equals(hash.name()) || (range != null && name.equals(range.name()))) {
+      if (keys.contains(name)) {
         String parameter =
             r.members().containsKey("QueryFilter") ? "QueryFilter" : "Filter Expression";
         throw ItemOperations.validation(
@@ -228,15 +235,20 @@ final class ItemQueries {
     }
   }
 
-  /** Refuses key condition values whose types are not the key attributes' types. */
-  private static void checkTypes(KeyCondition key, KeyAttribute hash, KeyAttribute range) {
-    boolean ok = key.partitionValue().type().equals(hash.type().name());
-    if (key.sortCondition().isPresent()) {
-      KeyCondition.SortCondition sort = key.sortCondition().get();
-      ok &= sort.value().type().equals(range.type().name());
-      ok &= sort.upper() == null || sort.upper().type().equals(range.type().name());
-      if (sort.operator() == KeyCondition.SortOperator.BEGINS_WITH
-          && range.type() == AttributeType.N) {
+  /**
+   * Refuses key condition values whose types are not the key attributes' types (each attribute's of
+   * a multi-attribute key).
+   */
+  private static void checkTypes(KeyCondition key, DynamoDbTable table) {
+    boolean ok = true;
+    for (Map.Entry<String, AttributeValue> p : key.partitionValues().entrySet()) {
+      ok &= p.getValue().type().equals(table.typeOf(p.getKey()).name());
+    }
+    for (KeyCondition.SortCondition sort : key.sortConditions()) {
+      AttributeType type = table.typeOf(sort.name());
+      ok &= sort.value().type().equals(type.name());
+      ok &= sort.upper() == null || sort.upper().type().equals(type.name());
+      if (sort.operator() == KeyCondition.SortOperator.BEGINS_WITH && type == AttributeType.N) {
         throw ItemOperations.validation(
             "Invalid KeyConditionExpression: Incorrect operand type for operator or function;"
                 + " operator or function: begins_with, operand type: N");
@@ -247,6 +259,10 @@ final class ItemQueries {
           "One or more parameter values were invalid: Condition parameter type does not match"
               + " schema type");
     }
+  }
+
+  private static List<String> names(List<KeyAttribute> attributes) {
+    return attributes.stream().map(KeyAttribute::name).toList();
   }
 
   /** The index named, or null for none; refuses a name the table has no index of. */
@@ -364,8 +380,7 @@ final class ItemQueries {
       return at.id();
     }
     StringBuilder viewId = new StringBuilder();
-    KeyAttribute range = index.key().range();
-    if (range != null) {
+    for (KeyAttribute range : index.key().rangeKeys()) {
       viewId.append(DynamoDbKeys.sortable(start.get(range.name())));
     }
     if (table.isGlobal(index.name())) {
@@ -384,33 +399,46 @@ final class ItemQueries {
   /**
    * A key condition's range of ids: a point, a range, or a prefix. Sort keys are stored either as
    * their plain text (a table's S sort key: an id is the string itself) or in KeyText's sortable
-   * form, self-delimiting, followed by the rest of a view's key.
+   * form, self-delimiting, followed by the rest of a view's key. A condition on a multi-attribute
+   * sort key fixes its first attributes by equality: their renderings are a prefix of every id it
+   * matches, and the last condition's range lies within that prefix.
    */
   record Bounds(String from, String to, String prefix) {
-    /** Where a range starts after every id that begins with {@code id}... or is {@code id}. */
-    static Bounds of(KeyAttribute range, KeyCondition key, boolean plain) {
-      if (key.sortCondition().isEmpty()) {
+    /**
+     * The ids that satisfy {@code conditions} (equalities but the last), plain only for a table's S
+     * sort key.
+     */
+    static Bounds of(List<KeyCondition.SortCondition> conditions, boolean plain) {
+      if (conditions.isEmpty()) {
         return new Bounds(null, null, null);
       }
-      KeyCondition.SortCondition sort = key.sortCondition().get();
-      String low = text(sort.value(), plain);
+      StringBuilder equalities = new StringBuilder();
+      for (KeyCondition.SortCondition c : conditions.subList(0, conditions.size() - 1)) {
+        equalities.append(DynamoDbKeys.sortable(c.value()));
+      }
+      String fixed = equalities.toString();
+      String within = fixed.isEmpty() ? null : fixed;
+      KeyCondition.SortCondition sort = conditions.get(conditions.size() - 1);
+      String low = fixed + text(sort.value(), plain);
       return switch (sort.operator()) {
         case EQ -> plain ? new Bounds(low, low + '\0', null) : new Bounds(null, null, low);
-        case LT -> new Bounds(null, low, null);
-        case LE -> new Bounds(null, past(low, plain), null);
-        case GT -> new Bounds(past(low, plain), null, null);
-        case GE -> new Bounds(low, null, null);
+        case LT -> new Bounds(null, low, within);
+        case LE -> new Bounds(null, past(low, plain), within);
+        case GT -> new Bounds(past(low, plain), null, within);
+        case GE -> new Bounds(low, null, within);
         case BETWEEN -> {
           if (KeyOrder.compare(sort.value(), sort.upper()) > 0) {
             throw ItemOperations.validation(
                 "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be"
                     + " greater than or equal to lower bound");
           }
-          yield new Bounds(low, past(text(sort.upper(), plain), plain), null);
+          yield new Bounds(low, past(fixed + text(sort.upper(), plain), plain), within);
         }
         case BEGINS_WITH ->
             new Bounds(
-                null, null, plain ? low : KeyText.sortablePrefix(ItemValues.toValue(sort.value())));
+                null,
+                null,
+                plain ? low : fixed + KeyText.sortablePrefix(ItemValues.toValue(sort.value())));
       };
     }
 

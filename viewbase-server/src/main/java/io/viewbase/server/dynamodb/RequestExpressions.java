@@ -7,6 +7,7 @@ import io.viewbase.server.dynamodb.expr.LegacyParameters;
 import io.viewbase.server.dynamodb.expr.Placeholders;
 import io.viewbase.server.dynamodb.expr.Projection;
 import io.viewbase.server.dynamodb.expr.Update;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -85,10 +86,10 @@ final class RequestExpressions {
   }
 
   /** KeyConditionExpression, or KeyConditions. */
-  KeyCondition keyCondition(String hashKey, String rangeKey) {
+  KeyCondition keyCondition(List<String> hashKeys, List<String> rangeKeys) {
     String expression = text("KeyConditionExpression");
     if (expression != null) {
-      return Expressions.parseKeyCondition(expression, placeholders, hashKey, rangeKey);
+      return Expressions.parseKeyCondition(expression, placeholders, hashKeys, rangeKeys);
     }
     Object legacy = members.get("KeyConditions");
     if (legacy == null) {
@@ -96,7 +97,7 @@ final class RequestExpressions {
           "Either the KeyConditions or KeyConditionExpression parameter must be specified in the"
               + " request.");
     }
-    return LegacyParameters.keyConditions(legacy, hashKey, rangeKey);
+    return LegacyParameters.keyConditions(legacy, hashKeys, rangeKeys);
   }
 
   void checkAllUsed() {

@@ -30,6 +30,7 @@ import java.util.Map;
  * {"Version": 1, "TableName": "my-table", "ViewbaseTable": "mytablek3j9a2bq", "TableId": "…",
  *  "CreationDateTime": 1767225600123,                      (epoch milliseconds)
  *  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+ *                                                          (a global index's: up to 4 HASH, then up to 4 RANGE)
  *  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, …],
  *  "GlobalSecondaryIndexes": [{"IndexName", "KeySchema", "Projection": {"ProjectionType",
  *      "NonKeyAttributes"}, "ProvisionedThroughput", "ViewName", "CreationDateTime"}],
@@ -196,26 +197,24 @@ final class StoredTables {
   }
 
   private static List<Object> keySchema(KeySchema key) {
-    List<Object> l = new ArrayList<>(2);
-    l.add(map("AttributeName", key.hash().name(), "KeyType", "HASH"));
-    if (key.range() != null) {
-      l.add(map("AttributeName", key.range().name(), "KeyType", "RANGE"));
+    List<Object> l = new ArrayList<>();
+    for (KeyAttribute a : key.hashKeys()) {
+      l.add(map("AttributeName", a.name(), "KeyType", "HASH"));
+    }
+    for (KeyAttribute a : key.rangeKeys()) {
+      l.add(map("AttributeName", a.name(), "KeyType", "RANGE"));
     }
     return l;
   }
 
   private static KeySchema keySchema(List<?> elements, Map<String, AttributeType> types) {
-    KeyAttribute hash = null;
-    KeyAttribute range = null;
+    List<KeyAttribute> hash = new ArrayList<>();
+    List<KeyAttribute> range = new ArrayList<>();
     for (Object o : elements) {
       Map<?, ?> e = (Map<?, ?>) o;
       String name = (String) e.get("AttributeName");
       KeyAttribute a = new KeyAttribute(name, types.get(name));
-      if ("HASH".equals(e.get("KeyType"))) {
-        hash = a;
-      } else {
-        range = a;
-      }
+      ("HASH".equals(e.get("KeyType")) ? hash : range).add(a);
     }
     return new KeySchema(hash, range);
   }

@@ -2,6 +2,7 @@ package io.viewbase.server.dynamodb;
 
 import io.viewbase.api.ViewStatus;
 import io.viewbase.server.dynamodb.DynamoDbTable.Index;
+import io.viewbase.server.dynamodb.DynamoDbTable.KeyAttribute;
 import io.viewbase.server.dynamodb.DynamoDbTable.KeySchema;
 import io.viewbase.server.dynamodb.DynamoDbTable.Throughput;
 import java.math.BigDecimal;
@@ -152,10 +153,12 @@ final class TableDescriptions {
   }
 
   static List<Object> keySchema(KeySchema key) {
-    List<Object> l = new ArrayList<>(2);
-    l.add(pair("AttributeName", key.hash().name(), "KeyType", "HASH"));
-    if (key.range() != null) {
-      l.add(pair("AttributeName", key.range().name(), "KeyType", "RANGE"));
+    List<Object> l = new ArrayList<>();
+    for (KeyAttribute a : key.hashKeys()) {
+      l.add(pair("AttributeName", a.name(), "KeyType", "HASH"));
+    }
+    for (KeyAttribute a : key.rangeKeys()) {
+      l.add(pair("AttributeName", a.name(), "KeyType", "RANGE"));
     }
     return l;
   }

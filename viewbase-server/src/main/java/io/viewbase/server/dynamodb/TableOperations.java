@@ -193,7 +193,11 @@ public final class TableOperations {
         continue;
       }
       TableRequests.checkIndexName(v, index.string("IndexName"), at + ".indexName");
-      TableRequests.checkKeySchema(v, index.structures("KeySchema"), at + ".keySchema");
+      if (global) {
+        TableRequests.checkIndexKeySchema(v, index.structures("KeySchema"), at + ".keySchema");
+      } else {
+        TableRequests.checkKeySchema(v, index.structures("KeySchema"), at + ".keySchema");
+      }
       TableRequests.checkProjection(v, index.structure("Projection"), at + ".projection");
       if (global) {
         TableRequests.checkThroughput(
@@ -576,7 +580,7 @@ public final class TableOperations {
       RequestTree c = u.structure("Create");
       if (c != null) {
         TableRequests.checkIndexName(v, c.string("IndexName"), at + ".create.indexName");
-        TableRequests.checkKeySchema(v, c.structures("KeySchema"), at + ".create.keySchema");
+        TableRequests.checkIndexKeySchema(v, c.structures("KeySchema"), at + ".create.keySchema");
         TableRequests.checkProjection(v, c.structure("Projection"), at + ".create.projection");
         TableRequests.checkThroughput(
             v, c.structure("ProvisionedThroughput"), at + ".create.provisionedThroughput");

@@ -45,13 +45,29 @@ final class TableRequests {
     v.length(name, path, 3, 255);
   }
 
-  /** A key schema's constraints (1 or 2 elements, each named and typed HASH or RANGE). */
+  /**
+   * The most HASH, and the most RANGE, elements of a global index's key schema (DynamoDB's
+   * multi-attribute keys); a table's and a local index's have one HASH and at most one RANGE.
+   */
+  static final int MAX_INDEX_KEY_ELEMENTS = 4;
+
+  /** A table's or local index's key schema's constraints (1 or 2 elements, each typed). */
   static void checkKeySchema(Violations v, List<RequestTree> elements, String path) {
+    checkKeySchema(v, elements, path, 2);
+  }
+
+  /** A global index's key schema's constraints: 1 to 8 elements, each named and typed. */
+  static void checkIndexKeySchema(Violations v, List<RequestTree> elements, String path) {
+    checkKeySchema(v, elements, path, 2 * MAX_INDEX_KEY_ELEMENTS);
+  }
+
+  private static void checkKeySchema(
+      Violations v, List<RequestTree> elements, String path, int most) {
     v.notNull(elements, path);
     if (elements == null) {
       return;
     }
-    v.length(elements, path, 1, 2);
+    v.length(elements, path, 1, most);
     for (int i = 0; i < elements.size(); i++) {
       RequestTree e = elements.get(i);
       String at = path + "." + (i + 1) + ".member";
@@ -123,11 +139,93 @@ final class TableRequests {
   }
 
   /**
-   * A key schema's meaning: each key defined, HASH first, RANGE second, two different names.
+   * A table's or local index's key schema's meaning: each key defined, HASH first, RANGE second,
+   * two different names.
    *
    * @param index the index it is the key of, or null for the table's
    */
   static KeySchema keySchema(
+      List<RequestTree> elements, Map<String, AttributeType> definitions, String index) {
+    List<String> names = checkNames(elements, definitions, index);
+    if (names.size() == 2 && names.get(0).equals(names.get(1))) {
+      throw failure(
+          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    }
+    if (!"HASH".equals(elements.get(0).string("KeyType"))) {
+      throw failure("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    }
+    if (elements.size() == 2 && !"RANGE".equals(elements.get(1).string("KeyType"))) {
+      throw failure("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    }
+    KeyAttribute hash = key(names.get(0), definitions);
+    KeyAttribute range = names.size() == 2 ? key(names.get(1), definitions) : null;
+    return new KeySchema(hash, range);
+  }
+
+  /**
+   * A global index's key schema's meaning, which may be a multi-attribute key: each key defined and
+   * named once, HASH first, 1 to 4 HASH elements, then 0 to 4 RANGE elements.
+   *
+   * <pre>
+   * KeySchema                          | refused with
+   * -----------------------------------+------------------------------------------------------
+   * an attribute not defined           | Some index key attributes are not defined in …
+   * an attribute twice                 | Invalid KeySchema: The KeySchema has the attribute a
+   *                                    |   more than once (two elements: DynamoDB's "Both the
+   *                                    |   Hash Key and the Range Key element … same name")
+   * first element RANGE                | Invalid KeySchema: The first KeySchemaElement is not a
+   *                                    |   HASH key type
+   * a HASH element after a RANGE one   | Invalid KeySchema: A HASH KeySchemaElement follows a
+   *                                    |   RANGE KeySchemaElement
+   * 5 or more HASH (or RANGE) elements | Invalid KeySchema: A KeySchema may have at most 4 HASH
+   *                                    |   (RANGE) key attributes
+   * </pre>
+   */
+  static KeySchema indexKeySchema(
+      List<RequestTree> elements, Map<String, AttributeType> definitions, String index) {
+    List<String> names = checkNames(elements, definitions, index);
+    if (names.size() == 2 && names.get(0).equals(names.get(1))) {
+      throw failure(
+          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    }
+    for (int i = 0; i < names.size(); i++) {
+      if (names.indexOf(names.get(i)) != i) {
+        throw failure(
+            "Invalid KeySchema: The KeySchema has the attribute "
+                + names.get(i)
+                + " more than once");
+      }
+    }
+    if (!"HASH".equals(elements.get(0).string("KeyType"))) {
+      throw failure("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    }
+    List<KeyAttribute> hash = new ArrayList<>();
+    List<KeyAttribute> range = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      boolean isHash = "HASH".equals(elements.get(i).string("KeyType"));
+      if (isHash && !range.isEmpty()) {
+        throw failure(
+            "Invalid KeySchema: A HASH KeySchemaElement follows a RANGE KeySchemaElement");
+      }
+      (isHash ? hash : range).add(key(names.get(i), definitions));
+    }
+    if (hash.size() > MAX_INDEX_KEY_ELEMENTS) {
+      throw failure(
+          "Invalid KeySchema: A KeySchema may have at most "
+              + MAX_INDEX_KEY_ELEMENTS
+              + " HASH key attributes");
+    }
+    if (range.size() > MAX_INDEX_KEY_ELEMENTS) {
+      throw failure(
+          "Invalid KeySchema: A KeySchema may have at most "
+              + MAX_INDEX_KEY_ELEMENTS
+              + " RANGE key attributes");
+    }
+    return new KeySchema(hash, range);
+  }
+
+  /** The elements' names, each refused unless defined. */
+  private static List<String> checkNames(
       List<RequestTree> elements, Map<String, AttributeType> definitions, String index) {
     List<String> names = new ArrayList<>();
     for (RequestTree e : elements) {
@@ -146,19 +244,7 @@ final class TableRequests {
                 + "]");
       }
     }
-    if (names.size() == 2 && names.get(0).equals(names.get(1))) {
-      throw failure(
-          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
-    }
-    if (!"HASH".equals(elements.get(0).string("KeyType"))) {
-      throw failure("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-    }
-    if (elements.size() == 2 && !"RANGE".equals(elements.get(1).string("KeyType"))) {
-      throw failure("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-    }
-    KeyAttribute hash = key(names.get(0), definitions);
-    KeyAttribute range = names.size() == 2 ? key(names.get(1), definitions) : null;
-    return new KeySchema(hash, range);
+    return names;
   }
 
   private static KeyAttribute key(String name, Map<String, AttributeType> definitions) {
@@ -205,7 +291,7 @@ final class TableRequests {
   static Index globalIndex(
       RequestTree i, Map<String, AttributeType> definitions, String billingMode, Instant created) {
     String name = i.string("IndexName");
-    KeySchema key = keySchema(i.structures("KeySchema"), definitions, name);
+    KeySchema key = indexKeySchema(i.structures("KeySchema"), definitions, name);
     Projection projection = projection(i.structure("Projection"));
     RequestTree t = i.structure("ProvisionedThroughput");
     if (DynamoDbTable.PAY_PER_REQUEST.equals(billingMode) && t != null) {

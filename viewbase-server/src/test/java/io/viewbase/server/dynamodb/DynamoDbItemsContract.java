@@ -737,4 +737,444 @@ public abstract class DynamoDbItemsContract {
                 .items())
         .hasSize(1);
   }
+
+  // ---- A global index of a multi-attribute key ----
+
+  /**
+   * A table keyed by id (S) with a KEYS_ONLY global index "byTeam" whose partition key is (org S,
+   * team S) and sort key (round N, player S), and an INCLUDE one "byOrg" of partition key org and
+   * sort key (team, round): DynamoDB's multi-attribute keys.
+   */
+  private String teams() {
+    String name = "teams-" + tables.incrementAndGet() + "_t";
+    client.createTable(
+        b ->
+            b.tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                    definition("id", ScalarAttributeType.S),
+                    definition("org", ScalarAttributeType.S),
+                    definition("team", ScalarAttributeType.S),
+                    definition("round", ScalarAttributeType.N),
+                    definition("player", ScalarAttributeType.S))
+                .keySchema(schemaKey("id", KeyType.HASH))
+                .globalSecondaryIndexes(
+                    GlobalSecondaryIndex.builder()
+                        .indexName("byTeam")
+                        .keySchema(
+                            schemaKey("org", KeyType.HASH),
+                            schemaKey("team", KeyType.HASH),
+                            schemaKey("round", KeyType.RANGE),
+                            schemaKey("player", KeyType.RANGE))
+                        .projection(
+                            Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
+                        .build(),
+                    GlobalSecondaryIndex.builder()
+                        .indexName("byOrg")
+                        .keySchema(
+                            schemaKey("org", KeyType.HASH),
+                            schemaKey("team", KeyType.RANGE),
+                            schemaKey("round", KeyType.RANGE))
+                        .projection(
+                            Projection.builder()
+                                .projectionType(ProjectionType.INCLUDE)
+                                .nonKeyAttributes("extra")
+                                .build())
+                        .build()));
+    return name;
+  }
+
+  private static AttributeDefinition definition(String name, ScalarAttributeType type) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+  }
+
+  private static KeySchemaElement schemaKey(String name, KeyType type) {
+    return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+  }
+
+  /** A team member: attributes named and valued in pairs, those given as null left out. */
+  private void putMember(String table, String id, String... attributes) {
+    Map<String, AttributeValue> item = new LinkedHashMap<>();
+    item.put("id", s(id));
+    item.put("extra", s("not projected"));
+    for (int i = 0; i < attributes.length; i += 2) {
+      if (attributes[i + 1] != null) {
+        String name = attributes[i];
+        item.put(name, name.equals("round") ? n(attributes[i + 1]) : s(attributes[i + 1]));
+      }
+    }
+    client.putItem(b -> b.tableName(table).item(item));
+  }
+
+  /**
+   * Team (o, t) in index order, by round numerically then player: m4 (-1, cat), m6 (2, abe), m3 (2,
+   * amy), m2 (2, bob), m5 (9.5, dan), m1 (10, ann); other partitions and members without every key
+   * attribute besides.
+   */
+  private String teamsWithMembers() {
+    String t = teams();
+    putMember(t, "m1", "org", "o", "team", "t", "round", "10", "player", "ann");
+    putMember(t, "m2", "org", "o", "team", "t", "round", "2", "player", "bob");
+    putMember(t, "m3", "org", "o", "team", "t", "round", "2", "player", "amy");
+    putMember(t, "m4", "org", "o", "team", "t", "round", "-1", "player", "cat");
+    putMember(t, "m5", "org", "o", "team", "t", "round", "9.5", "player", "dan");
+    putMember(t, "m6", "org", "o", "team", "t", "round", "2", "player", "abe");
+    putMember(t, "other", "org", "o", "team", "u", "round", "2", "player", "zed");
+    // (o, tt) and (ot, t) would collide if the partition key joined plain strings
+    putMember(t, "o-tt", "org", "o", "team", "tt", "round", "1", "player", "x");
+    putMember(t, "ot-t", "org", "ot", "team", "t", "round", "1", "player", "x");
+    putMember(t, "noPlayer", "org", "o", "team", "t", "round", "3", "player", null);
+    putMember(t, "noRound", "org", "o", "team", "t", "round", null, "player", "zoe");
+    putMember(t, "noTeam", "org", "o", "team", null, "round", "3", "player", "eve");
+    return t;
+  }
+
+  /** The ids a KeyConditionExpression on team (o, t) finds, in order. */
+  private List<String> members(String table, String condition, Object... values) {
+    return members(table, true, condition, values);
+  }
+
+  private List<String> members(String table, boolean forward, String condition, Object... values) {
+    Map<String, AttributeValue> bound = new LinkedHashMap<>();
+    bound.put(":o", s("o"));
+    bound.put(":t", s("t"));
+    for (int i = 0; i < values.length; i += 2) {
+      bound.put((String) values[i], (AttributeValue) values[i + 1]);
+    }
+    return client
+        .query(
+            b ->
+                b.tableName(table)
+                    .indexName("byTeam")
+                    .keyConditionExpression("org = :o AND team = :t" + condition)
+                    .expressionAttributeValues(bound)
+                    .scanIndexForward(forward))
+        .items()
+        .stream()
+        .map(i -> i.get("id").s())
+        .toList();
+  }
+
+  @Test
+  void aMultiAttributeGlobalIndexHoldsOnlyItemsWithEveryKeyAttributeAndProjectsThemAll() {
+    String t = teamsWithMembers();
+    QueryResponse team =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byTeam")
+                    .keyConditionExpression("org = :o AND team = :t")
+                    .expressionAttributeValues(Map.of(":o", s("o"), ":t", s("t"))));
+    assertThat(team.items())
+        .extracting(i -> i.get("id").s())
+        .containsExactly("m4", "m6", "m3", "m2", "m5", "m1");
+    assertThat(team.items().get(0))
+        .isEqualTo(
+            Map.of(
+                "id", s("m4"), "org", s("o"), "team", s("t"), "round", n("-1"), "player",
+                s("cat")));
+    assertThat(members(t, " AND round = :r", ":r", n("1"))).isEmpty();
+    assertThat(
+            client
+                .query(
+                    b ->
+                        b.tableName(t)
+                            .indexName("byTeam")
+                            .keyConditionExpression("org = :o AND team = :t")
+                            .expressionAttributeValues(Map.of(":o", s("o"), ":t", s("tt"))))
+                .items())
+        .extracting(i -> i.get("id").s())
+        .containsExactly("o-tt");
+    assertThat(client.scan(b -> b.tableName(t).indexName("byTeam")).items()).hasSize(9);
+    // an item that loses a key attribute leaves the index; one that gains them all joins it
+    putMember(t, "m1", "org", "o", "team", "t", "round", "10", "player", null);
+    putMember(t, "noPlayer", "org", "o", "team", "t", "round", "3", "player", "al");
+    assertThat(members(t, "")).containsExactly("m4", "m6", "m3", "m2", "noPlayer", "m5");
+  }
+
+  @Test
+  void aMultiAttributeSortKeyAnswersEveryPrefixWithEachOperatorOnItsLastAttribute() {
+    String t = teamsWithMembers();
+    assertThat(members(t, "")).containsExactly("m4", "m6", "m3", "m2", "m5", "m1");
+    assertThat(members(t, false, "")).containsExactly("m1", "m5", "m2", "m3", "m6", "m4");
+    // the first sort key attribute, numbers in numeric order
+    assertThat(members(t, " AND round = :r", ":r", n("2"))).containsExactly("m6", "m3", "m2");
+    assertThat(members(t, " AND round < :r", ":r", n("2"))).containsExactly("m4");
+    assertThat(members(t, " AND round <= :r", ":r", n("2")))
+        .containsExactly("m4", "m6", "m3", "m2");
+    assertThat(members(t, " AND round > :r", ":r", n("2"))).containsExactly("m5", "m1");
+    assertThat(members(t, " AND round >= :r", ":r", n("9.5"))).containsExactly("m5", "m1");
+    assertThat(members(t, " AND round BETWEEN :a AND :b", ":a", n("2"), ":b", n("9.5")))
+        .containsExactly("m6", "m3", "m2", "m5");
+    assertThat(members(t, false, " AND round BETWEEN :a AND :b", ":a", n("-1"), ":b", n("2")))
+        .containsExactly("m2", "m3", "m6", "m4");
+    // both, the first by equality
+    String both = " AND round = :r AND player ";
+    assertThat(members(t, both + "= :p", ":r", n("2"), ":p", s("amy"))).containsExactly("m3");
+    assertThat(members(t, both + "< :p", ":r", n("2"), ":p", s("amy"))).containsExactly("m6");
+    assertThat(members(t, both + "<= :p", ":r", n("2"), ":p", s("amy")))
+        .containsExactly("m6", "m3");
+    assertThat(members(t, both + "> :p", ":r", n("2"), ":p", s("amy"))).containsExactly("m2");
+    assertThat(members(t, both + ">= :p", ":r", n("2"), ":p", s("amy")))
+        .containsExactly("m3", "m2");
+    assertThat(
+            members(
+                t,
+                " AND round = :r AND player BETWEEN :a AND :b",
+                ":r",
+                n("2"),
+                ":a",
+                s("abe"),
+                ":b",
+                s("amy")))
+        .containsExactly("m6", "m3");
+    assertThat(
+            members(t, " AND round = :r AND begins_with(player, :p)", ":r", n("2"), ":p", s("a")))
+        .containsExactly("m6", "m3");
+    assertThat(
+            members(
+                t,
+                false,
+                " AND begins_with(player, :p) AND round = :r",
+                ":r",
+                n("2"),
+                ":p",
+                s("a")))
+        .containsExactly("m3", "m6");
+    // nothing past the round fixed: a range on the last attribute stays within its prefix
+    assertThat(members(t, both + "> :p", ":r", n("-1"), ":p", s("cat"))).isEmpty();
+    // the legacy KeyConditions, by the same rules
+    QueryResponse legacy =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byTeam")
+                    .keyConditions(
+                        Map.of(
+                            "org", eq(s("o")),
+                            "team", eq(s("t")),
+                            "round", eq(n("2")),
+                            "player",
+                                software.amazon.awssdk.services.dynamodb.model.Condition.builder()
+                                    .comparisonOperator("GT")
+                                    .attributeValueList(s("abe"))
+                                    .build())));
+    assertThat(legacy.items()).extracting(i -> i.get("id").s()).containsExactly("m3", "m2");
+  }
+
+  private static software.amazon.awssdk.services.dynamodb.model.Condition eq(AttributeValue v) {
+    return software.amazon.awssdk.services.dynamodb.model.Condition.builder()
+        .comparisonOperator("EQ")
+        .attributeValueList(v)
+        .build();
+  }
+
+  private void assertQueryRefused(
+      String table, String condition, String message, Object... values) {
+    assertThatThrownBy(() -> members(table, condition, values))
+        .isInstanceOfSatisfying(
+            DynamoDbException.class,
+            e -> {
+              assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
+              assertThat(e.awsErrorDetails().errorMessage()).isEqualTo(message);
+            });
+  }
+
+  @Test
+  void aMultiAttributeKeyConditionOfAnotherShapeIsRefusedAsDynamoDbRefusesIt() {
+    String t = teams();
+    String skipped =
+        "RANGE key attributes round must have equality conditions specified in the query because"
+            + " a condition is present on key attribute player";
+    assertQueryRefused(t, " AND player = :p", skipped, ":p", s("amy"));
+    assertQueryRefused(t, " AND round > :r AND player = :p", skipped, ":r", n("1"), ":p", s("a"));
+    assertQueryRefused(
+        t, " AND round BETWEEN :r AND :r AND player = :p", skipped, ":r", n("1"), ":p", s("a"));
+    assertQueryRefused(
+        t,
+        " AND round = :r AND extra = :p",
+        "Query key condition not supported",
+        ":r",
+        n("1"),
+        ":p",
+        s("a"));
+    assertQueryRefused(
+        t, " AND extra = :p", "Query condition missed key schema element: round", ":p", s("a"));
+    assertQueryRefused(
+        t,
+        " AND begins_with(round, :r)",
+        "Invalid KeyConditionExpression: Incorrect operand type for operator or function;"
+            + " operator or function: begins_with, operand type: N",
+        ":r",
+        n("1"));
+    assertQueryRefused(
+        t,
+        " AND round = :r",
+        "One or more parameter values were invalid: Condition parameter type does not match"
+            + " schema type",
+        ":r",
+        s("1"));
+    assertQueryRefused(
+        t,
+        " AND round = :r AND round = :r",
+        "KeyConditionExpressions must only contain one condition per key",
+        ":r",
+        n("1"));
+    for (String condition : List.of("org = :o", "team = :t AND round = :r")) {
+      assertThatThrownBy(
+              () ->
+                  client.query(
+                      b ->
+                          b.tableName(t)
+                              .indexName("byTeam")
+                              .keyConditionExpression(condition)
+                              .expressionAttributeValues(
+                                  condition.contains(":t")
+                                      ? Map.of(":t", s("t"), ":r", n("1"))
+                                      : Map.of(":o", s("o")))))
+          .isInstanceOf(DynamoDbException.class)
+          .hasMessageStartingWith(
+              "Query condition missed key schema element: "
+                  + (condition.contains(":t") ? "org" : "team"));
+    }
+    assertThatThrownBy(
+            () ->
+                client.query(
+                    b ->
+                        b.tableName(t)
+                            .indexName("byTeam")
+                            .keyConditionExpression("org = :o AND team > :t")
+                            .expressionAttributeValues(Map.of(":o", s("o"), ":t", s("t")))))
+        .isInstanceOf(DynamoDbException.class)
+        .hasMessageStartingWith("Query key condition not supported");
+    assertThatThrownBy(
+            () ->
+                client.query(
+                    b ->
+                        b.tableName(t)
+                            .indexName("byTeam")
+                            .keyConditions(
+                                Map.of(
+                                    "org", eq(s("o")), "team", eq(s("t")), "player", eq(s("a"))))))
+        .isInstanceOf(DynamoDbException.class)
+        .hasMessageStartingWith(skipped);
+    assertThatThrownBy(
+            () ->
+                client.query(
+                    b ->
+                        b.tableName(t)
+                            .indexName("byTeam")
+                            .keyConditionExpression("org = :o AND team = :t")
+                            .filterExpression("round > :r")
+                            .expressionAttributeValues(
+                                Map.of(":o", s("o"), ":t", s("t"), ":r", n("1")))))
+        .isInstanceOf(DynamoDbException.class)
+        .hasMessageStartingWith(
+            "Filter Expression can only contain non-primary key attributes: Primary key"
+                + " attribute: round");
+  }
+
+  @Test
+  void aMultiAttributeIndexPagesWithLimitAndExclusiveStartKeyEitherWay() {
+    String t = teamsWithMembers();
+    for (boolean forward : List.of(true, false)) {
+      for (String condition : List.of("", " AND round = :r", " AND round = :r AND player >= :p")) {
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        values.put(":o", s("o"));
+        values.put(":t", s("t"));
+        if (condition.contains(":r")) {
+          values.put(":r", n("2"));
+        }
+        if (condition.contains(":p")) {
+          values.put(":p", s("amy"));
+        }
+        List<String> paged = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+          Map<String, AttributeValue> from = start;
+          QueryResponse page =
+              client.query(
+                  b ->
+                      b.tableName(t)
+                          .indexName("byTeam")
+                          .keyConditionExpression("org = :o AND team = :t" + condition)
+                          .expressionAttributeValues(values)
+                          .scanIndexForward(forward)
+                          .limit(2)
+                          .exclusiveStartKey(from));
+          page.items().forEach(i -> paged.add(i.get("id").s()));
+          if (page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()) {
+            assertThat(page.lastEvaluatedKey())
+                .containsOnlyKeys("id", "org", "team", "round", "player");
+            start = page.lastEvaluatedKey();
+          } else {
+            start = null;
+          }
+        } while (start != null);
+        Object[] bound =
+            values.entrySet().stream()
+                .skip(2)
+                .flatMap(e -> java.util.stream.Stream.of(e.getKey(), e.getValue()))
+                .toArray();
+        assertThat(paged).as(condition).isEqualTo(members(t, forward, condition, bound));
+      }
+    }
+    assertThat(members(t, " AND round = :r AND player >= :p", ":r", n("2"), ":p", s("amy")))
+        .containsExactly("m3", "m2");
+    List<String> scanned = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> from = start;
+      ScanResponse page =
+          client.scan(b -> b.tableName(t).indexName("byTeam").limit(2).exclusiveStartKey(from));
+      page.items().forEach(i -> scanned.add(i.get("id").s()));
+      start =
+          page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+              ? page.lastEvaluatedKey()
+              : null;
+    } while (start != null);
+    assertThat(scanned)
+        .containsExactlyInAnyOrder("m1", "m2", "m3", "m4", "m5", "m6", "other", "o-tt", "ot-t");
+  }
+
+  @Test
+  void aGlobalIndexOfOnePartitionAndTwoSortKeyAttributesOrdersByBoth() {
+    String t = teamsWithMembers();
+    QueryResponse org =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byOrg")
+                    .keyConditionExpression("org = :o AND team = :t AND round BETWEEN :a AND :b")
+                    .expressionAttributeValues(
+                        Map.of(":o", s("o"), ":t", s("t"), ":a", n("2"), ":b", n("3"))));
+    // noPlayer has every key attribute of this index (org, team, round), though not of byTeam
+    assertThat(org.items())
+        .extracting(i -> i.get("id").s())
+        .containsExactly("m2", "m3", "m6", "noPlayer");
+    assertThat(org.items().get(0))
+        .isEqualTo(
+            Map.of(
+                "id",
+                s("m2"),
+                "org",
+                s("o"),
+                "team",
+                s("t"),
+                "round",
+                n("2"),
+                "extra",
+                s("not projected")));
+    QueryResponse teams =
+        client.query(
+            b ->
+                b.tableName(t)
+                    .indexName("byOrg")
+                    .keyConditionExpression("org = :o AND begins_with(team, :t)")
+                    .expressionAttributeValues(Map.of(":o", s("o"), ":t", s("t")))
+                    .scanIndexForward(false));
+    assertThat(teams.items())
+        .extracting(i -> i.get("team").s() + " " + i.get("round").n())
+        .containsExactly("tt 1", "t 10", "t 9.5", "t 3", "t 2", "t 2", "t 2", "t -1");
+  }
 }

@@ -110,4 +110,73 @@ class DynamoDbKeysTest {
             "One or more parameter values were invalid: Type mismatch for key sk expected: N"
                 + " actual: S");
   }
+
+  /**
+   * A multi-attribute key's joined renderings, as a global index's view keys hold them ({@link
+   * DynamoDbKeys#globalPartitionKey}, the {@code {r1|key}{r2|key}} of its ids), sort as the tuples
+   * of values do and never render two tuples alike: strings with low characters (the terminator and
+   * the escapes), '~', characters past U+FFFF, and prefixes of one another, numbers and binaries.
+   */
+  @Test
+  void multiAttributeKeysJoinedSortAsTheirTuplesAndNeverCollide() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    String[] pieces = {"", "a", "ab", " ", "!", "\u0000", "~", "\u007f", "\uD83D\uDE00", "z", "é"};
+    KeySchema key =
+        new KeySchema(
+            List.of(
+                new KeyAttribute("s", AttributeType.S),
+                new KeyAttribute("n", AttributeType.N),
+                new KeyAttribute("b", AttributeType.B)),
+            List.of());
+    List<Map<String, AttributeValue>> tuples = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      StringBuilder text = new StringBuilder(pieces[1 + random.nextInt(pieces.length - 1)]);
+      for (int j = random.nextInt(3); j > 0; j--) {
+        text.append(pieces[random.nextInt(pieces.length)]);
+      }
+      byte[] bytes = new byte[1 + random.nextInt(2)];
+      random.nextBytes(bytes);
+      tuples.add(
+          Map.of(
+              "s",
+              new AttributeValue.S(text.toString()),
+              "n",
+              AttributeValue.N.parse((random.nextBoolean() ? "-" : "") + random.nextInt(20)),
+              "b",
+              new AttributeValue.B(bytes)));
+    }
+    Comparator<Map<String, AttributeValue>> byTuple =
+        Comparator.<Map<String, AttributeValue>, AttributeValue>comparing(
+                t -> t.get("s"), KeyOrder.COMPARATOR)
+            .thenComparing(t -> t.get("n"), KeyOrder.COMPARATOR)
+            .thenComparing(t -> t.get("b"), KeyOrder.COMPARATOR);
+    for (int i = 0; i + 1 < tuples.size(); i++) {
+      Map<String, AttributeValue> a = tuples.get(i);
+      Map<String, AttributeValue> b = tuples.get(i + 1);
+      int joined =
+          KeyOrder.compareUtf8(
+              DynamoDbKeys.globalPartitionKey(key, a), DynamoDbKeys.globalPartitionKey(key, b));
+      assertThat(Integer.signum(joined))
+          .as("seed " + seed + ": " + a + " against " + b)
+          .isEqualTo(Integer.signum(byTuple.compare(a, b)));
+    }
+    // the two tuples that plain strings joined would confuse
+    assertThat(
+            DynamoDbKeys.globalPartitionKey(
+                new KeySchema(
+                    List.of(
+                        new KeyAttribute("x", AttributeType.S),
+                        new KeyAttribute("y", AttributeType.S)),
+                    List.of()),
+                Map.of("x", new AttributeValue.S("o"), "y", new AttributeValue.S("tt"))))
+        .isNotEqualTo(
+            DynamoDbKeys.globalPartitionKey(
+                new KeySchema(
+                    List.of(
+                        new KeyAttribute("x", AttributeType.S),
+                        new KeyAttribute("y", AttributeType.S)),
+                    List.of()),
+                Map.of("x", new AttributeValue.S("ot"), "y", new AttributeValue.S("t"))));
+  }
 }

@@ -481,6 +481,260 @@ public abstract class DynamoDbTablesContract {
     assertThat(db.listTables()).extracting(TableInfo::name).doesNotContain(view);
   }
 
+  /** A table keyed by pk (S), sk (N) defining org, team (S) and round, seq (N) besides. */
+  private static CreateTableRequest.Builder teams(String table) {
+    return simple(table)
+        .attributeDefinitions(
+            def("pk", ScalarAttributeType.S),
+            def("sk", ScalarAttributeType.N),
+            def("org", ScalarAttributeType.S),
+            def("team", ScalarAttributeType.S),
+            def("round", ScalarAttributeType.N),
+            def("seq", ScalarAttributeType.B));
+  }
+
+  private static GlobalSecondaryIndex gsi(String name, KeySchemaElement... keySchema) {
+    return GlobalSecondaryIndex.builder()
+        .indexName(name)
+        .keySchema(keySchema)
+        .projection(Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
+        .build();
+  }
+
+  @Test
+  void aGlobalIndexOfTwoHashAndTwoRangeAttributesIsDescribedAsGivenAndKeyedByAll()
+      throws InterruptedException {
+    String t = name("teams");
+    List<KeySchemaElement> schema =
+        List.of(
+            key("team", KeyType.HASH),
+            key("org", KeyType.HASH),
+            key("round", KeyType.RANGE),
+            key("seq", KeyType.RANGE));
+    TableDescription created =
+        client
+            .createTable(
+                teams(t)
+                    .globalSecondaryIndexes(gsi("byTeam", schema.toArray(KeySchemaElement[]::new)))
+                    .build())
+            .tableDescription();
+
+    assertThat(created.globalSecondaryIndexes().get(0).keySchema())
+        .containsExactlyElementsOf(schema);
+    GlobalSecondaryIndexDescription described =
+        client.describeTable(b -> b.tableName(t)).table().globalSecondaryIndexes().get(0);
+    assertThat(described.keySchema()).containsExactlyElementsOf(schema);
+    assertThat(described.indexStatus()).isEqualTo(IndexStatus.ACTIVE);
+    DynamoDbTable stored = new DynamoDbTables(db).describe(t);
+    ViewStatus view = awaitReady(stored.index("byTeam").orElseThrow().viewName());
+    assertThat(view.definition().partitionBy()).isEqualTo("{team|key}{org|key}");
+    assertThat(view.definition().idBy())
+        .isEqualTo("{round|key}{seq|key}{partitionKey|key}{id|key}");
+    assertThat(view.definition().select())
+        .containsExactly("pk", "sk", "team", "org", "round", "seq");
+    assertThat(StoredTables.decode(StoredTables.encode(stored)).index("byTeam").orElseThrow().key())
+        .isEqualTo(stored.index("byTeam").orElseThrow().key());
+  }
+
+  @Test
+  void multiAttributeKeySchemasAreRefusedAsDynamoDbRefusesThem() {
+    String t = name("badteams");
+    KeySchemaElement org = key("org", KeyType.HASH);
+    KeySchemaElement team = key("team", KeyType.HASH);
+    KeySchemaElement round = key("round", KeyType.RANGE);
+    assertValidation(
+        teams(t)
+            .globalSecondaryIndexes(
+                gsi(
+                    "gsi1",
+                    org,
+                    team,
+                    key("pk", KeyType.HASH),
+                    key("sk", KeyType.HASH),
+                    key("seq", KeyType.HASH),
+                    round))
+            .build(),
+        "Invalid KeySchema: A KeySchema may have at most 4 HASH key attributes");
+    assertValidation(
+        teams(t)
+            .globalSecondaryIndexes(
+                gsi(
+                    "gsi1",
+                    org,
+                    key("team", KeyType.RANGE),
+                    key("round", KeyType.RANGE),
+                    key("seq", KeyType.RANGE),
+                    key("pk", KeyType.RANGE),
+                    key("sk", KeyType.RANGE)))
+            .build(),
+        "Invalid KeySchema: A KeySchema may have at most 4 RANGE key attributes");
+    assertValidation(
+        teams(t).globalSecondaryIndexes(gsi("gsi1", org, round, team)).build(),
+        "Invalid KeySchema: A HASH KeySchemaElement follows a RANGE KeySchemaElement");
+    assertValidation(
+        teams(t).globalSecondaryIndexes(gsi("gsi1", org, team, key("org", KeyType.RANGE))).build(),
+        "Invalid KeySchema: The KeySchema has the attribute org more than once");
+    assertValidation(
+        teams(t).globalSecondaryIndexes(gsi("gsi1", round, org, team)).build(),
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    assertValidation(
+        teams(t).globalSecondaryIndexes(gsi("gsi1", org, team, key("nope", KeyType.RANGE))).build(),
+        "One or more parameter values were invalid: Some index key attributes are not defined in"
+            + " AttributeDefinitions. Keys: [org, team, nope], AttributeDefinitions: [pk, sk, org,"
+            + " team, round, seq]");
+    assertValidationContaining(
+        teams(t)
+            .globalSecondaryIndexes(
+                gsi("gsi1", org, team, round, round, round, round, round, round, round))
+            .build(),
+        "at 'globalSecondaryIndexes.1.member.keySchema' failed to satisfy constraint: Member must"
+            + " have length less than or equal to 8");
+    // The table's and a local index's keys stay one HASH and at most one RANGE attribute.
+    assertValidation(
+        teams(t).keySchema(key("pk", KeyType.HASH), org).build(),
+        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    assertValidationContaining(
+        teams(t)
+            .localSecondaryIndexes(
+                LocalSecondaryIndex.builder()
+                    .indexName("lsi1")
+                    .keySchema(
+                        key("pk", KeyType.HASH),
+                        key("round", KeyType.RANGE),
+                        key("seq", KeyType.RANGE))
+                    .projection(p -> p.projectionType(ProjectionType.ALL))
+                    .build())
+            .build(),
+        "at 'localSecondaryIndexes.1.member.keySchema' failed to satisfy constraint: Member must"
+            + " have length less than or equal to 2");
+  }
+
+  @Test
+  void updateTableAddsAMultiAttributeGlobalIndexWithBackfillAndDeletesIt()
+      throws InterruptedException {
+    String t = name("backfilled");
+    client.createTable(simple(t).build());
+    for (int i = 0; i < 30; i++) {
+      Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item =
+          new java.util.HashMap<>();
+      item.put("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("p" + i));
+      item.put("sk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN("1"));
+      item.put("org", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("o"));
+      if (i % 10 != 9) { // the others lack team and round: not in the index
+        item.put(
+            "team",
+            software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("t" + i % 2));
+        item.put(
+            "round",
+            software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN("" + i % 5));
+      }
+      client.putItem(b -> b.tableName(t).item(item));
+    }
+    assertValidationOf(
+        () ->
+            client.updateTable(
+                b ->
+                    b.tableName(t)
+                        .attributeDefinitions(
+                            def("org", ScalarAttributeType.S),
+                            def("team", ScalarAttributeType.S),
+                            def("round", ScalarAttributeType.N))
+                        .globalSecondaryIndexUpdates(
+                            u ->
+                                u.create(
+                                    c ->
+                                        c.indexName("byTeam")
+                                            .keySchema(
+                                                key("org", KeyType.HASH),
+                                                key("round", KeyType.RANGE),
+                                                key("team", KeyType.HASH))
+                                            .projection(
+                                                p -> p.projectionType(ProjectionType.ALL))))),
+        "Invalid KeySchema: A HASH KeySchemaElement follows a RANGE KeySchemaElement");
+
+    TableDescription added =
+        client
+            .updateTable(
+                b ->
+                    b.tableName(t)
+                        .attributeDefinitions(
+                            def("org", ScalarAttributeType.S),
+                            def("team", ScalarAttributeType.S),
+                            def("round", ScalarAttributeType.N))
+                        .globalSecondaryIndexUpdates(
+                            u ->
+                                u.create(
+                                    c ->
+                                        c.indexName("byTeam")
+                                            .keySchema(
+                                                key("org", KeyType.HASH),
+                                                key("team", KeyType.HASH),
+                                                key("round", KeyType.RANGE))
+                                            .projection(
+                                                p -> p.projectionType(ProjectionType.ALL)))))
+            .tableDescription();
+    assertThat(added.globalSecondaryIndexes().get(0).indexStatus())
+        .isIn(IndexStatus.CREATING, IndexStatus.ACTIVE);
+    awaitReady(new DynamoDbTables(db).describe(t).index("byTeam").orElseThrow().viewName());
+    GlobalSecondaryIndexDescription ready =
+        client.describeTable(b -> b.tableName(t)).table().globalSecondaryIndexes().get(0);
+    assertThat(ready.indexStatus()).isEqualTo(IndexStatus.ACTIVE);
+    assertThat(ready.itemCount()).isEqualTo(27);
+    assertThat(ready.keySchema())
+        .containsExactly(
+            key("org", KeyType.HASH), key("team", KeyType.HASH), key("round", KeyType.RANGE));
+
+    List<String> rounds = new ArrayList<>();
+    client
+        .query(
+            q ->
+                q.tableName(t)
+                    .indexName("byTeam")
+                    .keyConditionExpression("org = :o AND team = :t AND round >= :r")
+                    .expressionAttributeValues(
+                        Map.of(
+                            ":o",
+                            software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(
+                                "o"),
+                            ":t",
+                            software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(
+                                "t1"),
+                            ":r",
+                            software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(
+                                "3"))))
+        .items()
+        .forEach(i -> rounds.add(i.get("round").n() + "/" + i.get("pk").s()));
+    // t1: the odd i but 9, 19, 29; of those, round (i % 5) 3 or 4: 3, 13, 23, in the order of their
+    // table keys' renderings after their round
+    assertThat(rounds).containsExactly("3/p13", "3/p23", "3/p3");
+
+    client.updateTable(
+        b -> b.tableName(t).globalSecondaryIndexUpdates(u -> u.delete(x -> x.indexName("byTeam"))));
+    TableDescription after = client.describeTable(b -> b.tableName(t)).table();
+    assertThat(after.globalSecondaryIndexes()).isEmpty();
+    assertThat(after.attributeDefinitions()).doesNotContain(def("team", ScalarAttributeType.S));
+  }
+
+  private void assertValidationContaining(CreateTableRequest request, String message) {
+    assertThatThrownBy(() -> client.createTable(request))
+        .isInstanceOfSatisfying(
+            DynamoDbException.class,
+            e -> {
+              assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
+              assertThat(e.awsErrorDetails().errorMessage()).contains(message);
+            });
+  }
+
+  private static void assertValidationOf(Runnable call, String message) {
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            DynamoDbException.class,
+            e -> {
+              assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
+              assertThat(e.awsErrorDetails().errorMessage()).isEqualTo(message);
+            });
+  }
+
   @Test
   void updateTableChangesBillingAndRefusesTwoIndexChangesAtOnce() {
     String t = name("billing");

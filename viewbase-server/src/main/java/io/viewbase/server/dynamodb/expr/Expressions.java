@@ -45,8 +45,22 @@ public final class Expressions {
    */
   public static KeyCondition parseKeyCondition(
       String expression, Placeholders placeholders, String hashKey, String rangeKey) {
+    return parseKeyCondition(
+        expression,
+        placeholders,
+        List.of(hashKey),
+        rangeKey == null ? List.of() : List.of(rangeKey));
+  }
+
+  /**
+   * A Query KeyConditionExpression on a key of several partition and sort key attributes (a global
+   * index's multi-attribute key): each partition key attribute by equality, optionally conditions
+   * on a left-to-right prefix of the sort key attributes ({@link KeyCondition#of}).
+   */
+  public static KeyCondition parseKeyCondition(
+      String expression, Placeholders placeholders, List<String> hashKeys, List<String> rangeKeys) {
     Condition condition = condition("KeyConditionExpression", expression, placeholders);
-    return KeyCondition.fromExpression(condition, hashKey, rangeKey);
+    return KeyCondition.fromExpression(condition, hashKeys, rangeKeys);
   }
 
   /** An UpdateItem (or transaction Update) UpdateExpression. */

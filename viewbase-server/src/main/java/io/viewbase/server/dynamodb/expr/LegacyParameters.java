@@ -243,38 +243,37 @@ public final class LegacyParameters {
    *     supported", and the ComparisonOperator refusals of {@link #filter}
    */
   public static KeyCondition keyConditions(Object keyConditions, String hashKey, String rangeKey) {
+    return keyConditions(
+        keyConditions, List.of(hashKey), rangeKey == null ? List.of() : List.of(rangeKey));
+  }
+
+  /**
+   * KeyConditions on a key of several partition and sort key attributes ({@link KeyCondition#of}).
+   */
+  public static KeyCondition keyConditions(
+      Object keyConditions, List<String> hashKeys, List<String> rangeKeys) {
     Map<String, Checked> byName = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : object(keyConditions).entrySet()) {
       String name = (String) e.getKey();
       byName.put(name, checked("KeyConditions", name, object(e.getValue())));
     }
-    if (!byName.containsKey(hashKey)) {
-      throw invalid("Query condition missed key schema element: " + hashKey);
-    }
-    if (rangeKey != null && byName.size() > 1 && !byName.containsKey(rangeKey)) {
-      throw invalid("Query condition missed key schema element: " + rangeKey);
-    }
+    KeyCondition.checkNamed(byName.keySet(), hashKeys, rangeKeys);
     for (Checked c : byName.values()) {
       if (Set.of("NULL", "NOT_NULL", "CONTAINS", "NOT_CONTAINS", "IN", "NE").contains(c.operator)) {
         throw invalid("Attempted conditional constraint is not an indexable operation");
       }
     }
-    Checked hash = byName.get(hashKey);
-    if (!hash.operator.equals("EQ") || byName.size() > (rangeKey == null ? 1 : 2)) {
-      throw invalid("Query key condition not supported");
+    List<KeyCondition.Atom> atoms = new ArrayList<>();
+    for (Map.Entry<String, Checked> e : byName.entrySet()) {
+      Checked c = e.getValue();
+      atoms.add(
+          new KeyCondition.Atom(
+              e.getKey(),
+              KeyCondition.SortOperator.valueOf(c.operator),
+              c.values.get(0),
+              c.operator.equals("BETWEEN") ? c.values.get(1) : null));
     }
-    Checked range = rangeKey == null ? null : byName.get(rangeKey);
-    return new KeyCondition(
-        hashKey,
-        hash.values.get(0),
-        Optional.ofNullable(range)
-            .map(
-                r ->
-                    new KeyCondition.SortCondition(
-                        rangeKey,
-                        KeyCondition.SortOperator.valueOf(r.operator),
-                        r.values.get(0),
-                        r.operator.equals("BETWEEN") ? r.values.get(1) : null)));
+    return KeyCondition.of(atoms, hashKeys, rangeKeys);
   }
 
   /**

@@ -85,6 +85,57 @@ class KeyConditionAndProjectionTest {
     assertThatThrownBy(() -> key(expression, "sk")).hasMessage(message);
   }
 
+  /** A key condition on a multi-attribute key: partition (h1, h2), sort (r1, r2, r3). */
+  private static KeyCondition multi(String expression) {
+    return Expressions.parseKeyCondition(
+        expression,
+        placeholders(null, VALUES),
+        java.util.List.of("h1", "h2"),
+        java.util.List.of("r1", "r2", "r3"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "h2 = :p AND h1 = :p | | 0",
+        "h1 = :p AND h2 = :p AND r1 > :a | GT | 1",
+        "h1 = :p AND h2 = :p AND r2 <= :a AND r1 = :a | LE | 2",
+        "h1 = :p AND h2 = :p AND r1 = :a AND r2 = :a AND r3 BETWEEN :a AND :b | BETWEEN | 3",
+        "h1 = :p AND h2 = :p AND r1 = :a AND begins_with(r2, :pre) | BEGINS_WITH | 2",
+      })
+  void aMultiAttributeKeyConditionFixesEveryPartitionAttributeAndASortPrefix(
+      String expression, String last, int sorted) {
+    KeyCondition k = multi(expression);
+    assertThat(k.partitionValues()).containsOnlyKeys("h1", "h2");
+    assertThat(k.partitionValues().keySet()).containsExactly("h1", "h2");
+    assertThat(k.sortConditions()).hasSize(sorted);
+    for (int i = 0; i < sorted; i++) {
+      assertThat(k.sortConditions().get(i).name()).isEqualTo("r" + (i + 1));
+    }
+    if (last != null) {
+      assertThat(k.sortCondition().orElseThrow().operator()).isEqualTo(SortOperator.valueOf(last));
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "h1 = :p | Query condition missed key schema element: h2",
+        "h2 = :p AND r1 = :a | Query condition missed key schema element: h1",
+        "h1 = :p AND h2 > :p | Query key condition not supported",
+        "h1 = :p AND h2 = :p AND x = :a | Query condition missed key schema element: r1",
+        "h1 = :p AND h2 = :p AND r1 = :a AND x = :a | Query key condition not supported",
+        "h1 = :p AND h2 = :p AND r2 = :a | RANGE key attributes r1 must have equality conditions specified in the query because a condition is present on key attribute r2",
+        "h1 = :p AND h2 = :p AND r1 = :a AND r3 = :a | RANGE key attributes r2 must have equality conditions specified in the query because a condition is present on key attribute r3",
+        "h1 = :p AND h2 = :p AND r1 < :a AND r2 = :a | RANGE key attributes r1 must have equality conditions specified in the query because a condition is present on key attribute r2",
+        "h1 = :p AND h2 = :p AND r1 = :a AND begins_with(r2, :pre) AND r3 = :a | RANGE key attributes r2 must have equality conditions specified in the query because a condition is present on key attribute r3",
+      })
+  void aMultiAttributeKeyConditionOfAnotherShapeIsRefused(String expression, String message) {
+    assertThatThrownBy(() -> multi(expression)).hasMessage(message);
+  }
+
   @Test
   void aHashOnlyKeyTakesOneCondition() {
     assertThatThrownBy(() -> key("pk = :p AND sk = :a", null))

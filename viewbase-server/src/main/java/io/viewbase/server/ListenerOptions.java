@@ -24,4 +24,38 @@ public record ListenerOptions(
     int workerThreads,
     int maxRequestBytes,
     ConnectionLimits connections,
-    TlsSettings tls) {}
+    TlsSettings tls) {
+
+  /**
+   * What a server's options say about how it listens: the native API's, the Azure dialect's and the
+   * DynamoDB dialect's options alike.
+   */
+  public interface Source {
+    String bindAddress();
+
+    int port();
+
+    int ioThreads();
+
+    int workerThreads();
+
+    int maxRequestBytes();
+
+    ConnectionLimits connections();
+
+    TlsSettings tls();
+  }
+
+  /** A listener named {@code name} (its threads and log lines) as {@code options} say. */
+  public static ListenerOptions of(String name, Source options) {
+    return new ListenerOptions(
+        name,
+        options.bindAddress(),
+        options.port(),
+        options.ioThreads(),
+        options.workerThreads(),
+        options.maxRequestBytes(),
+        options.connections(),
+        options.tls());
+  }
+}

@@ -29,7 +29,8 @@ public record ServerOptions(
     int workerThreads,
     ConnectionLimits connections,
     TlsSettings tls,
-    boolean insecure) {
+    boolean insecure)
+    implements ListenerOptions.Source {
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_MAX_REQUEST_BYTES = 8 << 20;
   public static final int DEFAULT_WORKER_THREADS = 64;

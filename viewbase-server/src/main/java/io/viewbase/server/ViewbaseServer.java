@@ -118,15 +118,7 @@ public final class ViewbaseServer implements AutoCloseable {
 
   /** What the listener takes from the options. */
   static ListenerOptions listenerOptions(ServerOptions options) {
-    return new ListenerOptions(
-        "viewbase",
-        options.bindAddress(),
-        options.port(),
-        options.ioThreads(),
-        options.workerThreads(),
-        options.maxRequestBytes(),
-        options.connections(),
-        options.tls());
+    return ListenerOptions.of("viewbase", options);
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */

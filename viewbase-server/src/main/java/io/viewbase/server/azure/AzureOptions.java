@@ -2,6 +2,7 @@ package io.viewbase.server.azure;
 
 import io.viewbase.api.Stability;
 import io.viewbase.server.ConnectionLimits;
+import io.viewbase.server.ListenerOptions;
 import io.viewbase.server.TlsSettings;
 import java.util.Base64;
 import java.util.Collections;
@@ -36,7 +37,8 @@ public record AzureOptions(
     int ioThreads,
     int workerThreads,
     ConnectionLimits connections,
-    TlsSettings tls) {
+    TlsSettings tls)
+    implements ListenerOptions.Source {
   public static final int DEFAULT_PORT = 10002;
   public static final String DEV_ACCOUNT = "devstoreaccount1";
 

@@ -53,15 +53,7 @@ public final class AzureTablesServer implements AutoCloseable {
 
   /** What the listener takes from the options. */
   static ListenerOptions listenerOptions(AzureOptions options) {
-    return new ListenerOptions(
-        "viewbase-azure",
-        options.bindAddress(),
-        options.port(),
-        options.ioThreads(),
-        options.workerThreads(),
-        options.maxRequestBytes(),
-        options.connections(),
-        options.tls());
+    return ListenerOptions.of("viewbase-azure", options);
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */

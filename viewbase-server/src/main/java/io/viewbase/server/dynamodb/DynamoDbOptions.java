@@ -2,6 +2,7 @@ package io.viewbase.server.dynamodb;
 
 import io.viewbase.api.Stability;
 import io.viewbase.server.ConnectionLimits;
+import io.viewbase.server.ListenerOptions;
 import io.viewbase.server.TlsSettings;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,7 +41,8 @@ public record DynamoDbOptions(
     int ioThreads,
     int workerThreads,
     ConnectionLimits connections,
-    TlsSettings tls) {
+    TlsSettings tls)
+    implements ListenerOptions.Source {
   public static final int DEFAULT_PORT = 8000;
 
   /** The default access key id, from AWS's DynamoDB Local guide; public. */

@@ -54,15 +54,7 @@ public final class DynamoDbServer implements AutoCloseable {
 
   /** What the listener takes from the options. */
   static ListenerOptions listenerOptions(DynamoDbOptions options) {
-    return new ListenerOptions(
-        "viewbase-dynamodb",
-        options.bindAddress(),
-        options.port(),
-        options.ioThreads(),
-        options.workerThreads(),
-        options.maxRequestBytes(),
-        options.connections(),
-        options.tls());
+    return ListenerOptions.of("viewbase-dynamodb", options);
   }
 
   /** The port the server listens on (the one picked, when the options asked for port 0). */

@@ -632,47 +632,16 @@ public abstract class DynamoDbTablesContract {
     }
     assertValidationOf(
         () ->
-            client.updateTable(
-                b ->
-                    b.tableName(t)
-                        .attributeDefinitions(
-                            def("org", ScalarAttributeType.S),
-                            def("team", ScalarAttributeType.S),
-                            def("round", ScalarAttributeType.N))
-                        .globalSecondaryIndexUpdates(
-                            u ->
-                                u.create(
-                                    c ->
-                                        c.indexName("byTeam")
-                                            .keySchema(
-                                                key("org", KeyType.HASH),
-                                                key("round", KeyType.RANGE),
-                                                key("team", KeyType.HASH))
-                                            .projection(
-                                                p -> p.projectionType(ProjectionType.ALL))))),
+            addTeamIndex(
+                t,
+                key("org", KeyType.HASH),
+                key("round", KeyType.RANGE),
+                key("team", KeyType.HASH)),
         "Invalid KeySchema: A HASH KeySchemaElement follows a RANGE KeySchemaElement");
 
     TableDescription added =
-        client
-            .updateTable(
-                b ->
-                    b.tableName(t)
-                        .attributeDefinitions(
-                            def("org", ScalarAttributeType.S),
-                            def("team", ScalarAttributeType.S),
-                            def("round", ScalarAttributeType.N))
-                        .globalSecondaryIndexUpdates(
-                            u ->
-                                u.create(
-                                    c ->
-                                        c.indexName("byTeam")
-                                            .keySchema(
-                                                key("org", KeyType.HASH),
-                                                key("team", KeyType.HASH),
-                                                key("round", KeyType.RANGE))
-                                            .projection(
-                                                p -> p.projectionType(ProjectionType.ALL)))))
-            .tableDescription();
+        addTeamIndex(
+            t, key("org", KeyType.HASH), key("team", KeyType.HASH), key("round", KeyType.RANGE));
     assertThat(added.globalSecondaryIndexes().get(0).indexStatus())
         .isIn(IndexStatus.CREATING, IndexStatus.ACTIVE);
     awaitReady(new DynamoDbTables(db).describe(t).index("byTeam").orElseThrow().viewName());
@@ -723,6 +692,26 @@ public abstract class DynamoDbTablesContract {
               assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
               assertThat(e.awsErrorDetails().errorMessage()).contains(message);
             });
+  }
+
+  /** UpdateTable adding the global index {@code byTeam} (org, team: S; round: N) of these keys. */
+  private TableDescription addTeamIndex(String t, KeySchemaElement... keys) {
+    return client
+        .updateTable(
+            b ->
+                b.tableName(t)
+                    .attributeDefinitions(
+                        def("org", ScalarAttributeType.S),
+                        def("team", ScalarAttributeType.S),
+                        def("round", ScalarAttributeType.N))
+                    .globalSecondaryIndexUpdates(
+                        u ->
+                            u.create(
+                                c ->
+                                    c.indexName("byTeam")
+                                        .keySchema(keys)
+                                        .projection(p -> p.projectionType(ProjectionType.ALL)))))
+        .tableDescription();
   }
 
   private static void assertValidationOf(Runnable call, String message) {

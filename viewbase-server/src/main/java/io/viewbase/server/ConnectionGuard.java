@@ -2,14 +2,14 @@ package io.viewbase.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.util.AsciiString;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.util.ByteProcessor;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,15 +61,19 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
 
     /**
-     * The {@code Keep-Alive} header's value on kept-alive answers: {@code timeout=<idle seconds>}.
+     * The {@code Keep-Alive} header kept-alive answers carry, {@code timeout=<idle seconds>}, as
+     * the header line ({@link ResponseBytes#lines(Map)}), encoded once.
      */
-    private final AsciiString keepAlive;
+    private final byte[] keepAlive;
 
     Connections(String name, ConnectionLimits limits) {
       this.name = name;
       this.limits = limits;
       this.keepAlive =
-          AsciiString.cached("timeout=" + Math.max(1, limits.idleTimeout().toSeconds()));
+          ResponseBytes.lines(
+              Map.of(
+                  HttpHeaderNames.KEEP_ALIVE.toString(),
+                  "timeout=" + Math.max(1, limits.idleTimeout().toSeconds())));
     }
 
     /** A refused connection, logged at most once a minute with how many were refused since. */
@@ -125,13 +129,6 @@ final class ConnectionGuard extends ChannelDuplexHandler {
 
   private boolean finalAnswerNext;
 
-  /** A final answer has been written: the connection waits for its next request from now. */
-  private final ChannelFutureListener answerWritten =
-      f -> {
-        answered++;
-        update();
-      };
-
   /** Refused or closing: what arrives is dropped, not decoded. */
   private boolean discarding;
 
@@ -150,8 +147,8 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     this.listener = listener;
   }
 
-  /** The {@code Keep-Alive} value a kept-alive answer on this connection carries. */
-  CharSequence keepAliveValue() {
+  /** The {@code Keep-Alive} header line a kept-alive answer on this connection carries. */
+  byte[] keepAliveLine() {
     return listener.keepAlive;
   }
 
@@ -260,9 +257,17 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
     finalAnswerNext = false;
     answersStarted++;
-    ChannelPromise written = promise.unvoid();
-    written.addListener(answerWritten);
-    context.write(msg, written);
+    context.write(msg, promise);
+  }
+
+  /**
+   * A final answer has been written (or its write failed): the connection waits for its next
+   * request from now. Told by the answer's writer, whose listener on the write is the only one (see
+   * {@link HttpListener.AnswerRoute#written}).
+   */
+  void answerWritten() {
+    answered++;
+    update();
   }
 
   @Override

@@ -12,10 +12,10 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.AsciiString;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
 import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -54,7 +54,10 @@ import org.slf4j.LoggerFactory;
  */
 final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(DialectHandler.class);
-  private static final AsciiString JSON = AsciiString.cached(ApiResponse.JSON);
+
+  /** {@code content-type: application/json}, the line most answers carry, encoded once. */
+  private static final byte[] JSON_LINE =
+      ResponseBytes.lines(Map.of(HttpHeaderNames.CONTENT_TYPE.toString(), ApiResponse.JSON));
 
   private final Dialect<R, T> dialect;
   private final Executor workers;
@@ -256,7 +259,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
     }
     ByteBuf out;
     try {
-      out = encode(ctx, p, answer, keepAlive, answers.keepAliveValue());
+      out = encode(ctx, p, answer, keepAlive, answers.keepAliveLine());
     } catch (RuntimeException | Error badHeader) { // a header value it cannot send
       LOG.warn("Answering 500: cannot encode the answer: {}", badHeader.toString());
       out =
@@ -268,7 +271,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
                   ViewbaseException.of(
                       ErrorCode.InternalError, "The server could not encode its answer")),
               keepAlive,
-              answers.keepAliveValue());
+              answers.keepAliveLine());
     }
     if (answers.gone()) {
       // The client closed the connection while its answer was being made, and the connection's
@@ -283,6 +286,7 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
   }
 
   private void written(ChannelFuture f) {
+    answers.written();
     busy = false;
     if (!writingKeepAlive || !f.isSuccess()) {
       queue.clear();
@@ -298,16 +302,18 @@ final class DialectHandler<R, T> extends SimpleChannelInboundHandler<Object> {
       Pending<?, ?> p,
       Answer answer,
       boolean keepAlive,
-      CharSequence keepAliveValue) {
+      byte[] keepAliveLine) {
     byte[] body = answer.body();
     ResponseBytes out = ResponseBytes.start(ctx.alloc(), p.version(), answer.status(), body.length);
     String type = answer.contentType();
-    if (type != null) {
-      out.header(HttpHeaderNames.CONTENT_TYPE, ApiResponse.JSON.equals(type) ? JSON : type);
+    if (ApiResponse.JSON.equals(type)) {
+      out.lines(JSON_LINE);
+    } else if (type != null) {
+      out.header(HttpHeaderNames.CONTENT_TYPE, type);
     }
     out.header(HttpHeaderNames.CONTENT_LENGTH, body.length);
     answer.writeHeaders(out);
-    return out.keepAlive(keepAlive, keepAliveValue).finish(body, p.head());
+    return out.keepAlive(keepAlive, keepAliveLine).finish(body, p.head());
   }
 
   @Override

@@ -294,12 +294,22 @@ public final class HttpListener implements AutoCloseable {
     }
 
     /**
-     * The {@code Keep-Alive} header's value for kept-alive answers, {@code timeout=N} with N the
-     * idle timeout in seconds (how long the server keeps the connection waiting for its next
-     * request, so a client knows when to stop reusing it); null without the listener's guard.
+     * Tells the guard that the final answer written last has been written (or failed): the one
+     * listener on that write, the dialect handler's, calls this first.
      */
-    CharSequence keepAliveValue() {
-      return guard == null ? null : guard.keepAliveValue();
+    void written() {
+      if (guard != null) {
+        guard.answerWritten();
+      }
+    }
+
+    /**
+     * The {@code Keep-Alive} header line for kept-alive answers, {@code timeout=N} with N the idle
+     * timeout in seconds (how long the server keeps the connection waiting for its next request, so
+     * a client knows when to stop reusing it), encoded once; null without the listener's guard.
+     */
+    byte[] keepAliveLine() {
+      return guard == null ? null : guard.keepAliveLine();
     }
   }
 

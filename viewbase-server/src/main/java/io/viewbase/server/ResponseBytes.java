@@ -39,6 +39,11 @@ public final class ResponseBytes {
   /** "HTTP/1.1 200 OK\r\n" and the like; index: status code (HTTP/1.0's 600 further on). */
   private static final byte[][] STATUS_LINES = new byte[2 * MAX_CACHED_STATUS][];
 
+  private static final byte[] CONNECTION_CLOSE =
+      lines(Map.of(HttpHeaderNames.CONNECTION.toString(), HttpHeaderValues.CLOSE.toString()));
+  private static final byte[] CONNECTION_KEEP_ALIVE =
+      lines(Map.of(HttpHeaderNames.CONNECTION.toString(), HttpHeaderValues.KEEP_ALIVE.toString()));
+
   /** Room for the status line and the headers beyond the body. */
   private static final int HEAD_ROOM = 384;
 
@@ -111,18 +116,18 @@ public final class ResponseBytes {
 
   /**
    * Says whether the connection stays open: {@code Connection: close} when it does not; when it
-   * does, {@code Keep-Alive: <keepAliveValue>} (how long an idle connection is kept, {@code
-   * timeout=N}; left out when null), and {@code Connection: keep-alive} for an HTTP/1.0 client (1.1
-   * keeps it by default).
+   * does, the {@code Keep-Alive} line given (how long an idle connection is kept, {@code
+   * timeout=N}, encoded by {@link #lines(Map)}; left out when null), and {@code Connection:
+   * keep-alive} for an HTTP/1.0 client (1.1 keeps it by default).
    */
-  public ResponseBytes keepAlive(boolean keepAlive, CharSequence keepAliveValue) {
+  public ResponseBytes keepAlive(boolean keepAlive, byte[] keepAliveLine) {
     if (!keepAlive) {
-      return header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      return lines(CONNECTION_CLOSE);
     }
-    if (keepAliveValue != null) {
-      header(HttpHeaderNames.KEEP_ALIVE, keepAliveValue);
+    if (keepAliveLine != null) {
+      lines(keepAliveLine);
     }
-    return http10 ? header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE) : this;
+    return http10 ? lines(CONNECTION_KEEP_ALIVE) : this;
   }
 
   /**

@@ -1,14 +1,11 @@
 package io.viewbase.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
 import io.viewbase.api.OpenOptions;
-import io.viewbase.api.Query;
 import io.viewbase.api.Value;
 import io.viewbase.api.Viewbase;
 import java.io.ByteArrayOutputStream;
@@ -123,19 +120,7 @@ class NativeRequestFuzzTest {
    */
   static void check(
       Database db, FuzzedDataProvider data, Function<byte[], List<Integer>> exchange) {
-    if (db.listTables().stream().noneMatch(table -> table.name().equals("People"))) {
-      seed(db);
-    }
-    List<Item> before = db.table("People").query(Query.all()).items();
-    List<Integer> statuses = exchange.apply(request(data));
-    for (int status : statuses) {
-      assertThat(status < 500 || status == 501).as("statuses %s", statuses).isTrue();
-    }
-    if (!statuses.isEmpty() && statuses.stream().allMatch(s -> s >= 400)) {
-      assertThat(db.table("People").query(Query.all()).items())
-          .as("People after a refused request")
-          .isEqualTo(before);
-    }
+    RequestContract.check(db, "People", () -> seed(db), request(data), exchange);
   }
 
   static byte[] request(FuzzedDataProvider data) {

@@ -1,17 +1,15 @@
 package io.viewbase.server.azure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.viewbase.api.Database;
 import io.viewbase.api.Item;
 import io.viewbase.api.OpenOptions;
-import io.viewbase.api.Query;
 import io.viewbase.api.Value;
 import io.viewbase.api.Viewbase;
 import io.viewbase.server.RawExchange;
+import io.viewbase.server.RequestContract;
 import java.io.ByteArrayOutputStream;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -149,19 +147,7 @@ class AzureRequestFuzzTest {
    */
   static void check(
       Database db, FuzzedDataProvider data, Function<byte[], List<Integer>> exchange) {
-    if (db.listTables().stream().noneMatch(table -> table.name().equals("people"))) {
-      seed(db);
-    }
-    List<Item> before = db.table("people").query(Query.all()).items();
-    List<Integer> statuses = exchange.apply(request(data));
-    for (int status : statuses) {
-      assertThat(status < 500 || status == 501).as("statuses %s", statuses).isTrue();
-    }
-    if (!statuses.isEmpty() && statuses.stream().allMatch(s -> s >= 400)) {
-      assertThat(db.table("people").query(Query.all()).items())
-          .as("people after a refused request")
-          .isEqualTo(before);
-    }
+    RequestContract.check(db, "people", () -> seed(db), request(data), exchange);
   }
 
   static byte[] request(FuzzedDataProvider data) {

@@ -69,14 +69,17 @@ final class EmbeddedTable implements Table {
                 db.store().get(partition, key, new MappedRead<>(partitionKey, id, mapping)))
         .flatMap(
             m ->
-                db.expiry().isExpired(entry, m.version(), m.ttl()) ? Optional.empty() : m.result());
+                db.expiry().isExpired(entry, m.version(), m.ttl())
+                    ? Optional.empty()
+                    : Optional.ofNullable(m.result()));
   }
 
   /**
-   * A mapped read's result with what decides its expiry; the result already in its {@code
-   * Optional}, so that a read of a cached entry allocates nothing more for it.
+   * A mapped read's result (null if the mapping gave none) with what decides its expiry. A cache
+   * keeps it with the entry and a hit reads it through each reference it holds, so it holds the
+   * result itself, not in an {@code Optional}: one object less to fetch from memory per read.
    */
-  private record Mapped<T>(long version, Value ttl, Optional<T> result) {}
+  private record Mapped<T>(long version, Value ttl, T result) {}
 
   /**
    * A point read's checks, its storage key, and its storage errors translated; {@code lookup}
@@ -103,15 +106,12 @@ final class EmbeddedTable implements Table {
     @Override
     public Mapped<T> derive(long version, byte[] value) {
       Item item = StoredItems.toItem(partitionKey, id, version, value);
-      return new Mapped<>(
-          version,
-          item.properties().get(TimeToLive.PROPERTY),
-          Optional.ofNullable(mapping.map(item)));
+      return new Mapped<>(version, item.properties().get(TimeToLive.PROPERTY), mapping.map(item));
     }
 
     @Override
     public long weight(Mapped<T> mapped) {
-      return mapped.result().map(mapping::weight).orElse(0L) + 48;
+      return (mapped.result() == null ? 0 : mapping.weight(mapped.result())) + 32;
     }
 
     @Override

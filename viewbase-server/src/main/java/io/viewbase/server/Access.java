@@ -50,22 +50,23 @@ final class Access {
     ADMIN
   }
 
-  static Need of(String rawPath, String method, Route route) {
-    if (route == Route.HEALTH || route == Route.CONSOLE) {
-      return Need.NOTHING;
-    }
-    if (rawPath.startsWith(ADMIN_PREFIX) || rawPath.equals("/v1/admin")) {
-      return Need.ADMIN;
-    }
-    boolean get = method.equals("GET");
+  static Need of(ApiRequest request, Route route) {
+    boolean get = request.method().equals("GET");
     return switch (route) {
-      case METRICS, UNKNOWN, TABLES -> Need.ANY_KEY;
+      case HEALTH, CONSOLE -> Need.NOTHING;
+      case METRICS, TABLES -> Need.ANY_KEY;
+      // under /v1/admin/ only the admin routes match: any other path there is refused as theirs
+      case UNKNOWN -> underAdmin(request.rawPath()) ? Need.ADMIN : Need.ANY_KEY;
       case TABLE, VIEW -> get ? Need.READ_TABLE : Need.ADMIN;
       case TABLE_QUERY, PARTITION_QUERY, CHANGES -> get ? Need.READ_TABLE : Need.WRITE_TABLE;
       case ITEM -> get ? Need.READ_TABLE : Need.WRITE_TABLE;
       case BATCH -> Need.WRITE_TABLE; // on each table the body names: see check(key, batch)
       default -> Need.ADMIN;
     };
+  }
+
+  private static boolean underAdmin(String rawPath) {
+    return rawPath.startsWith(ADMIN_PREFIX) || rawPath.equals("/v1/admin");
   }
 
   /** Refuses (403) a key whose scope or tables do not cover what the request needs. */

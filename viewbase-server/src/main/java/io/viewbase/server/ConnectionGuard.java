@@ -66,9 +66,18 @@ final class ConnectionGuard extends ChannelDuplexHandler {
      */
     private final byte[] keepAlive;
 
+    /** The limits' timeouts in nanoseconds, converted once: a phase changes twice a request. */
+    private final long headerNanos;
+
+    private final long bodyNanos;
+    private final long idleNanos;
+
     Connections(String name, ConnectionLimits limits) {
       this.name = name;
       this.limits = limits;
+      this.headerNanos = limits.headerTimeout().toNanos();
+      this.bodyNanos = limits.bodyTimeout().toNanos();
+      this.idleNanos = limits.idleTimeout().toNanos();
       this.keepAlive =
           ResponseBytes.lines(
               Map.of(
@@ -328,9 +337,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     deadline =
         System.nanoTime()
             + switch (now) {
-              case HEADERS -> listener.limits.headerTimeout().toNanos();
-              case BODY -> listener.limits.bodyTimeout().toNanos();
-              case IDLE -> listener.limits.idleTimeout().toNanos();
+              case HEADERS -> listener.headerNanos;
+              case BODY -> listener.bodyNanos;
+              case IDLE -> listener.idleNanos;
               default -> LINGER_NANOS;
             };
     arm();

@@ -49,6 +49,7 @@ public interface Dialect<R, T> {
 
   /**
    * The request as this dialect sees it, read from one well-formed HTTP request on the connection.
+   * The HTTP request is released once this returns: what the dialect keeps of its body is a copy.
    */
   R read(ChannelHandlerContext ctx, FullHttpRequest request);
 

@@ -271,7 +271,7 @@ public final class NativeApi {
    * so a request without a key learns nothing of the routes either.
    */
   private ApiKey authorize(ApiRequest r, RouteMatch match) {
-    Access.Need need = Access.of(r.rawPath(), r.method(), match.route());
+    Access.Need need = Access.of(r, match.route());
     if (need == Access.Need.NOTHING) {
       return null;
     }

@@ -1,7 +1,6 @@
 package io.viewbase.cli;
 
 import io.viewbase.server.azure.AzureOptions;
-import io.viewbase.server.dynamodb.DynamoDbOptions;
 import io.viewbase.server.dynamodb.RequestSigner;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -391,27 +390,13 @@ final class ClassArchiveTraining implements Callable<Integer> {
 
   private void dynamoDb(URI base, String operation, String body)
       throws IOException, InterruptedException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    String amzDate = RequestSigner.amzDate(Instant.now());
-    Map<String, String> signed = new LinkedHashMap<>();
-    signed.put("host", base.getHost() + ":" + base.getPort());
-    signed.put("x-amz-date", amzDate);
-    signed.put("x-amz-target", "DynamoDB_20120810." + operation);
-    signed.put("content-type", "application/x-amz-json-1.0");
-    String authorization =
-        RequestSigner.authorization(
-            DynamoDbOptions.LOCAL_KEY_ID,
-            DynamoDbOptions.LOCAL_SECRET,
+    Map<String, String> headers =
+        RequestSigner.localHeaders(
+            base.getHost() + ":" + base.getPort(),
+            operation,
             REGION,
-            amzDate,
-            "POST",
-            "/",
-            "",
-            signed,
-            bytes);
-    Map<String, String> headers = new LinkedHashMap<>(signed);
+            body.getBytes(StandardCharsets.UTF_8));
     headers.remove("host"); // the client sends it, as signed
-    headers.put("Authorization", authorization);
     send(base, "POST", "/", headers, body, 200);
   }
 

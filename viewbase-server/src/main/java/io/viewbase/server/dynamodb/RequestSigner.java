@@ -3,6 +3,7 @@ package io.viewbase.server.dynamodb;
 import io.viewbase.api.Stability;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +21,38 @@ public final class RequestSigner {
   /** {@code X-Amz-Date}'s value for an instant: ISO-8601 basic, UTC ({@code 20260301T100000Z}). */
   public static String amzDate(Instant at) {
     return Authenticator.AMZ_DATE.format(at);
+  }
+
+  /**
+   * The headers of a POST of {@code body} to a DynamoDB operation as the SDKs send them, signed
+   * with the local key ({@link DynamoDbOptions#LOCAL_KEY_ID}) now: {@code host}, {@code
+   * x-amz-date}, {@code x-amz-target}, {@code content-type} and the {@code Authorization} that
+   * signs them, in that order.
+   *
+   * @param host the {@code host} header's value, as the client sends it ({@code 127.0.0.1:8000})
+   * @param operation the operation's name ({@code PutItem})
+   */
+  public static Map<String, String> localHeaders(
+      String host, String operation, String region, byte[] body) {
+    String amzDate = amzDate(Instant.now());
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("host", host);
+    headers.put("x-amz-date", amzDate);
+    headers.put("x-amz-target", "DynamoDB_20120810." + operation);
+    headers.put("content-type", "application/x-amz-json-1.0");
+    headers.put(
+        "Authorization",
+        authorization(
+            DynamoDbOptions.LOCAL_KEY_ID,
+            DynamoDbOptions.LOCAL_SECRET,
+            region,
+            amzDate,
+            "POST",
+            "/",
+            "",
+            headers,
+            body));
+    return headers;
   }
 
   /**

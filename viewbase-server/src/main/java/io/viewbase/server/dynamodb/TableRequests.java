@@ -147,10 +147,6 @@ final class TableRequests {
   static KeySchema keySchema(
       List<RequestTree> elements, Map<String, AttributeType> definitions, String index) {
     List<String> names = checkNames(elements, definitions, index);
-    if (names.size() == 2 && names.get(0).equals(names.get(1))) {
-      throw failure(
-          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
-    }
     if (!"HASH".equals(elements.get(0).string("KeyType"))) {
       throw failure("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
     }
@@ -184,10 +180,6 @@ final class TableRequests {
   static KeySchema indexKeySchema(
       List<RequestTree> elements, Map<String, AttributeType> definitions, String index) {
     List<String> names = checkNames(elements, definitions, index);
-    if (names.size() == 2 && names.get(0).equals(names.get(1))) {
-      throw failure(
-          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
-    }
     for (int i = 0; i < names.size(); i++) {
       if (names.indexOf(names.get(i)) != i) {
         throw failure(
@@ -224,7 +216,10 @@ final class TableRequests {
     return new KeySchema(hash, range);
   }
 
-  /** The elements' names, each refused unless defined. */
+  /**
+   * The elements' names, each refused unless defined, and two elements refused if they name the
+   * same attribute (DynamoDB's message for a table's, a local index's and a global index's alike).
+   */
   private static List<String> checkNames(
       List<RequestTree> elements, Map<String, AttributeType> definitions, String index) {
     List<String> names = new ArrayList<>();
@@ -243,6 +238,10 @@ final class TableRequests {
                 + String.join(", ", definitions.keySet())
                 + "]");
       }
+    }
+    if (names.size() == 2 && names.get(0).equals(names.get(1))) {
+      throw failure(
+          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
     }
     return names;
   }

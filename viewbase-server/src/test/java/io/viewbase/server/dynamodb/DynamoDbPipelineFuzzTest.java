@@ -14,7 +14,6 @@ import io.viewbase.server.PipelineExchange;
 import io.viewbase.server.ServerMetrics;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -258,28 +257,13 @@ class DynamoDbPipelineFuzzTest {
    */
   private static byte[] signed(String operation, String body, String authorization) {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    String amzDate = RequestSigner.amzDate(Instant.now());
-    Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("host", "127.0.0.1:8000");
-    headers.put("x-amz-date", amzDate);
-    headers.put("x-amz-target", "DynamoDB_20120810." + operation);
-    headers.put("content-type", "application/x-amz-json-1.0");
-    String auth =
-        authorization != null
-            ? authorization
-            : RequestSigner.authorization(
-                DynamoDbOptions.LOCAL_KEY_ID,
-                DynamoDbOptions.LOCAL_SECRET,
-                REGION,
-                amzDate,
-                "POST",
-                "/",
-                "",
-                headers,
-                bytes);
+    Map<String, String> headers =
+        RequestSigner.localHeaders("127.0.0.1:8000", operation, REGION, bytes);
+    if (authorization != null) {
+      headers.put("Authorization", authorization);
+    }
     StringBuilder head = new StringBuilder("POST / HTTP/1.1\r\nConnection: close\r\n");
     headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
-    head.append("Authorization: ").append(auth).append("\r\n");
     head.append("Content-Length: ").append(bytes.length).append("\r\n\r\n");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.writeBytes(head.toString().getBytes(StandardCharsets.UTF_8));

@@ -6,6 +6,7 @@ import io.viewbase.api.Item;
 import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.Futures;
+import io.viewbase.server.HttpDate;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -213,7 +214,7 @@ public final class AzureApi {
         response
             .with("x-ms-request-id", requestId)
             .with("x-ms-version", VERSION)
-            .with("Date", AzureTimes.httpDateNow())
+            .with("Date", HttpDate.now())
             .with("x-ms-client-request-id", request.header("x-ms-client-request-id")));
   }
 

@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.server.Answer;
 import io.viewbase.server.Dialect;
+import io.viewbase.server.HttpDate;
 import io.viewbase.server.RequestMeters;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -100,7 +101,7 @@ final class AzureDialect implements Dialect<AzureRequest, ResourcePath> {
     return AzureErrors.answer(error, false, id)
         .with("x-ms-request-id", id)
         .with("x-ms-version", AzureApi.VERSION)
-        .with("Date", AzureTimes.httpDateNow());
+        .with("Date", HttpDate.now());
   }
 
   /**

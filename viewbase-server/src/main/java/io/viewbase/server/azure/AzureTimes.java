@@ -4,21 +4,17 @@ import io.viewbase.api.Value;
 import io.viewbase.json.EdmTypes;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Locale;
 
 /**
  * Times as Azure Tables writes and reads them: {@code 2026-11-30T12:00:00.1234567Z} for values and
  * Timestamps (seven fractional digits, so a Timestamp matches its ETag byte for byte), RFC 1123 for
- * the {@code Date} headers, and the ISO forms clients send in Edm.DateTime values and SAS tokens.
+ * the {@code Date} headers clients send ({@link io.viewbase.server.HttpDate} writes the answers'),
+ * and the ISO forms clients send in Edm.DateTime values and SAS tokens.
  */
 final class AzureTimes {
-  private static final DateTimeFormatter HTTP_DATE =
-      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH);
-
   private static final long TICKS = Value.DateTime.TICKS_PER_SECOND;
 
   /** Edm.DateTime's range on Azure: 1601-01-01 to 9999-12-31. */
@@ -26,10 +22,8 @@ final class AzureTimes {
 
   private static final long MAX_SECOND = LocalDate.of(10_000, 1, 1).toEpochDay() * 86_400L;
 
-  /** The last Date header parsed and formatted: most requests in a second carry the same one. */
+  /** The last Date header parsed: most requests in a second carry the same one. */
   private static volatile CachedDate lastParsed = new CachedDate("", 0);
-
-  private static volatile CachedDate lastFormatted = new CachedDate("", Long.MIN_VALUE);
 
   private record CachedDate(String text, long epochSecond) {}
 
@@ -81,28 +75,5 @@ final class AzureTimes {
     } catch (DateTimeParseException e) {
       return Long.MIN_VALUE;
     }
-  }
-
-  /** The current time as an HTTP {@code Date} header, formatted once per second. */
-  static String httpDateNow() {
-    long now = System.currentTimeMillis() / 1000;
-    CachedDate cached = lastFormatted;
-    if (cached.epochSecond == now) {
-      return cached.text;
-    }
-    String text = httpDate(now);
-    lastFormatted = new CachedDate(text, now);
-    return text;
-  }
-
-  /**
-   * An epoch second as HTTP's fixed-length date ({@code Tue, 01 Dec 2026 08:52:28 GMT}, RFC 9110
-   * IMF-fixdate), as Azure writes it. {@link DateTimeFormatter#RFC_1123_DATE_TIME} writes days 1-9
-   * with one digit, which the Azure SDK refuses to parse quickly and logs as an error on every
-   * response.
-   */
-  static String httpDate(long epochSecond) {
-    return HTTP_DATE.format(
-        ZonedDateTime.ofInstant(Instant.ofEpochSecond(epochSecond), ZoneOffset.UTC));
   }
 }

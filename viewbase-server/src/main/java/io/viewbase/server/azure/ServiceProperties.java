@@ -3,6 +3,7 @@ package io.viewbase.server.azure;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.server.HttpDate;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -83,7 +84,7 @@ final class ServiceProperties {
             "endpoint",
             call.path().account() + ResourcePath.SECONDARY);
       }
-      String now = AzureTimes.httpDateNow();
+      String now = HttpDate.now();
       return AzureResponse.of(
           200,
           AzureErrors.XML_TYPE,

@@ -4,11 +4,10 @@ import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.server.HttpDate;
 import io.viewbase.server.dynamodb.model.JsonTree;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -61,8 +60,6 @@ public final class DynamoDbApi implements AutoCloseable {
   static final ViewbaseException INTERNAL_ERROR =
       ViewbaseException.of(ErrorCode.InternalError, "Internal error");
 
-  private static final DateTimeFormatter HTTP_DATE =
-      DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
   private static final char[] ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
   private static final String EXPOSED =
       "x-amzn-RequestId,x-amzn-ErrorType,x-amz-crc32,x-amz-id-2,Date";
@@ -291,7 +288,7 @@ public final class DynamoDbApi implements AutoCloseable {
     answer
         .with("x-amzn-RequestId", requestId)
         .with("x-amz-crc32", Long.toString(crc.getValue()))
-        .with("Date", HTTP_DATE.format(clock.instant()));
+        .with("Date", HttpDate.now(clock));
     if (cors) {
       answer
           .with("Access-Control-Allow-Origin", "*")

@@ -190,4 +190,92 @@ class AuthenticatorTest {
         ErrorCode.MissingAuthenticationToken,
         "Request is missing Authentication Token");
   }
+
+  @Test
+  void anXAmzDateIsReadAsTheIsoBasicFormatReadsItAndAnythingElseIsIncomplete() {
+    for (String good :
+        List.of("20260301T100000Z", "20240229T235959Z", "00010101T000000Z", "99991231T235959Z")) {
+      assertThat(Authenticator.amzInstant(good))
+          .as(good)
+          .isEqualTo(Instant.from(Authenticator.AMZ_DATE.parse(good)));
+    }
+    for (String bad :
+        List.of(
+            "",
+            "2026-03-01T10:00:00Z",
+            "20260301T100000",
+            "20260301 100000Z",
+            "20260301T100000z",
+            "20261301T100000Z",
+            "20260230T100000Z",
+            "20250229T100000Z",
+            "20260301T240000Z",
+            "20260301T106000Z",
+            "20260301T100060Z",
+            "2026030lT100000Z",
+            "20260301T10000\u0660Z",
+            "+2026031T100000Z",
+            "20260301T100000Z ")) {
+      assertThat(Authenticator.amzInstant(bad)).as(bad).isNull();
+    }
+
+    Map<String, List<String>> h = signed(KEY, SECRET, NOW);
+    h.put("x-amz-date", List.of("20260301T100000"));
+    assertRefused(
+        () -> verify(strict, h),
+        ErrorCode.IncompleteSignature,
+        "Date must be in ISO-8601 'basic format'. Got '20260301T100000'.");
+  }
+
+  @Test
+  void theAuthorizationIsSplitAtWhitespaceAsTheRegularExpressionSplitsIt() {
+    for (String text :
+        List.of(
+            "AWS4-HMAC-SHA256 Credential=a",
+            "AWS4-HMAC-SHA256\tCredential=a, Signature=b",
+            "AWS4-HMAC-SHA256 \r\n\u000b\f Credential=a  b",
+            "AWS4-HMAC-SHA256",
+            " leading",
+            "trailing ",
+            "a\u00a0b",
+            "")) {
+      assertThat(Authenticator.splitAtWhitespace(text))
+          .as(text)
+          .containsExactly(text.split("\\s+", 2));
+    }
+    assertThat(Authenticator.parts("AWS4-HMAC-SHA256\tCredential=a/b , SignedHeaders=host,x=y"))
+        .containsExactly(
+            Map.entry("Credential", "a/b"),
+            Map.entry("SignedHeaders", "host"),
+            Map.entry("x", "y"));
+  }
+
+  @Test
+  void aRegionIsOneToSixtyFourLowerCaseLettersDigitsOrDashes() {
+    assertThat(Authenticator.validRegion("us-west-2")).isTrue();
+    assertThat(Authenticator.validRegion("a".repeat(64))).isTrue();
+    for (String bad : List.of("", "a".repeat(65), "US-WEST-2", "us_west_2", "us west", "é")) {
+      assertThat(Authenticator.validRegion(bad)).as(bad).isFalse();
+    }
+    Map<String, List<String>> h = signed(KEY, SECRET, NOW);
+    String auth = h.get("authorization").get(0).replace("/us-west-2/", "/US-WEST-2/");
+    h.put("authorization", List.of(auth));
+    assertRefused(
+        () -> verify(strict, h),
+        ErrorCode.InvalidSignature,
+        "Credential should be scoped to a valid region, not 'US-WEST-2'.");
+  }
+
+  @Test
+  void trailingSlashesOfACredentialAreIgnoredAndOtherwiseItNeedsFiveParts() {
+    Map<String, List<String>> h = signed(KEY, SECRET, NOW);
+    String auth = h.get("authorization").get(0);
+    h.put("authorization", List.of(auth.replace("/aws4_request,", "/aws4_request//,")));
+    assertThat(verify(strict, h)).isEqualTo(new Authenticator.Caller(KEY, "us-west-2"));
+    h.put("authorization", List.of(auth.replace("/aws4_request,", "/aws4_request/x,")));
+    assertRefused(
+        () -> verify(strict, h),
+        ErrorCode.IncompleteSignature,
+        "Credential must have exactly 5 slash-delimited elements");
+  }
 }

@@ -158,6 +158,9 @@ class DynamoDbProtocolSdkTest {
       assertThat(r.headers().firstValue("x-amz-crc32")).hasValue(Long.toString(crc.getValue()));
       assertThat(r.headers().firstValue("x-amzn-RequestId").orElseThrow()).matches("[A-Z0-9]{52}");
       assertThat(r.headers().firstValue("Content-Type")).hasValue("application/x-amz-json-1.0");
+      // HTTP's fixed-length date, as DynamoDB (and the Azure dialect) send it: two-digit days
+      assertThat(r.headers().firstValue("Date").orElseThrow())
+          .matches("[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.viewbase.server;
 
+import io.viewbase.api.Stability;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -14,6 +15,7 @@ import java.util.Locale;
  * to parse quickly (and logs as an error on every response). Formatted once per second: every
  * answer carries one, and a formatter costs a point read ~2% of its CPU.
  */
+@Stability(Stability.Level.INTERNAL)
 public final class HttpDate {
   private static final DateTimeFormatter FORMAT =
       DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH);

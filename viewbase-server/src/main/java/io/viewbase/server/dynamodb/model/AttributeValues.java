@@ -1,10 +1,9 @@
 package io.viewbase.server.dynamodb.model;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Stability;
 import io.viewbase.api.ViewbaseException;
-import java.io.IOException;
+import io.viewbase.json.JsonBytes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -137,53 +136,85 @@ public final class AttributeValues {
   }
 
   /** Writes a value as DynamoDB JSON, without building its tree first. */
-  static void write(JsonGenerator g, AttributeValue value) throws IOException {
-    g.writeStartObject();
-    g.writeFieldName(value.type());
+  static void write(JsonBytes out, AttributeValue value) {
+    out.startObject();
     if (value instanceof AttributeValue.S s) {
-      g.writeString(s.value());
+      out.encoded(S).string(s.value());
     } else if (value instanceof AttributeValue.N n) {
-      g.writeString(n.text());
+      out.encoded(N).string(n.text());
     } else if (value instanceof AttributeValue.B b) {
-      g.writeString(b.base64());
+      out.encoded(B).string(b.base64());
     } else if (value instanceof AttributeValue.Bool b) {
-      g.writeBoolean(b.value());
+      out.encoded(BOOL).bool(b.value());
     } else if (value instanceof AttributeValue.Null) {
-      g.writeBoolean(true);
+      out.encoded(NULL).bool(true);
     } else if (value instanceof AttributeValue.M m) {
-      g.writeStartObject();
+      out.encoded(M).startObject();
+      boolean first = true;
       for (Map.Entry<String, AttributeValue> e : m.value().entrySet()) {
-        g.writeFieldName(e.getKey());
-        write(g, e.getValue());
+        if (!first) {
+          out.comma();
+        }
+        first = false;
+        out.name(e.getKey());
+        write(out, e.getValue());
       }
-      g.writeEndObject();
+      out.endObject();
     } else if (value instanceof AttributeValue.L l) {
-      g.writeStartArray();
+      out.encoded(L).startArray();
+      boolean first = true;
       for (AttributeValue v : l.value()) {
-        write(g, v);
+        if (!first) {
+          out.comma();
+        }
+        first = false;
+        write(out, v);
       }
-      g.writeEndArray();
+      out.endArray();
     } else if (value instanceof AttributeValue.SS ss) {
-      g.writeStartArray();
-      for (String member : ss.value()) {
-        g.writeString(member);
-      }
-      g.writeEndArray();
+      strings(out.encoded(SS), ss.value());
     } else if (value instanceof AttributeValue.NS ns) {
-      g.writeStartArray();
-      for (String member : ns.texts()) {
-        g.writeString(member);
-      }
-      g.writeEndArray();
+      strings(out.encoded(NS), ns.texts());
     } else {
-      g.writeStartArray();
+      out.encoded(BS).startArray();
+      boolean first = true;
       for (AttributeValue.B member : ((AttributeValue.BS) value).value()) {
-        g.writeString(member.base64());
+        if (!first) {
+          out.comma();
+        }
+        first = false;
+        out.string(member.base64());
       }
-      g.writeEndArray();
+      out.endArray();
     }
-    g.writeEndObject();
+    out.endObject();
   }
+
+  private static void strings(JsonBytes out, Iterable<String> members) {
+    out.startArray();
+    boolean first = true;
+    for (String member : members) {
+      if (!first) {
+        out.comma();
+      }
+      first = false;
+      out.string(member);
+    }
+    out.endArray();
+  }
+
+  /** {@code "S":}, {@code "N":}, ...: each type's member name, encoded once. */
+  private static final byte[] S = JsonBytes.encodedName("S");
+
+  private static final byte[] N = JsonBytes.encodedName("N");
+  private static final byte[] B = JsonBytes.encodedName("B");
+  private static final byte[] BOOL = JsonBytes.encodedName("BOOL");
+  private static final byte[] NULL = JsonBytes.encodedName("NULL");
+  private static final byte[] M = JsonBytes.encodedName("M");
+  private static final byte[] L = JsonBytes.encodedName("L");
+  private static final byte[] SS = JsonBytes.encodedName("SS");
+  private static final byte[] NS = JsonBytes.encodedName("NS");
+  private static final byte[] BS = JsonBytes.encodedName("BS");
 
   private static Map<String, AttributeValue> readMap(Object tree, int level) {
     if (!(tree instanceof Map<?, ?> map)) {

@@ -25,7 +25,10 @@
 # LOAD_CLIENTS (8), HTTP_CLIENT (apache5, or url-connection), SERVER_JAVA_OPTS (-Xms1g -Xmx2g,
 # Viewbase's JVM), SERVE_ARGS (more arguments for `viewbase serve`, e.g. "--io-threads 1"),
 # DYNALITE_PORT (8100, the first port tried; the next free ones go to Viewbase), JFR (a file name:
-# record a flight recording of Viewbase's JVM over the whole run into it).
+# record a flight recording of Viewbase's JVM over the whole run into it), VIEWBASE_JAR (the server's
+# jar, viewbase-cli/target/viewbase.jar), BEFORE_JAR (another build's viewbase.jar: compare the two
+# builds side by side instead, "after" against "before", and leave dynalite out; the targets then
+# read as after over before).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,7 +38,7 @@ source "$here/servers.sh"
 # JAR overrides the driver's class path (e.g. target/classes:target/benchmarks.jar while editing it).
 bench_jar="$here/target/benchmarks.jar"
 driver_cp="${JAR:-$bench_jar}"
-cli_jar="$root/viewbase-cli/target/viewbase.jar"
+cli_jar="${VIEWBASE_JAR:-$root/viewbase-cli/target/viewbase.jar}"
 dynalite_dir="$here/target/dynalite"
 dynalite_bin="$dynalite_dir/node_modules/.bin/dynalite"
 SECONDS_PER_PHASE="${SECONDS_PER_PHASE:-10}"
@@ -48,8 +51,11 @@ SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:--Xms1g -Xmx2g}"
 SERVE_ARGS="${SERVE_ARGS:-}"
 DYNALITE_PORT="${DYNALITE_PORT:-8100}"
 JFR="${JFR:-}"
+BEFORE_JAR="${BEFORE_JAR:-}"
 
-for tool in java node npm; do
+tools="java node npm"
+[[ -z "$BEFORE_JAR" ]] || tools="java" # two builds of Viewbase: no dynalite to install
+for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "$tool is not installed (Debian: apt-get install -y nodejs npm)" >&2; exit 2; }
 done
 
@@ -57,29 +63,36 @@ if [[ ! -f "$bench_jar" || ! -f "$cli_jar" ]]; then
   echo "building Viewbase (the jars are missing)..." >&2
   (cd "$root" && mvn -B -q package -DskipTests -pl viewbase-benchmarks,viewbase-cli -am)
 fi
-if [[ ! -x "$dynalite_bin" ]]; then
+if [[ -n "$BEFORE_JAR" && ! -f "$BEFORE_JAR" ]]; then
+  echo "BEFORE_JAR $BEFORE_JAR is not a file" >&2
+  exit 2
+fi
+if [[ -z "$BEFORE_JAR" && ! -x "$dynalite_bin" ]]; then
   echo "installing dynalite 4 from the npm registry into $dynalite_dir..." >&2
   mkdir -p "$dynalite_dir"
   npm install --no-audit --no-fund --silent --prefix "$dynalite_dir" dynalite@4 >&2
 fi
 
 work="$(mktemp -d)"
-dynalite_pid="" viewbase_pid=""
+peer_pid="" viewbase_pid=""
 stop() {
-  stop_pids "$viewbase_pid" "$dynalite_pid"
-  dynalite_pid="" viewbase_pid=""
+  stop_pids "$viewbase_pid" "$peer_pid"
+  peer_pid="" viewbase_pid=""
 }
 trap 'stop; rm -rf "$work"' EXIT
 
-dynalite_port="$(free_port "$DYNALITE_PORT")"
-dynamodb_port="$(free_port $((dynalite_port + 1)))"
+peer_port="$(free_port "$DYNALITE_PORT")"
+dynamodb_port="$(free_port $((peer_port + 1)))"
 native_port="$(free_port $((dynamodb_port + 1)))"
 
 # dynalite as developers run it: in memory (no --path), its default delays (a table is CREATING
 # for 500 ms; the driver waits for ACTIVE), no logging. Its bin entry is a Node shebang script and
-# the subshell execs it, so $! is the server's own pid.
-(exec "$dynalite_bin" --host 127.0.0.1 --port "$dynalite_port") >"$work/dynalite.log" 2>&1 &
-dynalite_pid=$!
+# the subshell execs it, so $! is the server's own pid. With BEFORE_JAR the peer is that build of
+# Viewbase instead, started as the subject is.
+if [[ -z "$BEFORE_JAR" ]]; then
+  (exec "$dynalite_bin" --host 127.0.0.1 --port "$peer_port") >"$work/peer.log" 2>&1 &
+  peer_pid=$!
+fi
 
 # -XX:-UseDynamicNumberOfCompilerThreads keeps the JIT compiler threads alive, so that the driver
 # can tell their CPU time apart (an exited thread's time stays in the process's total, not in a thread).
@@ -88,24 +101,39 @@ if [[ -n "$JFR" ]]; then
   jfr_opts="-XX:StartFlightRecording=filename=$JFR,settings=profile"
 fi
 # shellcheck disable=SC2086 # SERVER_JAVA_OPTS, jfr_opts and SERVE_ARGS are lists of options, split on purpose.
-java $SERVER_JAVA_OPTS -XX:-UseDynamicNumberOfCompilerThreads $jfr_opts -jar "$cli_jar" serve \
-  --data "$work/viewbase" --port "$native_port" --azure-port 0 --dynamodb-port "$dynamodb_port" $SERVE_ARGS \
-  >"$work/viewbase.log" 2>&1 &
+serve() { # jar data-directory dynamodb-port native-port log [java options]
+  local jar=$1 data=$2 dynamodb=$3 native=$4 log=$5
+  shift 5
+  java $SERVER_JAVA_OPTS -XX:-UseDynamicNumberOfCompilerThreads "$@" -jar "$jar" serve \
+    --data "$data" --port "$native" --azure-port 0 --dynamodb-port "$dynamodb" $SERVE_ARGS >"$log" 2>&1 &
+}
+# shellcheck disable=SC2086 # jfr_opts is empty or one option.
+serve "$cli_jar" "$work/viewbase" "$dynamodb_port" "$native_port" "$work/viewbase.log" $jfr_opts
 viewbase_pid=$!
-
-wait_for "$dynalite_pid" "$work/dynalite.log" "listening at" "dynalite"
-wait_for "$viewbase_pid" "$work/viewbase.log" "DynamoDB dialect on" "viewbase serve"
-echo "[${SECONDS}s] dynalite $(node -p "require('$dynalite_dir/node_modules/dynalite/package.json').version")" \
-  "on node $(node --version) (pid $dynalite_pid) on $dynalite_port;" \
-  "viewbase (pid $viewbase_pid) DynamoDB dialect on $dynamodb_port;" \
-  "load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+if [[ -n "$BEFORE_JAR" ]]; then
+  serve "$BEFORE_JAR" "$work/before" "$peer_port" "$(free_port $((native_port + 1)))" "$work/peer.log"
+  peer_pid=$!
+  wait_for "$peer_pid" "$work/peer.log" "DynamoDB dialect on" "viewbase serve ($BEFORE_JAR)"
+  wait_for "$viewbase_pid" "$work/viewbase.log" "DynamoDB dialect on" "viewbase serve"
+  echo "[${SECONDS}s] after: $cli_jar (pid $viewbase_pid) on $dynamodb_port;" \
+    "before: $BEFORE_JAR (pid $peer_pid) on $peer_port; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  subject=after baseline=before
+else
+  wait_for "$peer_pid" "$work/peer.log" "listening at" "dynalite"
+  wait_for "$viewbase_pid" "$work/viewbase.log" "DynamoDB dialect on" "viewbase serve"
+  echo "[${SECONDS}s] dynalite $(node -p "require('$dynalite_dir/node_modules/dynalite/package.json').version")" \
+    "on node $(node --version) (pid $peer_pid) on $peer_port;" \
+    "viewbase (pid $viewbase_pid) DynamoDB dialect on $dynamodb_port;" \
+    "load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  subject=viewbase baseline=dynalite
+fi
 
 # http.maxConnections: the JDK's HttpURLConnection keeps 5 idle connections per server unless told
 # more; with 32 clients the url-connection transport would open a new one for most requests.
 java -Xms512m -Xmx2g -Dhttp.maxConnections=64 \
   -cp "$driver_cp" io.viewbase.benchmarks.dynamodb.DynamoDbSdkBench \
-  --target "viewbase=http://127.0.0.1:$dynamodb_port@$viewbase_pid" \
-  --target "dynalite=http://127.0.0.1:$dynalite_port@$dynalite_pid" \
+  --target "$subject=http://127.0.0.1:$dynamodb_port@$viewbase_pid" \
+  --target "$baseline=http://127.0.0.1:$peer_port@$peer_pid" \
   --seconds "$SECONDS_PER_PHASE" --warmup "$WARMUP" --items "$ITEMS" --partitions "$PARTITIONS" \
   --load-clients "$LOAD_CLIENTS" --http-client "$HTTP_CLIENT" --clock-ticks "$(getconf CLK_TCK)"
 echo "[${SECONDS}s] load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -76,7 +77,7 @@ final class ItemCodec {
       throw new ViewbaseException(
           ErrorCode.InternalError, "Stored item has an unknown format " + format);
     }
-    return readProperties(in);
+    return readProperties(in, true);
   }
 
   /**
@@ -207,7 +208,7 @@ final class ItemCodec {
     }
     String sourcePartitionKey = in.readString();
     String sourceId = in.readString();
-    return new ViewValue(sourcePartitionKey, sourceId, readProperties(in));
+    return new ViewValue(sourcePartitionKey, sourceId, readProperties(in, true));
   }
 
   private static void writeProperties(ByteWriter out, Map<String, Value> properties) {
@@ -279,11 +280,16 @@ final class ItemCodec {
     }
   }
 
-  private static Map<String, Value> readProperties(ByteReader in) {
+  /**
+   * An item's properties, or an object value's ({@code topLevel} false). A top-level name comes
+   * from {@link PropertyNames}: a table's items repeat a few names, and the nested objects' keys
+   * (ids, dates) are too many to keep.
+   */
+  private static Map<String, Value> readProperties(ByteReader in, boolean topLevel) {
     int count = in.readVarint();
     Map<String, Value> properties = new LinkedHashMap<>(Math.max(4, count * 4 / 3 + 1));
     for (int i = 0; i < count; i++) {
-      String name = in.readString();
+      String name = topLevel ? in.readName() : in.readString();
       properties.put(name, readValue(in));
     }
     return Collections.unmodifiableMap(properties);
@@ -306,7 +312,7 @@ final class ItemCodec {
       case DATETIME -> new Value.DateTime(in.readLong());
       case GUID -> new Value.Guid(new UUID(in.readLong(), in.readLong()));
       case BINARY -> new Value.Binary(in.readBytes(in.readVarint()));
-      case OBJECT -> new Value.Obj(readProperties(in));
+      case OBJECT -> new Value.Obj(readProperties(in, false));
       case ARRAY -> {
         int n = in.readVarint();
         List<Value> elements = new ArrayList<>(n);
@@ -502,6 +508,54 @@ final class ItemCodec {
       String s = new String(buf, pos, n, StandardCharsets.UTF_8);
       pos += n;
       return s;
+    }
+
+    /** A string as {@link #readString}, looked up in {@link PropertyNames} first. */
+    String readName() {
+      int n = readVarint();
+      need(n);
+      String s = PropertyNames.decode(buf, pos, n);
+      pos += n;
+      return s;
+    }
+  }
+
+  /**
+   * Property names decoded once. Stored items repeat the same few names, so a read finds a name's
+   * UTF-8 bytes here instead of decoding a new string each time, and the string it gets has its
+   * hash already computed for the item's map. Direct-mapped, {@value #SLOTS} slots, names up to
+   * {@value #MAX_BYTES} bytes; racy by design: a slot holds an immutable entry, replaced whole, and
+   * a lookup compares the bytes, so a slot another name took over costs only a decode.
+   */
+  static final class PropertyNames {
+    static final int SLOTS = 1024;
+    static final int MAX_BYTES = 64;
+
+    private record Entry(byte[] utf8, String name) {}
+
+    private static final Entry[] ENTRIES = new Entry[SLOTS];
+
+    private PropertyNames() {}
+
+    /**
+     * The string of {@code bytes[from, from + length)}, UTF-8, as {@code new String} decodes it.
+     */
+    static String decode(byte[] bytes, int from, int length) {
+      if (length > MAX_BYTES) {
+        return new String(bytes, from, length, StandardCharsets.UTF_8);
+      }
+      int h = length;
+      for (int i = from; i < from + length; i++) {
+        h = 31 * h + bytes[i];
+      }
+      int slot = (h ^ (h >>> 15)) & (SLOTS - 1);
+      Entry e = ENTRIES[slot];
+      if (e != null && Arrays.equals(e.utf8, 0, e.utf8.length, bytes, from, from + length)) {
+        return e.name;
+      }
+      String name = new String(bytes, from, length, StandardCharsets.UTF_8);
+      ENTRIES[slot] = new Entry(Arrays.copyOfRange(bytes, from, from + length), name);
+      return name;
     }
   }
 }

@@ -216,6 +216,14 @@ public final class JsonBytes {
     return this;
   }
 
+  /**
+   * {@code "123"}: a whole number as JSON text, quoted, as a protocol that sends numbers as
+   * strings.
+   */
+  public JsonBytes quotedNumber(long value) {
+    return ascii('"').number(value).ascii('"');
+  }
+
   public JsonBytes bool(boolean value) {
     return bytes(value ? TRUE : FALSE);
   }

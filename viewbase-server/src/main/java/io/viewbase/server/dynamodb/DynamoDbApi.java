@@ -1,5 +1,6 @@
 package io.viewbase.server.dynamodb;
 
+import io.netty.handler.codec.http.HttpHeaders;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Stability;
@@ -156,6 +157,20 @@ public final class DynamoDbApi implements AutoCloseable {
         throw new IllegalStateException("Two DynamoDB operations are named " + op.getKey());
       }
     }
+  }
+
+  /**
+   * Serves one request in process as the listener serves a request it has read (the same checks,
+   * signature, operation and answer headers), without a socket: for embedding the dialect behind
+   * another transport, and for benchmarks of the dialect's own cost. Answers every failure itself.
+   *
+   * @param method the HTTP method ({@code POST})
+   * @param target the request target as sent ({@code /})
+   * @param headers the request's headers, as the client signed them
+   * @param body the body's bytes
+   */
+  public DynamoDbAnswer handle(String method, String target, HttpHeaders headers, byte[] body) {
+    return handle(new DynamoDbRequest(method, target, headers, body));
   }
 
   /** Serves a request; answers every failure itself. */

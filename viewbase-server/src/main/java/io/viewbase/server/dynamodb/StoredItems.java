@@ -38,14 +38,15 @@ final class StoredItems {
    * '_', such as the item's own time-to-live, which DynamoDB shows as the attribute it came from).
    */
   static Map<String, AttributeValue> fromItem(Item item) {
-    Map<String, AttributeValue> out = new LinkedHashMap<>();
-    item.properties()
-        .forEach(
-            (property, v) -> {
-              if (!property.startsWith("_")) {
-                out.put(AttributeNames.attribute(property), ItemValues.toAttribute(v));
-              }
-            });
+    Map<String, Value> properties = item.properties();
+    // sized for every property, so that it is never rehashed (a query makes one per item)
+    Map<String, AttributeValue> out = new LinkedHashMap<>(properties.size() * 4 / 3 + 1);
+    properties.forEach(
+        (property, v) -> {
+          if (!property.startsWith("_")) {
+            out.put(AttributeNames.attribute(property), ItemValues.toAttribute(v));
+          }
+        });
     return out;
   }
 

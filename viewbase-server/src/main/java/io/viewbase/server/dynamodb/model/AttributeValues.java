@@ -135,13 +135,26 @@ public final class AttributeValues {
     }
   }
 
+  /**
+   * A canonical number's plain text ({@link AttributeValue.N#text}), quoted. A whole number of up
+   * to 18 digits (scale 0 once its trailing zeros are stripped: 45, -7, 0, not 100) is written
+   * digit by digit, the rest through its {@link BigDecimal} text; both write the same characters.
+   */
+  private static void number(JsonBytes out, BigDecimal canonical) {
+    if (canonical.scale() == 0 && canonical.precision() <= 18) {
+      out.quotedNumber(canonical.longValue());
+    } else {
+      out.string(Numbers.text(canonical));
+    }
+  }
+
   /** Writes a value as DynamoDB JSON, without building its tree first. */
   static void write(JsonBytes out, AttributeValue value) {
     out.startObject();
     if (value instanceof AttributeValue.S s) {
       out.encoded(S).string(s.value());
     } else if (value instanceof AttributeValue.N n) {
-      out.encoded(N).string(n.text());
+      number(out.encoded(N), n.value());
     } else if (value instanceof AttributeValue.B b) {
       out.encoded(B).string(b.base64());
     } else if (value instanceof AttributeValue.Bool b) {

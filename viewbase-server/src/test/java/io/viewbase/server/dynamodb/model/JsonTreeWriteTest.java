@@ -49,6 +49,35 @@ class JsonTreeWriteTest {
   }
 
   @Test
+  void numbersAtTheEdgesOfTheDigitByDigitPathAreWrittenAsTheirText() {
+    List<Object> numbers = new ArrayList<>();
+    for (long n :
+        new long[] {
+          0,
+          1,
+          -1,
+          9,
+          10,
+          100,
+          -100,
+          999_999_999_999_999_999L,
+          -999_999_999_999_999_999L,
+          1_000_000_000_000_000_000L,
+          -1_000_000_000_000_000_001L,
+          Long.MAX_VALUE,
+          Long.MIN_VALUE
+        }) {
+      numbers.add(AttributeValue.N.of(n));
+    }
+    numbers.add(AttributeValue.N.parse("12345678901234567890123456789012345678"));
+    numbers.add(AttributeValue.N.parse("-0.000001"));
+    numbers.add(AttributeValue.N.parse("1.50"));
+    assertThat(new String(JsonTree.write(numbers), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo(new String(jackson(numbers), java.nio.charset.StandardCharsets.UTF_8))
+        .contains("{\"N\":\"-9223372036854775808\"}", "{\"N\":\"100\"}", "{\"N\":\"1.5\"}");
+  }
+
+  @Test
   void anAnswerIsWrittenWholeAfterAnotherOnTheSameThread() {
     byte[] big = JsonTree.write(Map.of("S", "x".repeat(200_000)));
     byte[] small = JsonTree.write(List.of(new AttributeValue.S("y")));
@@ -111,9 +140,13 @@ class JsonTreeWriteTest {
       case 0:
         return new AttributeValue.S(text(random));
       case 1:
-        return new AttributeValue.N(
-            new BigDecimal(random.nextInt(1_000_000) - 500_000)
-                .scaleByPowerOfTen(random.nextInt(20) - 10));
+        // whole numbers of every length, negatives among them (written digit by digit up to 18
+        // digits), and decimals and powers of ten (written through their BigDecimal text)
+        return random.nextBoolean()
+            ? AttributeValue.N.of(random.nextLong() >> random.nextInt(64))
+            : new AttributeValue.N(
+                new BigDecimal(random.nextInt(1_000_000) - 500_000)
+                    .scaleByPowerOfTen(random.nextInt(20) - 10));
       case 2:
         return new AttributeValue.B(bytes(random));
       case 3:

@@ -3,9 +3,12 @@ package io.viewbase.core;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.filter.Filters;
+import io.viewbase.filter.PreparedFilter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -96,15 +99,7 @@ final class ItemCodec {
    */
   static Map<String, Value> decodeOnly(byte[] buf, int offset, int length, Names wanted) {
     ByteReader in = new ByteReader(buf, offset, offset + length);
-    byte format = in.readByte();
-    if (format == VIEW_FORMAT) {
-      in.skip(in.readVarint());
-      in.skip(in.readVarint());
-    } else if (format != FORMAT) {
-      throw new ViewbaseException(
-          ErrorCode.InternalError, "Stored item has an unknown format " + format);
-    }
-    int count = in.readVarint();
+    int count = readPropertyCount(in);
     Map<String, Value> found = null;
     int left = wanted.size();
     for (int i = 0; i < count && left > 0; i++) {
@@ -126,6 +121,153 @@ final class ItemCodec {
       }
     }
     return found == null ? Map.of() : found;
+  }
+
+  /**
+   * Reads a stored item's or view entry's header (a view entry's source identity is skipped): the
+   * reader is then at the first property; returns how many there are.
+   */
+  private static int readPropertyCount(ByteReader in) {
+    byte format = in.readByte();
+    if (format == VIEW_FORMAT) {
+      in.skip(in.readVarint());
+      in.skip(in.readVarint());
+    } else if (format != FORMAT) {
+      throw new ViewbaseException(
+          ErrorCode.InternalError, "Stored item has an unknown format " + format);
+    }
+    return in.readVarint();
+  }
+
+  /**
+   * A stored item or view entry as a prepared filter reads it, in place: {@link #of} walks the
+   * encoding once to find where the value of each name the filter reads starts (the walk stops when
+   * all are found, as {@link #decodeOnly}'s does); {@link #value} decodes one when asked, and
+   * {@link #compareString} compares a stored string's UTF-8 bytes with a literal's without decoding
+   * it. One row serves one scan on one thread, reset for each entry.
+   */
+  static final class FilterRow implements PreparedFilter.Row {
+    private final Names names;
+
+    /** Where each name's value (its tag) starts in {@link #buf}, or -1 when the item lacks it. */
+    private final int[] at;
+
+    private byte[] buf;
+    private int limit;
+    private String partitionKey;
+    private String id;
+    private Instant timestamp;
+
+    /** A row for the names of {@link PreparedFilter#properties()}, in that order. */
+    FilterRow(List<String> names) {
+      this.names = Names.of(names);
+      this.at = new int[this.names.size()];
+    }
+
+    /**
+     * This row, now on the encoded item in {@code buf[offset, offset + length)} and the given
+     * system values (null when the filter does not read them).
+     */
+    FilterRow of(
+        byte[] buf, int offset, int length, String partitionKey, String id, Instant timestamp) {
+      this.buf = buf;
+      this.limit = offset + length;
+      this.partitionKey = partitionKey;
+      this.id = id;
+      this.timestamp = timestamp;
+      Arrays.fill(at, -1);
+      int left = at.length;
+      if (left == 0) {
+        return this;
+      }
+      ByteReader in = new ByteReader(buf, offset, limit);
+      int count = readPropertyCount(in);
+      // The walk keeps its position in a local and reads a one-byte name length in line: it runs
+      // once per scanned entry, often in a fresh server's first-tier compiled code, which inlines
+      // little; anything unusual (a longer varint, a truncated item) goes through the reader.
+      int p = in.pos;
+      for (int i = 0; i < count; i++) {
+        int nameLength;
+        if (p < limit && buf[p] >= 0) {
+          nameLength = buf[p++];
+        } else {
+          in.pos = p;
+          nameLength = in.readVarint();
+          p = in.pos;
+        }
+        if (nameLength > limit - p) {
+          in.pos = p;
+          in.need(nameLength);
+        }
+        int match = names.indexOf(buf, p, nameLength);
+        p += nameLength;
+        if (match >= 0 && at[match] < 0) {
+          at[match] = p;
+          if (--left == 0) {
+            break;
+          }
+        }
+        p = skipValue(buf, p, in);
+      }
+      return this;
+    }
+
+    /**
+     * The position after the value whose tag is at {@code buf[p]}: the common fixed-size values and
+     * short strings in line, the rest (and every malformed value) by {@link
+     * ItemCodec#skipValue(ByteReader)}, the one that knows every tag.
+     */
+    private int skipValue(byte[] buf, int p, ByteReader in) {
+      if (p + 1 < limit) {
+        byte tag = buf[p];
+        if (tag == STRING && buf[p + 1] >= 0) {
+          int end = p + 2 + buf[p + 1];
+          if (end <= limit) {
+            return end;
+          }
+        } else if (tag == NULL || tag == FALSE || tag == TRUE) {
+          return p + 1;
+        } else if ((tag == INT64 || tag == DOUBLE || tag == DATETIME) && p + 9 <= limit) {
+          return p + 9;
+        }
+      }
+      in.pos = p;
+      ItemCodec.skipValue(in);
+      return in.pos;
+    }
+
+    @Override
+    public String partitionKey() {
+      return partitionKey;
+    }
+
+    @Override
+    public String id() {
+      return id;
+    }
+
+    @Override
+    public Instant timestamp() {
+      return timestamp;
+    }
+
+    @Override
+    public Value value(int index) {
+      int p = at[index];
+      return p < 0 ? null : readValue(new ByteReader(buf, p, limit));
+    }
+
+    @Override
+    public int compareString(int index, byte[] literalUtf8) {
+      int p = at[index];
+      if (p < 0 || buf[p] != STRING) {
+        return NOT_A_STRING;
+      }
+      ByteReader in = new ByteReader(buf, p + 1, limit);
+      int length = in.readVarint();
+      in.need(length);
+      return Filters.compareUtf8(buf, in.pos, length, literalUtf8);
+    }
   }
 
   /**

@@ -10,6 +10,7 @@ import io.viewbase.api.Value;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.filter.Filter;
 import io.viewbase.filter.Filters;
+import io.viewbase.filter.PreparedFilter;
 import io.viewbase.storage.spi.Bytes;
 import io.viewbase.storage.spi.Cursor;
 import io.viewbase.storage.spi.KeyRange;
@@ -24,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Runs a query's plan (see {@link QueryPlanner}) one bounded page at a time. A page ends at the
@@ -294,15 +294,15 @@ final class QueryExecutor {
   private final class PageBuilder {
     private final TableEntry table;
     private final Query query;
-    private final Filter filter;
 
-    /** The user properties the filter reads: all a stored entry needs decoded to be tested. */
-    private final ItemCodec.Names filterNames;
+    /** The query's filter, prepared once for the page; null when it has none. */
+    private final PreparedFilter filter;
 
     /**
-     * Whether the filter reads a key or the timestamp (system names never read user properties).
+     * The stored entry under test, as the filter reads it: only the properties it names are looked
+     * at (the keys and timestamp only if it reads one, {@link PreparedFilter#readsSystem()}).
      */
-    private final boolean filterReadsSystem;
+    private final ItemCodec.FilterRow row;
 
     private final int fingerprint;
     private final List<Item> items;
@@ -330,18 +330,8 @@ final class QueryExecutor {
     PageBuilder(TableEntry table, Query query, Filter filter, int fingerprint) {
       this.table = table;
       this.query = query;
-      this.filter = filter;
-      List<String> userNames = new ArrayList<>();
-      boolean system = false;
-      for (String name : filter == null ? Set.<String>of() : Filters.properties(filter)) {
-        if (Filters.system(name).isPresent()) {
-          system = true;
-        } else {
-          userNames.add(name);
-        }
-      }
-      this.filterNames = ItemCodec.Names.of(userNames);
-      this.filterReadsSystem = system;
+      this.filter = filter == null ? null : PreparedFilter.of(filter);
+      this.row = filter == null ? null : new ItemCodec.FilterRow(this.filter.properties());
       this.fingerprint = fingerprint;
       this.items = new ArrayList<>(Math.min(query.limit(), 64));
     }
@@ -375,14 +365,14 @@ final class QueryExecutor {
       String id = null;
       if (filter != null) {
         Instant timestamp = null;
-        if (filterReadsSystem) {
+        if (filter.readsSystem()) {
           pk = partitionKeyOf(partition);
           id = KeyLayout.idOf(key);
           timestamp = new Value.DateTime(version).toInstant();
         }
         // Names the filter does not read are never looked at, so leaving them out (and the keys
         // when it reads none) cannot change the answer.
-        if (!Filters.matches(filter, pk, id, timestamp, ItemCodec.decodeOnly(value, filterNames))) {
+        if (!filter.matches(row.of(value, 0, value.length, pk, id, timestamp))) {
           return;
         }
       }
@@ -402,7 +392,7 @@ final class QueryExecutor {
       String pk = null;
       String id = null;
       Instant timestamp = null;
-      if (filterReadsSystem) {
+      if (filter.readsSystem()) {
         pk = partitionKeyOf(partition);
         id = KeyLayout.idOf(key);
         timestamp = new Value.DateTime(cursor.version()).toInstant();
@@ -420,12 +410,7 @@ final class QueryExecutor {
     /** The filter's test of a value in place, for {@link #filterTest}; notes the value's length. */
     private Boolean testInPlace(byte[] buf, int offset, int length) {
       testedLength = length;
-      return Filters.matches(
-          filter,
-          testPk,
-          testId,
-          testTimestamp,
-          ItemCodec.decodeOnly(buf, offset, length, filterNames));
+      return filter.matches(row.of(buf, offset, length, testPk, testId, testTimestamp));
     }
 
     /** Adds a stored entry that matched the filter, unless it expired. */
@@ -458,7 +443,7 @@ final class QueryExecutor {
       if (expiry.isExpired(table, version, properties)) {
         return; // the entry copies its source at the source's version, with its _ttl
       }
-      if (filter == null || Filters.matches(filter, pk, id, timestamp, properties)) {
+      if (filter == null || filter.matches(pk, id, timestamp, properties)) {
         items.add(project(Item.stored(pk, id, properties, Etags.of(version), timestamp)));
       }
     }

@@ -8,6 +8,7 @@ import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewbaseException;
 import io.viewbase.filter.Filter;
 import io.viewbase.filter.Filters;
+import io.viewbase.filter.PreparedFilter;
 import io.viewbase.filter.SystemProperty;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -55,6 +56,10 @@ final class ViewSpec {
   private final KeyTemplate partitionBy;
   private final KeyTemplate idBy;
   private final Filter where;
+
+  /** {@link #where}, prepared once for testing every write; null without one. */
+  private final PreparedFilter preparedWhere;
+
   private final List<String> select;
 
   private ViewSpec(
@@ -64,6 +69,7 @@ final class ViewSpec {
     this.partitionBy = partitionBy;
     this.idBy = idBy;
     this.where = where;
+    this.preparedWhere = where == null ? null : PreparedFilter.of(where);
     this.select = definition.select();
   }
 
@@ -217,7 +223,7 @@ final class ViewSpec {
   /** Whether an item with these properties (null: absent) is in the view: where holds for it. */
   boolean matches(String partitionKey, String id, Map<String, Value> properties) {
     return properties != null
-        && (where == null || Filters.matches(where, partitionKey, id, null, properties));
+        && (preparedWhere == null || preparedWhere.matches(partitionKey, id, null, properties));
   }
 
   /**

@@ -110,8 +110,7 @@ public final class Filters {
    */
   public static boolean matches(
       Filter f, String partitionKey, String id, Instant timestamp, Map<String, Value> properties) {
-    return new Evaluator(partitionKey, id, timestamp, properties)
-        .matches(Objects.requireNonNull(f, "filter"));
+    return PreparedFilter.of(f).matches(partitionKey, id, timestamp, properties);
   }
 
   /**
@@ -130,6 +129,14 @@ public final class Filters {
    */
   public static int compareStrings(String a, String b) {
     return ValueOrder.compareStrings(a, b);
+  }
+
+  /**
+   * {@link #compareStrings} of a string held as UTF-8 bytes, {@code utf8[offset, offset + length)},
+   * and one given as all of {@code literalUtf8}: for testing stored strings without decoding them.
+   */
+  public static int compareUtf8(byte[] utf8, int offset, int length, byte[] literalUtf8) {
+    return ValueOrder.compareUtf8(utf8, offset, length, literalUtf8);
   }
 
   /** The property names a filter reads, as written, in order of first appearance. */

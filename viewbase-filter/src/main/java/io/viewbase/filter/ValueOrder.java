@@ -48,7 +48,14 @@ final class ValueOrder {
     if (actual == null || actual == Value.Null.INSTANCE) {
       return false;
     }
-    int c = compare(actual, literal);
+    return holds(op, compare(actual, literal));
+  }
+
+  /**
+   * Whether {@code op} holds for a comparison's outcome: the sign of {@code actual - literal}, or
+   * {@link #MISMATCH} (see {@link #test}).
+   */
+  static boolean holds(Filter.Op op, int c) {
     if (c == MISMATCH) {
       return op == Filter.Op.NE || op == Filter.Op.LT || op == Filter.Op.LE;
     }
@@ -181,6 +188,15 @@ final class ValueOrder {
       }
     }
     return Integer.signum(a.length() - b.length());
+  }
+
+  /**
+   * {@link #compareStrings} of two strings given as their UTF-8 bytes, {@code a[offset, offset +
+   * length)} and all of {@code b}: unsigned bytewise, which is code point order for well-formed
+   * UTF-8 (a lead byte's value grows with the code point, a prefix sorts first).
+   */
+  static int compareUtf8(byte[] a, int offset, int length, byte[] b) {
+    return Integer.signum(Arrays.compareUnsigned(a, offset, offset + length, b, 0, b.length));
   }
 
   private static int codePointRank(char c) {

@@ -118,6 +118,19 @@ class ValueOrderPropertiesTest {
   }
 
   @Property(tries = 5_000)
+  void compareUtf8OfStoredBytesAgreesWithCompareStrings(
+      @ForAll("wellFormedStrings") String a, @ForAll("wellFormedStrings") String b) {
+    byte[] stored = a.getBytes(StandardCharsets.UTF_8);
+    byte[] framed = new byte[stored.length + 6]; // the string amid other bytes, as in a stored item
+    Arrays.fill(framed, (byte) 0xFF);
+    System.arraycopy(stored, 0, framed, 3, stored.length);
+    int expected = ValueOrder.compareStrings(a, b);
+    byte[] literal = b.getBytes(StandardCharsets.UTF_8);
+    assertThat(Filters.compareUtf8(framed, 3, stored.length, literal)).isEqualTo(expected);
+    assertThat(Filters.compareUtf8(stored, 0, stored.length, literal)).isEqualTo(expected);
+  }
+
+  @Property(tries = 5_000)
   void testWithTheNegatedOperatorGivesTheOppositeForComparableValues(
       @ForAll("sameKind") Value[] pair) {
     for (Filter.Op op : Filter.Op.values()) {

@@ -152,6 +152,9 @@ final class ItemCodec {
     /** Where each name's value (its tag) starts in {@link #buf}, or -1 when the item lacks it. */
     private final int[] at;
 
+    /** The UTF-8 bytes of the one name, when the filter reads one (the common case), else null. */
+    private final byte[] onlyName;
+
     private byte[] buf;
     private int limit;
     private String partitionKey;
@@ -162,6 +165,7 @@ final class ItemCodec {
     FilterRow(List<String> names) {
       this.names = Names.of(names);
       this.at = new int[this.names.size()];
+      this.onlyName = this.names.size() == 1 ? this.names.utf8[0] : null;
     }
 
     /**
@@ -199,7 +203,15 @@ final class ItemCodec {
           in.pos = p;
           in.need(nameLength);
         }
-        int match = names.indexOf(buf, p, nameLength);
+        int match;
+        if (onlyName == null) {
+          match = names.indexOf(buf, p, nameLength);
+        } else { // one name: its length first, in line
+          match =
+              nameLength == onlyName.length && Names.sameBytes(onlyName, buf, p, nameLength)
+                  ? 0
+                  : -1;
+        }
         p += nameLength;
         if (match >= 0 && at[match] < 0) {
           at[match] = p;

@@ -20,6 +20,14 @@ import java.util.concurrent.locks.LockSupport;
  * {@code close} sets {@code closed}, then reads the stripes (all volatile, so one total order). A
  * call either sees {@code closed} and backs out, or {@code close} sees its increment and waits
  * until every stripe has drained to zero.
+ *
+ * <p>What a call pays is the two lock-prefixed increments, some 11 ns a pair on a 2-core x86
+ * machine, not their wrapping: C1 (the tier a server stopped at {@code -XX:TieredStopAtLevel=1}
+ * runs) force-inlines {@link AtomicLongArray}'s VarHandle path down to the intrinsic, and a
+ * VarHandle on a {@code long[]} of our own, one on a padded field, or padded {@code AtomicLong}s
+ * measured within a nanosecond of it. So a hot path saves by entering less often (a cursor enters
+ * once per entry, value included), and {@link #enter()} keeps its failure out of line so that it
+ * stays small enough for C1 to inline.
  */
 final class NativeGuard {
   private static final int STRIPES = 32; // a power of two
@@ -39,9 +47,14 @@ final class NativeGuard {
     int stripe = stripe();
     inside.getAndIncrement(stripe);
     if (closed) {
-      inside.getAndDecrement(stripe);
-      throw new StorageException(closedMessage, null, StorageException.Kind.CLOSED);
+      backOut(stripe);
     }
+  }
+
+  /** Undoes the increment of a call that found the store closed, and refuses it. */
+  private void backOut(int stripe) {
+    inside.getAndDecrement(stripe);
+    throw new StorageException(closedMessage, null, StorageException.Kind.CLOSED);
   }
 
   /**

@@ -16,6 +16,13 @@ import org.rocksdb.Snapshot;
  * iterator sees the data as of its creation (or of the snapshot it is given). Its native iterator,
  * options and bound slices are freed on {@link #close()}, when it runs out, or when the store
  * closes.
+ *
+ * <p>Each native call runs inside the store's {@link NativeGuard} and this cursor's monitor, which
+ * together keep the iterator from being freed under it. Entering both costs four atomic
+ * instructions, as much as a native call, so a scan that reads values has each value copied in the
+ * same section as its key (see {@link #readsValues}): one entry, one guarded section. Once closed,
+ * the cursor only answers for the entry it is on from what it has already copied; anything that
+ * needs the iterator fails.
  */
 final class RocksDbCursor implements Cursor {
   private final NativeGuard guard;
@@ -29,6 +36,14 @@ final class RocksDbCursor implements Cursor {
 
   private boolean started;
   private boolean released;
+
+  /**
+   * Whether the caller reads values: set when it first asks for one ({@link #value()}, {@link
+   * #version()} or {@link #readValue}), after which {@link #next()} copies each entry's stored
+   * value along with its key rather than in a second guarded section. A caller that only walks keys
+   * never has a value copied.
+   */
+  private boolean readsValues;
 
   /**
    * The current entry's encoded key in {@code keyBuffer[0, keyLength)}, keyLength -1 when the
@@ -115,6 +130,9 @@ final class RocksDbCursor implements Cursor {
             keyBuffer = new byte[Math.max(keyLength, 2 * keyBuffer.length)];
             iterator.key(keyBuffer, 0, keyBuffer.length);
           }
+          if (readsValues) {
+            copyStored();
+          }
           return true;
         }
         keyLength = -1;
@@ -193,29 +211,39 @@ final class RocksDbCursor implements Cursor {
   }
 
   /**
-   * Copies the current entry's stored value into {@link #storedBuffer}, once, when first asked for.
+   * Makes sure the current entry's stored value is in {@link #storedBuffer}: already there when
+   * {@link #next()} copied it, else copied now, and from now on by {@link #next()}.
    */
   private void fetchStored() {
     current();
     if (storedLength >= 0) {
       return;
     }
+    readsValues = true;
     guard.enter();
     try {
       synchronized (this) {
         if (released) {
           throw new IllegalStateException("the cursor is closed");
         }
-        int length = iterator.value(storedBuffer, 0, storedBuffer.length);
-        if (length > storedBuffer.length) {
-          storedBuffer = new byte[Math.max(length, 2 * storedBuffer.length)];
-          iterator.value(storedBuffer, 0, storedBuffer.length);
-        }
-        storedLength = length;
+        copyStored();
       }
     } finally {
       guard.exit();
     }
+  }
+
+  /**
+   * Copies the current entry's stored value into {@link #storedBuffer}, growing it when the value
+   * does not fit; the caller holds the guard and the monitor, on an entry the iterator is valid at.
+   */
+  private void copyStored() {
+    int length = iterator.value(storedBuffer, 0, storedBuffer.length);
+    if (length > storedBuffer.length) {
+      storedBuffer = new byte[Math.max(length, 2 * storedBuffer.length)];
+      iterator.value(storedBuffer, 0, storedBuffer.length);
+    }
+    storedLength = length;
   }
 
   private void current() {

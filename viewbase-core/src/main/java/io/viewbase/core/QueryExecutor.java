@@ -153,14 +153,19 @@ final class QueryExecutor {
       return false;
     }
     try (Cursor cursor = store.scan(partition, range, desc)) {
+      boolean inPlace = page.testsValuesOnly();
       while (cursor.next()) {
         if (page.isFull()) {
           return page.stop(true);
         }
-        byte[] key =
-            cursor.key(); // the partition is the one scanned: no need to decode it from the cursor
-        page.examine(partition, key);
-        page.offer(partition, key, cursor);
+        // the partition is the one scanned: no need to decode it from the cursor
+        if (inPlace) {
+          page.read(partition, cursor);
+        } else {
+          byte[] key = cursor.key();
+          page.examine(partition, key);
+          page.offer(partition, key, cursor);
+        }
         if (page.examinedEnough()) {
           return page.stop(true);
         }
@@ -203,10 +208,24 @@ final class QueryExecutor {
         page.offer(afterPartition, Bytes.EMPTY, first.get().version(), first.get().value());
       }
     }
+    // Without bounds on the partitions or ids, an entry's keys matter only if it is kept or the
+    // page ends on it: a filter that reads values only is tested before they are copied.
+    boolean inPlace =
+        page.testsValuesOnly()
+            && partitions.high() == null
+            && ids.lower() == null
+            && ids.upper() == null;
     try (Cursor cursor = store.scanAll(table.prefix(), afterPartition, afterKey)) {
       while (cursor.next()) {
         if (page.isFull()) {
           return page.stop(true);
+        }
+        if (inPlace) {
+          page.read(null, cursor);
+          if (page.examinedEnough()) {
+            return page.stop(true);
+          }
+          continue;
         }
         byte[] partition = cursor.partition();
         byte[] key = cursor.key();
@@ -404,6 +423,37 @@ final class QueryExecutor {
       bytes += testedLength + key.length;
       if (match) {
         add(partition, key, pk, id, cursor.version(), cursor.value());
+      }
+    }
+
+    /** Whether an entry can be tested without its keys: the filter reads no key or timestamp. */
+    boolean testsValuesOnly() {
+      return filter != null && !filter.readsSystem();
+    }
+
+    /**
+     * {@link #examine} and {@link #offer(byte[], byte[], Cursor)} of the cursor's current entry
+     * when {@link #testsValuesOnly()}, with its keys copied out of the cursor only when they are
+     * needed: when the entry matches, or when the page ends on it (they are the continuation's
+     * position). A selective filter over a scan rejects nearly every entry, and copies of its keys
+     * were most of what a rejected entry cost besides the test itself.
+     *
+     * @param partition the entry's stored partition when the caller knows it (a one-partition
+     *     scan), else null to take it from the cursor
+     */
+    void read(byte[] partition, Cursor cursor) {
+      examined++;
+      testPk = null;
+      testId = null;
+      testTimestamp = null;
+      boolean match = cursor.readValue(filterTest);
+      bytes += testedLength + cursor.keyLength();
+      if (match || isFull() || examinedEnough()) {
+        lastPartition = partition != null ? partition : cursor.partition();
+        lastKey = cursor.key();
+        if (match) {
+          add(lastPartition, lastKey, null, null, cursor.version(), cursor.value());
+        }
       }
     }
 

@@ -3,6 +3,7 @@ package io.viewbase.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.viewbase.api.Batch;
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
 import io.viewbase.api.Item;
@@ -433,6 +434,86 @@ abstract class DatabaseContract {
     }
 
     assertThat(seen).containsExactly("/", "/x", "a/", "a/y");
+  }
+
+  /**
+   * A filtered scan whose page ends at the byte budget (4 MiB of entries read) on an entry the
+   * filter rejects resumes right after it, though no entry of the page matched: every match once,
+   * in order, both over the whole table and within one partition.
+   */
+  @Test
+  void filteredPagesEndingAtTheByteBudgetResumeAfterTheLastEntryRead() {
+    String blob = "b".repeat(200 * 1024);
+    List<String> matches = new ArrayList<>();
+    for (int i = 0; i < 90; i++) {
+      String pk = "p" + (i % 3);
+      String id = String.format("%03d", i);
+      boolean tagged = i == 3 || i == 80 || i == 85; // no match for pages on end
+      people.upsert(Item.builder(pk, id).put("blob", blob).put("tag", tagged ? "x" : "y").build());
+      if (tagged) {
+        matches.add(pk + "/" + id);
+      }
+    }
+    matches.sort(null); // the scan's order: by partition, then id
+
+    List<Page> pages = new ArrayList<>();
+    assertThat(pageThrough(Query.all().withFilter("tag eq 'x'"), pages)).isEqualTo(matches);
+    assertThat(pages.size()).isGreaterThanOrEqualTo(4); // 18 MB read, 4 MiB a page
+    assertThat(pages.get(0).continuation()).isNotNull();
+
+    pages.clear();
+    assertThat(pageThrough(Query.partition("p1").withFilter("tag eq 'x'"), pages))
+        .isEqualTo(matches.stream().filter(k -> k.startsWith("p1/")).toList());
+    assertThat(pages.size()).isGreaterThanOrEqualTo(2); // 6 MB in the partition
+  }
+
+  /**
+   * A filtered scan's page ends after 100,000 entries read, on an entry the filter rejects, and the
+   * next page resumes right after it: a match on each side of that boundary, each found once.
+   */
+  @Test
+  void filteredPagesEndingAfterEnoughEntriesReadResumeAfterTheLastEntryRead() {
+    int items = QueryExecutor.MAX_EXAMINED + 50;
+    for (int from = 0; from < items; from += 100) {
+      Batch.Builder batch = Batch.builder();
+      for (int i = from; i < Math.min(items, from + 100); i++) {
+        boolean tagged = i == 5 || i == QueryExecutor.MAX_EXAMINED + 20;
+        batch.upsert(
+            "People",
+            Item.builder("p", String.format("%07d", i)).put("tag", tagged ? "x" : "y").build());
+      }
+      db.commit(batch.build());
+    }
+
+    List<Page> pages = new ArrayList<>();
+    List<String> expected =
+        List.of("p/0000005", String.format("p/%07d", QueryExecutor.MAX_EXAMINED + 20));
+    assertThat(pageThrough(Query.all().withFilter("tag eq 'x'"), pages)).isEqualTo(expected);
+    assertThat(pages.size()).isEqualTo(2);
+    assertThat(pages.get(0).items().size()).isEqualTo(1);
+    assertThat(pages.get(0).continuation()).isNotNull();
+
+    pages.clear();
+    assertThat(pageThrough(Query.partition("p").withFilter("tag eq 'x'"), pages))
+        .isEqualTo(expected);
+    assertThat(pages.size()).isEqualTo(2);
+  }
+
+  /**
+   * Follows a query's continuations to the end: the keys found, the pages kept in {@code pages}.
+   */
+  private List<String> pageThrough(Query query, List<Page> pages) {
+    List<String> found = new ArrayList<>();
+    for (int n = 0; n < 20; n++) {
+      Page page = people.query(query);
+      pages.add(page);
+      page.items().forEach(i -> found.add(i.partitionKey() + "/" + i.id()));
+      if (page.continuation() == null) {
+        return found;
+      }
+      query = query.withContinuation(page.continuation());
+    }
+    throw new AssertionError("more than 20 pages: " + found);
   }
 
   @Test

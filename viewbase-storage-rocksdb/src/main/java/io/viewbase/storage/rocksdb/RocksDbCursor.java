@@ -163,7 +163,8 @@ final class RocksDbCursor implements Cursor {
         && (keyOffset < 0 || keyOffset == n)
         && Arrays.equals(keyBuffer, 0, n, lastPrefix, 0, n)) {
       keyOffset = n;
-      return lastPartition.clone(); // the caller's to keep or change
+      // the caller's to keep or change; a copy, not clone(), which C1 compiles as a VM call
+      return Arrays.copyOf(lastPartition, lastPartition.length);
     }
     int offset = keyOffset();
     byte[] partition = OrderedKeyCodec.decodePartition(keyBuffer, offset);
@@ -173,13 +174,20 @@ final class RocksDbCursor implements Cursor {
     System.arraycopy(keyBuffer, 0, lastPrefix, 0, offset);
     lastPrefixLength = offset;
     lastPartition = partition;
-    return partition.clone();
+    return Arrays.copyOf(partition, partition.length);
   }
 
   @Override
   public byte[] key() {
     current();
     return Arrays.copyOfRange(keyBuffer, keyOffset(), keyLength);
+  }
+
+  /** Measured in the cursor's buffer: no copy. */
+  @Override
+  public int keyLength() {
+    current();
+    return keyLength - keyOffset();
   }
 
   /** Where the current entry's key starts, found once per entry. */

@@ -388,9 +388,14 @@ final class ValueCache {
       return false;
     }
 
-    /** What {@code get} returns for this entry, with a fresh copy of the value. */
+    /**
+     * What {@code get} returns for this entry, with a fresh copy of the value (Arrays.copyOf, not
+     * clone(), which C1 compiles as a call into the VM).
+     */
     Optional<Versioned> toResult() {
-      return value == null ? Optional.empty() : Optional.of(new Versioned(version, value.clone()));
+      return value == null
+          ? Optional.empty()
+          : Optional.of(new Versioned(version, Arrays.copyOf(value, value.length)));
     }
 
     /**

@@ -13,6 +13,15 @@ public interface Cursor extends AutoCloseable {
 
   byte[] key();
 
+  /**
+   * The length of {@link #key()}, for a caller that only counts the bytes it read. By default the
+   * key is copied to measure it; a backend that holds the key in a buffer of its own measures it
+   * there.
+   */
+  default int keyLength() {
+    return key().length;
+  }
+
   long version();
 
   byte[] value();

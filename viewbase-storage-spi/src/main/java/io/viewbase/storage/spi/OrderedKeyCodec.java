@@ -52,7 +52,7 @@ public final class OrderedKeyCodec {
       }
     }
     if (zeros == 0) {
-      return partition.clone();
+      return Arrays.copyOf(partition, partition.length); // not clone(): a VM call in C1's code
     }
     byte[] out = new byte[partition.length + zeros];
     int j = 0;

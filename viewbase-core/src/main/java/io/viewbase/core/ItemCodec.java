@@ -152,9 +152,6 @@ final class ItemCodec {
     /** Where each name's value (its tag) starts in {@link #buf}, or -1 when the item lacks it. */
     private final int[] at;
 
-    /** The UTF-8 bytes of the one name, when the filter reads one (the common case), else null. */
-    private final byte[] onlyName;
-
     private byte[] buf;
     private int limit;
     private String partitionKey;
@@ -165,7 +162,6 @@ final class ItemCodec {
     FilterRow(List<String> names) {
       this.names = Names.of(names);
       this.at = new int[this.names.size()];
-      this.onlyName = this.names.size() == 1 ? this.names.utf8[0] : null;
     }
 
     /**
@@ -203,15 +199,7 @@ final class ItemCodec {
           in.pos = p;
           in.need(nameLength);
         }
-        int match;
-        if (onlyName == null) {
-          match = names.indexOf(buf, p, nameLength);
-        } else { // one name: its length first, in line
-          match =
-              nameLength == onlyName.length && Names.sameBytes(onlyName, buf, p, nameLength)
-                  ? 0
-                  : -1;
-        }
+        int match = names.indexOf(buf, p, nameLength);
         p += nameLength;
         if (match >= 0 && at[match] < 0) {
           at[match] = p;
@@ -289,12 +277,16 @@ final class ItemCodec {
     private final String[] names;
     private final byte[][] utf8;
 
+    /** The UTF-8 bytes of the one name when there is one (the common case), else null. */
+    private final byte[] only;
+
     private Names(String[] names) {
       this.names = names;
       this.utf8 = new byte[names.length][];
       for (int i = 0; i < names.length; i++) {
         utf8[i] = names[i].getBytes(StandardCharsets.UTF_8);
       }
+      this.only = names.length == 1 ? utf8[0] : null;
     }
 
     static Names of(Collection<String> names) {
@@ -311,6 +303,9 @@ final class ItemCodec {
 
     /** The index of the name whose UTF-8 bytes are {@code buf[offset, offset + length)}, or -1. */
     int indexOf(byte[] buf, int offset, int length) {
+      if (only != null) { // one name: no loop
+        return only.length == length && sameBytes(only, buf, offset, length) ? 0 : -1;
+      }
       for (int i = 0; i < utf8.length; i++) {
         byte[] name = utf8[i];
         if (name.length == length && sameBytes(name, buf, offset, length)) {

@@ -222,20 +222,17 @@ final class QueryExecutor {
         }
         if (inPlace) {
           page.read(null, cursor);
-          if (page.examinedEnough()) {
-            return page.stop(true);
+        } else {
+          byte[] partition = cursor.partition();
+          byte[] key = cursor.key();
+          page.examine(partition, key);
+          if (partitions.high() != null && !partitionBelowHigh(partition, partitions)) {
+            if (ordered) {
+              return page.stop(false);
+            }
+          } else if (ids.contains(key)) {
+            page.offer(partition, key, cursor);
           }
-          continue;
-        }
-        byte[] partition = cursor.partition();
-        byte[] key = cursor.key();
-        page.examine(partition, key);
-        if (partitions.high() != null && !partitionBelowHigh(partition, partitions)) {
-          if (ordered) {
-            return page.stop(false);
-          }
-        } else if (ids.contains(key)) {
-          page.offer(partition, key, cursor);
         }
         if (page.examinedEnough()) {
           return page.stop(true);
@@ -416,12 +413,7 @@ final class QueryExecutor {
         id = KeyLayout.idOf(key);
         timestamp = new Value.DateTime(cursor.version()).toInstant();
       }
-      testPk = pk;
-      testId = id;
-      testTimestamp = timestamp;
-      boolean match = cursor.readValue(filterTest);
-      bytes += testedLength + key.length;
-      if (match) {
+      if (test(cursor, pk, id, timestamp, key.length)) {
         add(partition, key, pk, id, cursor.version(), cursor.value());
       }
     }
@@ -443,11 +435,7 @@ final class QueryExecutor {
      */
     void read(byte[] partition, Cursor cursor) {
       examined++;
-      testPk = null;
-      testId = null;
-      testTimestamp = null;
-      boolean match = cursor.readValue(filterTest);
-      bytes += testedLength + cursor.keyLength();
+      boolean match = test(cursor, null, null, null, cursor.keyLength());
       if (match || isFull() || examinedEnough()) {
         lastPartition = partition != null ? partition : cursor.partition();
         lastKey = cursor.key();
@@ -455,6 +443,20 @@ final class QueryExecutor {
           add(lastPartition, lastKey, null, null, cursor.version(), cursor.value());
         }
       }
+    }
+
+    /**
+     * Tests the filter on the cursor's current value in place, the entry's system values being
+     * {@code pk}, {@code id} and {@code timestamp} (null unless the filter reads them), and counts
+     * the entry's bytes (its value and a key of {@code keyLength}) against the page's budget.
+     */
+    private boolean test(Cursor cursor, String pk, String id, Instant timestamp, int keyLength) {
+      testPk = pk;
+      testId = id;
+      testTimestamp = timestamp;
+      boolean match = cursor.readValue(filterTest);
+      bytes += testedLength + keyLength;
+      return match;
     }
 
     /** The filter's test of a value in place, for {@link #filterTest}; notes the value's length. */

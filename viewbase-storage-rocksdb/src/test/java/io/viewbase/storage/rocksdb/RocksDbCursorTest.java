@@ -164,11 +164,7 @@ class RocksDbCursorTest {
                     try (Cursor cursor = store.scanAll(b(""), null, null)) {
                       scanning.countDown();
                       while (cursor.next()) {
-                        int i = index(cursor.key());
-                        byte[] seen = cursor.readValue(RocksDbCursorTest::copy);
-                        if (!Arrays.equals(seen, value(i))) {
-                          throw new AssertionError("entry " + i + " read a value not its own");
-                        }
+                        checkOwnValue(cursor);
                       }
                     }
                     completed++;
@@ -202,10 +198,7 @@ class RocksDbCursorTest {
                   try {
                     while (cursor.next()) {
                       scanning.countDown();
-                      int i = index(cursor.key());
-                      if (!Arrays.equals(cursor.readValue(RocksDbCursorTest::copy), value(i))) {
-                        throw new AssertionError("entry " + i + " read a value not its own");
-                      }
+                      checkOwnValue(cursor);
                       read++;
                     }
                   } catch (IllegalStateException closed) {
@@ -218,6 +211,14 @@ class RocksDbCursorTest {
         assertThat(scan.get(10, TimeUnit.SECONDS)).isBetween(0, ENTRIES);
         assertThat(cursor.next()).isFalse();
       }
+    }
+  }
+
+  /** Fails unless the value the cursor hands over in place is its current entry's own. */
+  private static void checkOwnValue(Cursor cursor) {
+    int i = index(cursor.key());
+    if (!Arrays.equals(cursor.readValue(RocksDbCursorTest::copy), value(i))) {
+      throw new AssertionError("entry " + i + " read a value not its own");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.viewbase.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.viewbase.api.Database;
 import io.viewbase.api.ErrorCode;
@@ -90,41 +91,72 @@ class RocksDbDatabaseTest extends DatabaseContract {
 
   @Test
   void asyncWritesInFlightWhenTheDatabaseClosesSucceedOrFailWithShuttingDown() throws Exception {
-    int refused = 0;
-    int acknowledged = 0;
-    // Bounded: each round queues writes faster than one group commit takes them, then closes.
-    for (int round = 0; round < 5 && refused == 0; round++) {
-      Table table = db.table("People");
-      List<CompletableFuture<Item>> writes = new ArrayList<>();
-      for (int i = 0; i < 5_000; i++) {
-        writes.add(table.upsertAsync(person("r" + round, "i" + i, "n")));
+    Table table = db.table("People");
+    // The committer completes futures on its own thread (Table's contract), so an action that
+    // blocks there holds it: what follows is queued, deterministically, when the store closes.
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread tester = Thread.currentThread();
+    List<CompletableFuture<Item>> writes = new ArrayList<>();
+    while (holding.getCount() > 0) {
+      CompletableFuture<Item> write = table.upsertAsync(person("r", "i" + writes.size(), "n"));
+      writes.add(write);
+      write.whenComplete(
+          (item, failure) -> {
+            if (Thread.currentThread() != tester) {
+              holding.countDown();
+              awaitQuietly(release);
+            }
+          });
+      if (!write.isDone() || holding.getCount() == 0) {
+        assertThat(holding.await(1, TimeUnit.MINUTES)).as("the committer held").isTrue();
       }
-      db.close();
-      List<String> landed = new ArrayList<>();
-      for (CompletableFuture<Item> write : writes) {
-        try {
-          landed.add(write.get(1, TimeUnit.MINUTES).id());
-        } catch (ExecutionException e) {
-          assertThat(e.getCause()).isInstanceOf(ViewbaseException.class);
-          assertThat(((ViewbaseException) e.getCause()).code()).isEqualTo(ErrorCode.ShuttingDown);
-          refused++;
-        }
-      }
-      db = open(dir);
-      for (String id : landed) {
-        assertThat(db.table("People").get("r" + round, id))
-            .as("acknowledged before the close")
-            .isPresent();
-      }
-      acknowledged += landed.size();
     }
-    System.out.println(
-        "closed with async writes in flight: "
-            + acknowledged
-            + " acknowledged, "
-            + refused
-            + " refused with ShuttingDown");
-    assertThat(refused).as("writes still queued when the store closed").isPositive();
+    int held = writes.size();
+    int queued = 1_000;
+    for (int i = 0; i < queued; i++) {
+      writes.add(table.upsertAsync(person("r", "i" + writes.size(), "n")));
+    }
+    Thread closer = new Thread(db::close, "closer");
+    closer.start();
+    try {
+      // the store fails what is queued before it waits for the committer
+      CompletableFuture<Item> last = writes.get(writes.size() - 1);
+      assertThatThrownBy(() -> last.get(1, TimeUnit.MINUTES))
+          .isInstanceOf(ExecutionException.class);
+    } finally {
+      release.countDown();
+    }
+    closer.join(TimeUnit.MINUTES.toMillis(1));
+    assertThat(closer.isAlive()).as("close returned").isFalse();
+
+    List<String> landed = new ArrayList<>();
+    int refused = 0;
+    for (CompletableFuture<Item> write : writes) {
+      try {
+        landed.add(write.get(1, TimeUnit.MINUTES).id());
+      } catch (ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(ViewbaseException.class);
+        assertThat(((ViewbaseException) e.getCause()).code()).isEqualTo(ErrorCode.ShuttingDown);
+        refused++;
+      }
+    }
+    db = open(dir);
+    for (String id : landed) {
+      assertThat(db.table("People").get("r", id)).as("acknowledged before the close").isPresent();
+    }
+    assertThat(landed).as("acknowledged: the groups written").hasSize(held);
+    assertThat(refused)
+        .as("refused: the writes queued behind the held committer")
+        .isEqualTo(queued);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.viewbase.storage.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.viewbase.storage.spi.Condition;
 import io.viewbase.storage.spi.ConditionFailedException;
@@ -149,10 +150,43 @@ class RocksDbGroupCommitTest {
   @Test
   void closingWithAsyncCommitsQueuedCompletesEveryFutureAndKeepsEverySuccess() throws Exception {
     List<CompletableFuture<Void>> futures = new ArrayList<>();
-    for (int i = 0; i < 5_000; i++) {
+    // An action that blocks on the committer (futures complete there) holds it, so the batches
+    // after it are queued, deterministically, when the store closes.
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread tester = Thread.currentThread();
+    while (holding.getCount() > 0) {
+      int i = futures.size();
+      CompletableFuture<Void> future =
+          store.commitAsync(List.of(Mutation.put(b("p"), b("k" + i), 1, b("v" + i))));
+      futures.add(future);
+      future.whenComplete(
+          (ok, failure) -> {
+            if (Thread.currentThread() != tester) {
+              holding.countDown();
+              awaitQuietly(release);
+            }
+          });
+      if (!future.isDone() || holding.getCount() == 0) {
+        assertThat(holding.await(1, TimeUnit.MINUTES)).as("the committer held").isTrue();
+      }
+    }
+    int held = futures.size();
+    for (int i = held; i < held + 5_000; i++) {
       futures.add(store.commitAsync(List.of(Mutation.put(b("p"), b("k" + i), 1, b("v" + i)))));
     }
-    store.close();
+    Thread closer = new Thread(store::close, "closer");
+    closer.start();
+    try {
+      // the store fails what is queued before it waits for the committer
+      CompletableFuture<Void> last = futures.get(futures.size() - 1);
+      assertThatThrownBy(() -> last.get(1, TimeUnit.MINUTES))
+          .isInstanceOf(ExecutionException.class);
+    } finally {
+      release.countDown();
+    }
+    closer.join(TimeUnit.MINUTES.toMillis(1));
+    assertThat(closer.isAlive()).as("close returned").isFalse();
 
     int succeeded = 0;
     for (int i = 0; i < futures.size(); i++) {
@@ -166,6 +200,7 @@ class RocksDbGroupCommitTest {
             .isEqualTo(StorageException.Kind.CLOSED);
       }
     }
+    assertThat(succeeded).as("acknowledged: the groups written before the close").isEqualTo(held);
     store = RocksDbStore.open(new StoreConfig(dir, true, Map.of()));
     int present = 0;
     for (int i = 0; i < futures.size(); i++) {
@@ -186,6 +221,14 @@ class RocksDbGroupCommitTest {
             + present
             + " present after reopen");
     assertThat(present).as("a batch the close failed was never written").isEqualTo(succeeded);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

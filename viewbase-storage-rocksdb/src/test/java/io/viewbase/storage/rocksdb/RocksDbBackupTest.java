@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -266,7 +267,12 @@ class RocksDbBackupTest {
         writers.add(t);
       }
       for (int i = 0; i < 3; i++) {
-        Thread.sleep(100);
+        // each backup after new acknowledgements, however slow the machine's syncs are
+        int seen = acknowledged.size();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        do {
+          Thread.sleep(100);
+        } while (acknowledged.size() == seen && System.nanoTime() < deadline);
         before.add(List.copyOf(acknowledged));
         store.backup(backups);
       }

@@ -29,7 +29,17 @@ public final class RawExchange {
    * within {@code timeoutMillis}: a hang.
    */
   public static List<Integer> statuses(int port, byte[] request, int timeoutMillis) {
-    return statusesOf(exchange(port, request, timeoutMillis));
+    return statuses(port, request, timeoutMillis, PATIENCE_MILLIS);
+  }
+
+  /**
+   * {@link #statuses(int, byte[], int)} with a patience of the caller's: a test that compares
+   * answers, rather than fuzzing for hangs, waits long enough that a loaded machine's slow answer
+   * is not mistaken for an unfinished request's silence.
+   */
+  public static List<Integer> statuses(
+      int port, byte[] request, int timeoutMillis, int patienceMillis) {
+    return statusesOf(exchange(port, request, timeoutMillis, patienceMillis));
   }
 
   /**
@@ -86,17 +96,17 @@ public final class RawExchange {
 
   /**
    * Writes the request and reads until the server closes. A server that neither answers nor closes
-   * within {@link #PATIENCE_MILLIS} may be waiting for the rest of a request the bytes did not
-   * finish (a longer body, a chunk): the client then closes its side, as one with nothing more to
-   * send does, and waits again, up to {@code timeoutMillis}. Silence after that, or bytes that keep
+   * within {@code patienceMillis} may be waiting for the rest of a request the bytes did not finish
+   * (a longer body, a chunk): the client then closes its side, as one with nothing more to send
+   * does, and waits again, up to {@code timeoutMillis}. Silence after that, or bytes that keep
    * coming, is a hang.
    */
-  private static String exchange(int port, byte[] request, int timeoutMillis) {
+  private static String exchange(int port, byte[] request, int timeoutMillis, int patienceMillis) {
     ByteArrayOutputStream got = new ByteArrayOutputStream();
     long deadline = System.nanoTime() + 2L * timeoutMillis * 1_000_000L;
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), timeoutMillis);
-      s.setSoTimeout(Math.min(PATIENCE_MILLIS, timeoutMillis));
+      s.setSoTimeout(Math.min(patienceMillis, timeoutMillis));
       s.getOutputStream().write(request);
       s.getOutputStream().flush();
       InputStream in = s.getInputStream();

@@ -8,6 +8,7 @@ import io.viewbase.api.OpenOptions;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.Viewbase;
+import io.viewbase.server.ViewBuilds;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -295,15 +296,7 @@ class AzureApiTest {
   }
 
   private void awaitReady(String view) {
-    for (int i = 0; i < 500 && !db.viewStatus(view).isReady(); i++) {
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-    assertThat(db.viewStatus(view).isReady()).as("view ready").isTrue();
+    ViewBuilds.awaitReady(db, view);
   }
 
   @Test

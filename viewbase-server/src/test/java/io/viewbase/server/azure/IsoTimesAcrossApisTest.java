@@ -7,6 +7,7 @@ import io.viewbase.api.Query;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.server.ApiResponse;
+import io.viewbase.server.ViewBuilds;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -38,9 +39,7 @@ class IsoTimesAcrossApisTest {
   void aDatetimeAndTheTimestampAreTheSameTextInEveryApiAndInViewKeysAndEtags()
       throws InterruptedException {
     apis.db.createView(ViewDefinition.of("RulesByTime", ThreeApis.TABLE, "all", "{t}"));
-    for (int i = 0; i < 500 && !apis.db.viewStatus("RulesByTime").isReady(); i++) {
-      Thread.sleep(10); // bounded: the view over an empty table is ready after one backfill pass
-    }
+    ViewBuilds.awaitReady(apis.db, "RulesByTime");
     for (String time : TIMES) {
       Item written =
           apis.db

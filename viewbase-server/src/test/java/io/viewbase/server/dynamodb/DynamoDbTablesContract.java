@@ -8,6 +8,7 @@ import io.viewbase.api.Item;
 import io.viewbase.api.TableInfo;
 import io.viewbase.api.Value;
 import io.viewbase.api.ViewStatus;
+import io.viewbase.server.ViewBuilds;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -422,16 +423,8 @@ public abstract class DynamoDbTablesContract {
         .isEqualTo(IndexStatus.ACTIVE);
   }
 
-  private ViewStatus awaitReady(String view) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (true) {
-      ViewStatus s = db.viewStatus(view);
-      if (s.isReady() || System.nanoTime() > deadline) {
-        assertThat(s.state()).as(view).isEqualTo(ViewStatus.READY);
-        return s;
-      }
-      Thread.sleep(20);
-    }
+  private ViewStatus awaitReady(String view) {
+    return ViewBuilds.awaitReady(db, view);
   }
 
   @Test

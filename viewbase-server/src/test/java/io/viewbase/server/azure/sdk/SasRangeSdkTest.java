@@ -20,6 +20,7 @@ import io.viewbase.api.ViewbaseException;
 import io.viewbase.filter.Filter;
 import io.viewbase.filter.FilterDialect;
 import io.viewbase.filter.Filters;
+import io.viewbase.server.ViewBuilds;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -96,13 +97,7 @@ class SasRangeSdkTest {
   }
 
   private static void awaitReady(String view) {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (!"ready".equals(azure.db().viewStatus(view).state())) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("view " + view + " not ready: " + azure.db().viewStatus(view));
-      }
-      Thread.onSpinWait();
-    }
+    ViewBuilds.awaitReady(azure.db(), view);
   }
 
   /**

@@ -12,6 +12,7 @@ import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
+import io.viewbase.server.ViewBuilds;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,12 +58,7 @@ class ViewsSdkTest {
     azure
         .db()
         .createView(ViewDefinition.of(viewName, people.getTableName(), "all", "{email|lower}"));
-    for (int i = 0; i < 200 && !azure.db().viewStatus(viewName).isReady(); i++) {
-      Thread.sleep(25);
-    }
-    assertThat(azure.db().viewStatus(viewName).isReady())
-        .as("the view's backfill finished")
-        .isTrue();
+    ViewBuilds.awaitReady(azure.db(), viewName);
     byEmail = azure.table(viewName);
   }
 
@@ -192,16 +188,10 @@ class ViewsSdkTest {
     twins.createEntity(new TableEntity("b", "2").addProperty("email", "same@example.com"));
     String failing = AzureSdkServer.uniqueName("TwinsByEmail");
     azure.db().createView(ViewDefinition.of(failing, twins.getTableName(), "all", "{email}"));
-    for (int i = 0;
-        i < 200 && ViewStatus.BUILDING.equals(azure.db().viewStatus(failing).state());
-        i++) {
-      Thread.sleep(25);
-    }
+    ViewStatus built = ViewBuilds.awaitBuilt(azure.db(), failing);
     TableClient view = azure.table(failing);
 
-    assertThat(azure.db().viewStatus(failing).state())
-        .as("two sources share the view key")
-        .isEqualTo(ViewStatus.FAILED);
+    assertThat(built.state()).as("two sources share the view key").isEqualTo(ViewStatus.FAILED);
     SdkErrors.assertFails(409, "ViewNotReady", () -> view.getEntity("all", "same@example.com"));
     SdkErrors.assertUnmappedFails(409, "ViewNotReady", () -> view.listEntities().stream().count());
     // the planner uses only a ready view: the source's equality query still answers both twins

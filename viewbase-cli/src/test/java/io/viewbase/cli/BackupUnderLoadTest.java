@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +71,7 @@ class BackupUnderLoadTest {
       AtomicBoolean stop = new AtomicBoolean();
       List<Thread> threads = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
-        List<Write> log = new ArrayList<>();
+        List<Write> log = Collections.synchronizedList(new ArrayList<>());
         logsByWriter.add(log);
         int writer = w;
         Random random = new Random(seed + w);
@@ -79,7 +80,12 @@ class BackupUnderLoadTest {
         thread.start();
         threads.add(thread);
       }
-      Thread.sleep(1500);
+      // a second and a half of load at least, and a write of every writer acknowledged (a cold
+      // server on a loaded machine may take longer to answer the first)
+      long loadedBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      do {
+        Thread.sleep(1500);
+      } while (logsByWriter.stream().anyMatch(List::isEmpty) && System.nanoTime() < loadedBy);
       backupAsked = System.nanoTime();
       Cli backup =
           Cli.run("backup", "--to", backups.toString(), "--server", server.uri().toString());

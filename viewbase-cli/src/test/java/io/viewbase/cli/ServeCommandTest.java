@@ -594,7 +594,7 @@ class ServeCommandTest {
 
   @Test
   void connectionFlagsBoundTheConnectionsOfEachListener() throws Exception {
-    int azurePort;
+    int azurePort; // (--azure-port 0 turns the dialect off)
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       azurePort = probe.getLocalPort();
     }
@@ -610,8 +610,10 @@ class ServeCommandTest {
             "--dynamodb-port",
             "0",
             "--azure-anonymous",
+            // long enough that the first connection still counts when the second arrives, however
+            // slow the loaded machine is between the two
             "--idle-timeout",
-            "200ms",
+            "2s",
             "--header-timeout",
             "1m",
             "--body-timeout",

@@ -106,8 +106,9 @@ class RemoteScenarioTest extends DatabaseScenario {
             io.viewbase.api.TableOptions.ChangeFeed.ON));
     try (RemoteDatabase impatient =
         RemoteDatabase.connect(
-            URI.create("http://127.0.0.1:" + server.port()), Duration.ofMillis(500))) {
-      var page = impatient.table(name).changes(0, 10, Duration.ofSeconds(2));
+            URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(3))) {
+      // the wait is twice the request timeout, which is slack enough for a loaded machine
+      var page = impatient.table(name).changes(0, 10, Duration.ofSeconds(6));
       assertThat(page.changes()).isEmpty();
       assertThat(page.latest()).isZero();
     }

@@ -43,7 +43,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * files, 100 to each of 1,000 partitions. With {@code data=fresh} each trial loads a new database
  * and scans it as loaded, its entries still in the memtable, 100 to a partition ({@code items /
  * 100} partitions): the shape of the Azure SDK benchmark's table on a fresh server (10,000
- * entities, 100 partitions; run it with {@code -p items=10000 -p data=fresh}).
+ * entities, 100 partitions; run it with {@code -p items=10000 -p data=fresh}). With {@code
+ * storage=memory} the same fresh load goes to the memory backend.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -67,15 +68,29 @@ public class FilteredScanBenchmark {
   @Param("cached")
   String data;
 
+  /**
+   * {@code rocksdb}, or {@code memory}: the memory backend ({@code serve --storage memory}), loaded
+   * as {@code data=fresh} loads (it keeps nothing between forks).
+   */
+  @Param("rocksdb")
+  String storage;
+
   private Database db;
   private Table table;
   private Path freshDir;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    if (data.equals("fresh")) {
+    if (!storage.equals("rocksdb") && !storage.equals("memory")) {
+      throw new IllegalArgumentException("storage is rocksdb or memory, not " + storage);
+    }
+    if (data.equals("fresh") || storage.equals("memory")) {
       freshDir = Files.createTempDirectory("viewbase-bench-filtered-scan-fresh");
-      db = Viewbase.open(OpenOptions.at(freshDir).withSync(false));
+      db =
+          Viewbase.open(
+              storage.equals("memory")
+                  ? OpenOptions.inMemory()
+                  : OpenOptions.at(freshDir).withSync(false));
       db.createTable(BenchItems.TABLE);
       Table t = db.table(BenchItems.TABLE);
       int partitions = Math.max(1, items / 100);

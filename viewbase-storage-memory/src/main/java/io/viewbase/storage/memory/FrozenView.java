@@ -6,12 +6,10 @@ import io.viewbase.storage.spi.KeyRange;
 import io.viewbase.storage.spi.PartitionCursor;
 import io.viewbase.storage.spi.ReadView;
 import io.viewbase.storage.spi.Versioned;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Reads over a frozen state of the memory store (see {@link PartitionedData#freeze()}). The maps
@@ -36,56 +34,53 @@ final class FrozenView implements ReadView {
   @Override
   public Cursor scan(byte[] partition, KeyRange range, boolean reverse) {
     store.ensureOpen();
-    byte[] p = partition.clone();
+    byte[] p = Arrays.copyOf(partition, partition.length);
     NavigableMap<byte[], Versioned> all = partitions.get(p);
     if (all == null || range.isEmpty()) {
-      return new MemoryCursor(Collections.emptyIterator(), store);
+      return MemoryCursor.empty(store);
     }
     NavigableMap<byte[], Versioned> keys = inRange(all, range);
-    if (reverse) {
-      keys = keys.descendingMap();
-    }
-    return new MemoryCursor(
-        keys.entrySet().stream().map(e -> new MemoryCursor.Position(p, e)).iterator(), store);
+    return MemoryCursor.of(store, p, reverse ? keys.descendingMap() : keys);
   }
 
   @Override
   public Cursor scanAll(byte[] partitionPrefix, byte[] afterPartition, byte[] afterKey) {
     store.ensureOpen();
-    Stream<MemoryCursor.Position> positions =
-        partitionsFrom(partitionPrefix, afterPartition, afterKey != null)
-            .flatMap(
-                p -> {
-                  NavigableMap<byte[], Versioned> keys = p.getValue();
-                  if (afterKey != null
-                      && PartitionedData.UNSIGNED.compare(p.getKey(), afterPartition) == 0) {
-                    keys = keys.tailMap(afterKey, false);
-                  }
-                  return keys.entrySet().stream()
-                      .map(e -> new MemoryCursor.Position(p.getKey(), e));
-                });
-    return new MemoryCursor(positions.iterator(), store);
+    return MemoryCursor.across(
+        store,
+        partitionsFrom(partitionPrefix, afterPartition, afterKey != null).entrySet().iterator(),
+        afterPartition,
+        afterKey);
   }
 
   @Override
   public PartitionCursor partitions(byte[] prefix, byte[] afterPartition) {
     store.ensureOpen();
-    Iterator<byte[]> names =
-        partitionsFrom(prefix, afterPartition, false).map(Map.Entry::getKey).iterator();
-    return new MemoryPartitionCursor(names, store);
+    return new MemoryPartitionCursor(
+        partitionsFrom(prefix, afterPartition, false).keySet().iterator(), store);
   }
 
   /**
    * The partitions whose name starts with {@code prefix}, from {@code after} on (including it if
-   * {@code includeAfter}, to resume inside it).
+   * {@code includeAfter}, to resume inside it): a view of the frozen map bounded at both ends, so
+   * that a walk over it checks no name against the prefix.
    */
-  private Stream<Map.Entry<byte[], NavigableMap<byte[], Versioned>>> partitionsFrom(
+  private NavigableMap<byte[], NavigableMap<byte[], Versioned>> partitionsFrom(
       byte[] prefix, byte[] after, boolean includeAfter) {
-    NavigableMap<byte[], NavigableMap<byte[], Versioned>> tail = partitions.tailMap(prefix, true);
+    byte[] from = prefix;
+    boolean inclusive = true;
     if (after != null && PartitionedData.UNSIGNED.compare(after, prefix) >= 0) {
-      tail = partitions.tailMap(after, includeAfter);
+      from = after;
+      inclusive = includeAfter;
     }
-    return tail.entrySet().stream().takeWhile(e -> Bytes.startsWith(e.getKey(), prefix));
+    byte[] end = Bytes.prefixEnd(prefix);
+    if (end == null) {
+      return partitions.tailMap(from, inclusive);
+    }
+    if (PartitionedData.UNSIGNED.compare(from, end) >= 0) {
+      return Collections.emptyNavigableMap();
+    }
+    return partitions.subMap(from, inclusive, end, false);
   }
 
   private static NavigableMap<byte[], Versioned> inRange(

@@ -1,6 +1,7 @@
 package io.viewbase.storage.memory;
 
 import io.viewbase.storage.spi.PartitionCursor;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -28,7 +29,7 @@ final class MemoryPartitionCursor implements PartitionCursor {
     if (current == null) {
       throw new NoSuchElementException("the cursor is not on a partition: call next() first");
     }
-    return current.clone();
+    return Arrays.copyOf(current, current.length);
   }
 
   @Override

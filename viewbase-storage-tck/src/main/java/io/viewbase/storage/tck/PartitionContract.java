@@ -175,6 +175,28 @@ public interface PartitionContract extends StoreFixture {
         .containsExactlyElementsOf(expected("ab"));
   }
 
+  /** A position past the prefix's last partition (a stale token, a hostile one) ends the walk. */
+  @Test
+  default void walksResumedAfterAPositionPastThePrefixFindNothing() {
+    writeAll();
+    if (!ordered()) {
+      return;
+    }
+
+    for (String after : List.of("b", "a\u00ff\u00ff", "\u00ff\u00ff\u00ff")) {
+      assertThat(Entry.drain(store().scanAll(b("a"), b(after), b(""))))
+          .as("after %s", after)
+          .isEmpty();
+      assertThat(Entry.drain(store().scanAll(b("a"), b(after), null)))
+          .as("after %s", after)
+          .isEmpty();
+      assertThat(partitions("a", after)).as("after %s", after).isEmpty();
+    }
+    assertThat(Entry.drain(store().scanAll(b("\u00ff"), b("\u00ff"), b("\u00ff"))))
+        .extracting(Entry::partition)
+        .containsOnly("\u00ff\u00ff");
+  }
+
   @Test
   default void partitionsListsEachPartitionUnderThePrefixOnce() {
     writeAll();

@@ -73,6 +73,9 @@ async function measure(phase, target, ctx) {
     connectionsEstablished: establishedTo(target.port),
     serverThreadsAlive: cpu.liveThreads,
     cpu,
+    // each latency in the order the operations ran, for the short serial phases: how a fresh
+    // server's first queries compare with its later ones (warm-up) is in them, not in the median
+    ...(phase.ops <= 100 ? { latenciesInOrderMs: Array.from(latencies) } : {}),
   };
 }
 

@@ -51,8 +51,29 @@ class ChangeCommandsTest {
     remote = List.of("--server", "http://127.0.0.1:" + port);
   }
 
+  /**
+   * A server on the test's port. The port was free a moment ago; on a restart, a follower's
+   * connection attempt may hold it briefly (its own ephemeral port can be this one), so a refused
+   * bind is tried again for a while rather than failing the test.
+   */
   private ViewbaseServer serve() {
-    return ViewbaseServer.start(db, ServerOptions.defaults().withPort(port).withWorkerThreads(4));
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        return ViewbaseServer.start(
+            db, ServerOptions.defaults().withPort(port).withWorkerThreads(4));
+      } catch (java.io.UncheckedIOException refused) {
+        if (System.nanoTime() > deadline) {
+          throw refused;
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw refused;
+        }
+      }
+    }
   }
 
   @AfterEach

@@ -21,6 +21,7 @@ import io.viewbase.api.VerifyReport;
 import io.viewbase.api.ViewDefinition;
 import io.viewbase.api.ViewStatus;
 import io.viewbase.api.ViewbaseException;
+import io.viewbase.server.ViewBuilds;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -280,22 +281,9 @@ abstract class DatabaseScenario {
     assertCode(() -> db().table("Missing" + NAMES.incrementAndGet()), ErrorCode.TableNotFound);
   }
 
-  /** Polls until the view is no longer building (bounded: a minute). */
+  /** Polls until the view is no longer building (bounded: {@link ViewBuilds}). */
   ViewStatus awaitBuilt(String view) {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      ViewStatus status = db().viewStatus(view);
-      if (!status.state().equals(ViewStatus.BUILDING)) {
-        return status;
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-    throw new AssertionError("view " + view + " still building after 60 s");
+    return ViewBuilds.awaitBuilt(db(), view);
   }
 
   @Test

@@ -24,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -95,22 +94,12 @@ abstract class BatchApiContract {
                 + idBy
                 + "\"}");
     assertThat(r.statusCode()).as(text(r)).isIn(201, 202);
-    // polled over the API (as its client would), gently and within ViewBuilds' bound
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      ViewStatus status = ViewStatusJson.read(http.get("/v1/views/" + view).body());
-      if (!status.state().equals(ViewStatus.BUILDING)) {
-        assertThat(status.state()).isEqualTo(ViewStatus.READY);
-        return view;
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-    throw new AssertionError("view " + view + " still building after 120 s");
+    // polled over the API, as its client would
+    ViewStatus status =
+        ViewBuilds.awaitBuilt(
+            view, () -> ViewStatusJson.read(http.get("/v1/views/" + view).body()));
+    assertThat(status.state()).isEqualTo(ViewStatus.READY);
+    return view;
   }
 
   HttpResponse<byte[]> batch(List<String> operations) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.viewbase.api.Database;
 import io.viewbase.api.ViewStatus;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Waiting for a view's backfill, the one way the server's tests (and the Cassandra module that
@@ -19,15 +20,23 @@ public final class ViewBuilds {
 
   /** The view's status once its backfill has ended, ready or failed. */
   public static ViewStatus awaitBuilt(Database db, String view) {
+    return awaitBuilt(view, () -> db.viewStatus(view));
+  }
+
+  /**
+   * The same, the status read by {@code status}: for a test that asks over a protocol, as its
+   * client would.
+   */
+  public static ViewStatus awaitBuilt(String view, Supplier<ViewStatus> status) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
     while (true) {
-      ViewStatus status = db.viewStatus(view);
-      if (!ViewStatus.BUILDING.equals(status.state())) {
-        return status;
+      ViewStatus current = status.get();
+      if (!ViewStatus.BUILDING.equals(current.state())) {
+        return current;
       }
       if (System.nanoTime() > deadline) {
         throw new AssertionError(
-            "view " + view + " still building after " + BOUND_SECONDS + " s: " + status);
+            "view " + view + " still building after " + BOUND_SECONDS + " s: " + current);
       }
       try {
         Thread.sleep(10);
